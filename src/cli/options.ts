@@ -1,0 +1,70 @@
+/**
+ * The one table of commands and options. Parsing (node:util parseArgs) and
+ * `--help` are both derived from it, so the help can never drift from the
+ * flags (openapi-typescript's bin/cli.js does the same).
+ */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly placeholder?: string;
+  readonly description: string;
+  readonly default?: string;
+  readonly multiple?: boolean;
+  readonly short?: string;
+}
+
+export interface CommandSpec {
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+}
+
+const spec: OptionSpec = { type: 'string', placeholder: 'FILE', description: 'the OpenAPI 3.0 document (default: the bundled openapi.yaml)' };
+
+export const COMMANDS = {
+  mock: {
+    summary: 'Serve a stateful in-memory mock of the API described by the document.',
+    usage: 'petstore-kit mock [options]',
+    options: {
+      port: { type: 'string', placeholder: 'N', default: '4010', description: 'port to listen on; 0 picks a free one (printed)' },
+      host: { type: 'string', placeholder: 'HOST', default: '127.0.0.1', description: 'interface to bind; the default keeps the mock off the network' },
+      spec,
+      fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
+      seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
+      pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
+      now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
+      'base-path': { type: 'string', placeholder: 'PATH', default: '', description: 'serve under a path prefix, e.g. /api/v1' },
+      'cors-origin': { type: 'string', placeholder: 'ORIGIN', default: '*', description: 'the only origin CORS allows (default: any)' },
+      validation: { type: 'string', placeholder: 'error|warn|off', default: 'error', description: 'what an invalid request gets: a 400, a logged warning, or nothing' },
+      quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
+      help: { type: 'boolean', short: 'h', description: 'show this help' },
+    },
+  },
+  conformance: {
+    summary: 'Check any implementation of the document against it, over HTTP.',
+    usage: 'petstore-kit conformance --base-url URL [options]',
+    options: {
+      'base-url': { type: 'string', placeholder: 'URL', description: 'the target, with its path prefix if any (required)' },
+      spec,
+      header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header with every request (repeatable); values are never printed' },
+      format: { type: 'string', placeholder: 'console|json|junit|html', default: 'console', description: 'report format' },
+      output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },
+      'read-only': { type: 'boolean', description: 'send only GET, HEAD and OPTIONS; checks that need writes are skipped' },
+      only: { type: 'string', placeholder: 'ID', multiple: true, description: 'run only these checks, operationIds or tags (repeatable)' },
+      skip: { type: 'string', placeholder: 'ID', multiple: true, description: 'skip these checks, operationIds or tags (repeatable)' },
+      timeout: { type: 'string', placeholder: 'MS', default: '10000', description: 'per-request timeout' },
+      concurrency: { type: 'string', placeholder: 'N', default: '4', description: 'requests in flight at most' },
+      rate: { type: 'string', placeholder: 'N', default: '0', description: 'requests per second at most (0: no cap)' },
+      seed: { type: 'string', placeholder: 'N', default: '1', description: 'seed of the generated inputs, for a reproducible run' },
+      origin: { type: 'string', placeholder: 'URL', description: 'also check CORS as a browser page on this origin would' },
+      'list-checks': { type: 'boolean', description: 'list the checks with their ids and exit' },
+      quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
+      help: { type: 'boolean', short: 'h', description: 'show this help' },
+    },
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function isCommandName(name: string | undefined): name is CommandName {
+  return name !== undefined && Object.hasOwn(COMMANDS, name);
+}

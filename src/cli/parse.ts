@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { KitError } from '../kit-error.js';
+import { COMMANDS, type CommandName } from './options.js';
+
+type Spec<C extends CommandName> = (typeof COMMANDS)[C]['options'];
+type ValueOf<O> = O extends { type: 'boolean' } ? boolean | undefined : O extends { multiple: true } ? string[] | undefined : string | undefined;
+
+/** The raw flag values of one command, typed from the options table. */
+export type RawOptions<C extends CommandName> = { -readonly [K in keyof Spec<C>]: ValueOf<Spec<C>[K]> };
+
+/** Parses argv for one command with the table's flags; an unknown flag or a stray argument is a USAGE error. */
+export function parseCommand<C extends CommandName>(command: C, argv: readonly string[]): RawOptions<C> {
+  const options = Object.fromEntries(
+    Object.entries(COMMANDS[command].options).map(([name, option]) => [
+      name,
+      { type: option.type, ...('short' in option ? { short: option.short } : {}), ...('multiple' in option ? { multiple: option.multiple } : {}), ...('default' in option ? { default: option.default } : {}) },
+    ]),
+  );
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new KitError('USAGE', `petstore-kit ${command}: unexpected argument '${positionals[0]}'. See petstore-kit ${command} --help.`);
+    return values as RawOptions<C>;
+  } catch (error) {
+    if (error instanceof KitError) throw error;
+    throw new KitError('USAGE', `petstore-kit ${command}: ${(error as Error).message}. See petstore-kit ${command} --help.`);
+  }
+}
+
+/** An integer flag within bounds, or a USAGE error that says which flag and what it takes. */
+export function integerOption(command: CommandName, flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^-?[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new KitError('USAGE', `petstore-kit ${command}: --${flag} takes a whole number from ${min} to ${max}; got '${value}'.`);
+  }
+  return Number(value);
+}
+
+/** One of a fixed set of words, or a USAGE error listing them. */
+export function choiceOption<T extends string>(command: CommandName, flag: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new KitError('USAGE', `petstore-kit ${command}: --${flag} takes one of ${choices.join(', ')}; got '${value}'.`);
+  }
+  return value as T;
+}

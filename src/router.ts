@@ -1,0 +1,93 @@
+import type { Contract, Operation } from './contract/index.js';
+
+export type RouteMatch =
+  | { readonly kind: 'match'; readonly operation: Operation; readonly pathParams: Readonly<Record<string, string>> }
+  | { readonly kind: 'no-path' }
+  /** The path exists but not with this method; `allow` lists exactly the documented methods (RFC 9110 §15.5.6). */
+  | { readonly kind: 'no-method'; readonly pathTemplate: string; readonly allow: readonly string[] };
+
+interface Node {
+  readonly literal: Map<string, Node>;
+  param?: { readonly name: string; readonly node: Node };
+  route?: { readonly template: string; readonly byMethod: ReadonlyMap<string, Operation>; readonly allow: readonly string[] };
+}
+
+export interface Router {
+  /** `path` is the request's path without query, percent-encoded as received. */
+  match(method: string, path: string): RouteMatch;
+}
+
+/**
+ * Compiles the document's path templates into a segment tree, once. A
+ * concrete segment wins over a template (`/pets/mine` before `/pets/{petId}`,
+ * OpenAPI 3.0.3 §4.7.8), with no sorting per request. `basePath` (such as
+ * `/api/v1`) is stripped first, for deployments under a prefix.
+ */
+export function createRouter(contract: Contract, basePath = ''): Router {
+  const root: Node = { literal: new Map() };
+  const prefix = basePath.replace(/\/+$/, '');
+
+  for (const [template, methods] of contract.pathMethods) {
+    let node = root;
+    for (const segment of splitPath(template)) {
+      const param = /^\{([^}]+)\}$/.exec(segment);
+      if (param) {
+        node.param ??= { name: param[1]!, node: { literal: new Map() } };
+        node = node.param.node;
+      } else {
+        let next = node.literal.get(segment);
+        if (!next) node.literal.set(segment, (next = { literal: new Map() }));
+        node = next;
+      }
+    }
+    const byMethod = new Map<string, Operation>();
+    for (const operation of contract.operations) {
+      if (operation.pathTemplate === template) byMethod.set(operation.method.toUpperCase(), operation);
+    }
+    node.route = { template, byMethod, allow: methods };
+  }
+
+  return {
+    match(method, rawPath) {
+      let path = rawPath;
+      if (prefix) {
+        if (path !== prefix && !path.startsWith(`${prefix}/`)) return { kind: 'no-path' };
+        path = path.slice(prefix.length) || '/';
+      }
+      const params: Record<string, string> = {};
+      let node: Node | undefined = root;
+      for (const rawSegment of splitPath(path)) {
+        const segment = decodeSegment(rawSegment);
+        if (segment === undefined) return { kind: 'no-path' };
+        const literal: Node | undefined = node.literal.get(segment);
+        if (literal) {
+          node = literal;
+        } else if (node.param && segment !== '') {
+          params[node.param.name] = segment;
+          node = node.param.node;
+        } else {
+          return { kind: 'no-path' };
+        }
+      }
+      const route = node.route;
+      if (!route) return { kind: 'no-path' };
+      // HEAD is GET without a body (RFC 9110 §9.3.2).
+      const operation = route.byMethod.get(method) ?? (method === 'HEAD' ? route.byMethod.get('GET') : undefined);
+      if (!operation) return { kind: 'no-method', pathTemplate: route.template, allow: route.allow };
+      return { kind: 'match', operation, pathParams: params };
+    },
+  };
+}
+
+function splitPath(path: string): string[] {
+  return path === '/' ? [] : path.replace(/^\//, '').split('/');
+}
+
+function decodeSegment(segment: string): string | undefined {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined; // malformed percent-encoding or invalid UTF-8
+  }
+}
