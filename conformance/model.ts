@@ -1,0 +1,118 @@
+/**
+ * What the runner produces and the reporters consume (architecture
+ * principle 8): the runner emits RunEvents and builds a RunReport; it never
+ * prints. Reporters render a RunReport for people (console, html) or machines
+ * (json, junit). The JSON reporter writes this structure as it is, so a change
+ * here is a change of the documented, versioned report format
+ * (conformance/report.schema.json, REPORT_FORMAT_VERSION).
+ */
+import type { Diagnostic } from '../src/schema/index.js';
+
+export const REPORT_FORMAT_VERSION = 1;
+
+export type Verdict = 'passed' | 'failed' | 'skipped';
+
+/** One HTTP exchange as evidence. Header values the user passed with --header are replaced by "[redacted]". */
+export interface Exchange {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    /** The exact bytes sent, as text (clipped past 2 KiB). */
+    readonly body?: string;
+  };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    /** The first 2 KiB of the body, as text. */
+    readonly bodyExcerpt: string;
+    readonly bodyBytes: number;
+    /** True when the body was cut at the runner's size cap. */
+    readonly truncated: boolean;
+  };
+  /** Why there is no response: refused, reset, timeout, redirect not followed, … */
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly durationMs: number;
+}
+
+/** Why a check failed: where (JSON pointer into the exchange), what was expected and what came. */
+export type Finding = Diagnostic;
+
+export interface CheckResult {
+  /** The check's stable public id, from the registry (e.g. `response-schema`). */
+  readonly checkId: string;
+  readonly operationId?: string;
+  /** What exactly was tried, e.g. "POST /pets with /body/name removed". */
+  readonly title: string;
+  readonly verdict: Verdict;
+  /** For a skip: why; for a failure: a one-line summary. */
+  readonly reason?: string;
+  readonly findings: readonly Finding[];
+  readonly evidence: readonly Exchange[];
+  /** For a negative check: the mutation applied to a valid input. */
+  readonly mutation?: { readonly kind: string; readonly pointer: string; readonly description: string };
+}
+
+export interface CheckInfo {
+  readonly id: string;
+  readonly family: string;
+  readonly description: string;
+  /** True when the check sends POST, PUT, PATCH or DELETE (skipped under --read-only). */
+  readonly writes: boolean;
+}
+
+export interface RunMeta {
+  readonly kit: { readonly name: 'petstore-kit'; readonly version: string };
+  readonly document: { readonly title: string; readonly version: string; readonly sha256: string; readonly file: string };
+  readonly target: string;
+  readonly startedAt: string;
+  readonly finishedAt?: string;
+  readonly durationMs?: number;
+  readonly seed: number;
+  /** The options of the run; `--header` appears by name only. */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly checks: readonly CheckInfo[];
+}
+
+export interface Coverage {
+  readonly operations: readonly { readonly operationId: string; readonly exercised: boolean }[];
+  readonly statuses: readonly { readonly operationId: string; readonly status: string; readonly observed: boolean }[];
+  readonly petStatuses: readonly { readonly value: string; readonly sent: boolean; readonly observed: boolean }[];
+}
+
+export interface Summary {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly exchanges: number;
+  readonly exchangesPerSecond: number;
+}
+
+export interface CleanupReport {
+  readonly deleted: number;
+  /** What the run created and could not delete, so a person can. */
+  readonly leftBehind: readonly { readonly resource: string; readonly url: string; readonly reason: string }[];
+}
+
+export interface RunReport {
+  readonly formatVersion: typeof REPORT_FORMAT_VERSION;
+  readonly meta: RunMeta;
+  readonly summary: Summary;
+  readonly coverage: Coverage;
+  readonly results: readonly CheckResult[];
+  readonly cleanup: CleanupReport;
+}
+
+export type RunEvent =
+  | { readonly type: 'run-started'; readonly meta: RunMeta }
+  | { readonly type: 'check-finished'; readonly result: CheckResult; readonly done: number }
+  | { readonly type: 'run-finished'; readonly report: RunReport };
+
+export type ReportFormat = 'console' | 'json' | 'junit' | 'html';
+
+/** A reporter turns a finished run into text; the console one may also follow the events for a progress line. */
+export interface Reporter {
+  onEvent?(event: RunEvent): void;
+  render(report: RunReport): string;
+}

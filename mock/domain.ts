@@ -1,0 +1,97 @@
+/**
+ * The contract between the mock's pure domain (store.ts: records, indexes,
+ * state rules; no HTTP) and its transport-free HTTP core (app.ts, handlers/).
+ * Shapes come from the generated types, never restated by hand.
+ */
+import type { ApiErrorCode } from '../src/api-error-codes.js';
+import type { Category, InventoryItem, NewCategory, NewOrder, NewPet, Order, OrderUpdate, Pet, PetStatus } from '../src/types.js';
+
+/** A state rule refused the change. The HTTP status comes from the document's x-error-codes, not from here. */
+export interface DomainError {
+  readonly code: ApiErrorCode;
+  readonly message: string;
+}
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DomainError };
+
+export interface Page {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** One page and the number of records matching the filters before paging (X-Total-Count). */
+export interface PageOf<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+}
+
+export interface PetFilter {
+  readonly status?: PetStatus;
+  readonly categoryId?: number;
+  readonly ids?: readonly number[];
+}
+
+export interface OrderFilter {
+  readonly petId?: number;
+  readonly complete?: boolean;
+}
+
+export interface InventoryFilter {
+  readonly status?: PetStatus;
+}
+
+/** Everything a store holds, as plain JSON: what /__mock/state exports and imports, and what fixtures contain. */
+export interface StoreSnapshot {
+  readonly categories: readonly Category[];
+  readonly pets: readonly Pet[];
+  readonly orders: readonly Order[];
+  /** Stock per pet; an entry's status is always derived from its pet (state rule 6), so it is not stored. */
+  readonly inventory: readonly { readonly petId: number; readonly quantity: number }[];
+}
+
+/**
+ * One isolated data set. Every method is synchronous, so on Node's single
+ * thread a read-check-write can never interleave with another request: no
+ * lost or duplicated writes without locks. Returned records are copies.
+ */
+export interface Store {
+  listPets(filter: PetFilter, page: Page): PageOf<Pet>;
+  getPet(id: number): Result<Pet>;
+  createPet(input: NewPet): Result<Pet>;
+  replacePet(id: number, input: NewPet): Result<Pet>;
+  deletePet(id: number): Result<void>;
+
+  listCategories(page: Page): PageOf<Category>;
+  getCategory(id: number): Result<Category>;
+  createCategory(input: NewCategory): Result<Category>;
+  replaceCategory(id: number, input: NewCategory): Result<Category>;
+  deleteCategory(id: number): Result<void>;
+
+  listOrders(filter: OrderFilter, page: Page): PageOf<Order>;
+  getOrder(id: number): Result<Order>;
+  placeOrder(input: NewOrder): Result<Order>;
+  updateOrder(id: number, change: OrderUpdate): Result<Order>;
+  cancelOrder(id: number): Result<void>;
+
+  listInventory(filter: InventoryFilter, page: Page): PageOf<InventoryItem>;
+  getInventoryItem(petId: number): Result<InventoryItem>;
+  updateInventory(petId: number, quantity: number): Result<InventoryItem>;
+
+  /** The whole state as plain JSON. */
+  snapshot(): StoreSnapshot;
+}
+
+/**
+ * The stores of one mock process: the default one, plus one per
+ * `X-Mock-Session` name, each created from the initial data on first use.
+ */
+export interface StoreRegistry {
+  /** The store for a session name; undefined means the default store. */
+  get(session?: string): Store;
+  /** Back to the initial data: one session, or every store when session is undefined. */
+  reset(session?: string): void;
+  /** Replaces one store's state (validated by the caller against the document first). */
+  load(snapshot: StoreSnapshot, session?: string): Result<void>;
+  /** Names of the sessions created so far. */
+  sessions(): readonly string[];
+}
