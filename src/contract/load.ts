@@ -35,6 +35,8 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     parsed = await SwaggerParser.parse(file);
   } catch (error) {
     const reason = firstLine((error as Error).message);
+    // swagger-parser refuses a well-formed file with neither `openapi` nor `swagger` this way.
+    if (/is not a valid \w+ API definition/i.test(reason)) assertOpenApi30({}, file);
     throw new KitError('SPEC_UNPARSABLE', `${file} is not a readable YAML or JSON document: ${reason}`, { file, reason });
   }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createRouter } from './router.js';
+import { bundledContract } from './test-support.js';
+
+describe('router', async () => {
+  const { contract } = await bundledContract();
+  const router = createRouter(contract);
+
+  it.each([
+    ['GET', '/pets', 'listPets', {}],
+    ['POST', '/pets', 'createPet', {}],
+    ['GET', '/pets/12', 'getPet', { petId: '12' }],
+    ['HEAD', '/pets/12', 'getPet', { petId: '12' }],
+    ['PATCH', '/store/orders/3', 'updateOrder', { orderId: '3' }],
+    ['GET', '/store/inventory', 'listInventory', {}],
+    ['PUT', '/store/inventory/9', 'updateInventory', { petId: '9' }],
+    ['GET', '/pets/%E2%82%AC', 'getPet', { petId: '€' }],
+  ])('%s %s → %s', (method, path, operationId, params) => {
+    const match = router.match(method, path);
+    expect(match.kind).toBe('match');
+    if (match.kind === 'match') {
+      expect(match.operation.operationId).toBe(operationId);
+      expect(match.pathParams).toEqual(params);
+    }
+  });
+
+  it.each(['/petz', '/pets/1/extra', '/pets/', '/', '/store', '/pets/%E2%82', ''])('%s is an unknown path', (path) => {
+    expect(router.match('GET', path)).toEqual({ kind: 'no-path' });
+  });
+
+  it('names exactly the documented methods of a known path with a wrong method', () => {
+    expect(router.match('PATCH', '/pets/1')).toEqual({ kind: 'no-method', pathTemplate: '/pets/{petId}', allow: ['GET', 'PUT', 'DELETE'] });
+    expect(router.match('DELETE', '/store/inventory')).toEqual({ kind: 'no-method', pathTemplate: '/store/inventory', allow: ['GET'] });
+  });
+
+  it('serves under a base path, and nothing outside it', () => {
+    const prefixed = createRouter(contract, '/api/v1/');
+    expect(prefixed.match('GET', '/api/v1/pets').kind).toBe('match');
+    expect(prefixed.match('GET', '/pets').kind).toBe('no-path');
+    expect(prefixed.match('GET', '/api/v10/pets').kind).toBe('no-path');
+  });
+});
