@@ -1,0 +1,618 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DomainError, Result, Store, StoreSnapshot } from './domain.js';
+import { createStore, createStoreRegistry } from './store.js';
+import type { ApiErrorCode } from '../src/api-error-codes.js';
+import { isKitError } from '../src/kit-error.js';
+import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
+
+const ALL = { offset: 0, limit: 100 } as const;
+const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+/**
+ * A small world with one pet in each situation the rules care about:
+ * 1 available with stock 2, 2 pending with the open order 1, 3 sold with the
+ * complete order 2, 4 available with no stock; category 3 has no pets.
+ */
+const BASE: StoreSnapshot = {
+  categories: [
+    { id: 1, name: 'Dogs', description: 'Loyal companions' },
+    { id: 2, name: 'Cats' },
+    { id: 3, name: 'Birds' },
+  ],
+  pets: [
+    { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    { id: 2, name: 'Tom', categoryId: 2, status: 'pending' },
+    { id: 3, name: 'Nemo', categoryId: 1, status: 'sold' },
+    { id: 4, name: 'Luna', categoryId: 2, status: 'available' },
+  ],
+  orders: [
+    { id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false },
+    { id: 2, petId: 3, quantity: 1, complete: true },
+  ],
+  inventory: [
+    { petId: 1, quantity: 2 },
+    { petId: 2, quantity: 0 },
+    { petId: 3, quantity: 0 },
+    { petId: 4, quantity: 0 },
+  ],
+};
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+function refusal<T>(result: Result<T>): DomainError {
+  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.value)}`);
+  return result.error;
+}
+
+const fresh = (): Store => createStore(BASE);
+const statusOf = (store: Store, id: number): PetStatus | undefined => value(store.getPet(id)).status;
+const stockOf = (store: Store, id: number): number => value(store.getInventoryItem(id)).quantity;
+
+describe('pets', () => {
+  it('rule 1: a new pet is available unless the body says otherwise, with an inventory entry of quantity 1', () => {
+    const store = fresh();
+    const plain = value(store.createPet({ name: 'Bolt', categoryId: 1 }));
+    const pending = value(store.createPet({ name: 'Kiwi', categoryId: 3, status: 'pending' }));
+    expect(plain).toEqual({ id: 5, name: 'Bolt', categoryId: 1, status: 'available' });
+    expect(pending.status).toBe('pending');
+    expect(value(store.getInventoryItem(plain.id))).toEqual({ petId: 5, quantity: 1, status: 'available' });
+    expect(value(store.getInventoryItem(pending.id))).toEqual({ petId: 6, quantity: 1, status: 'pending' });
+    expect(value(store.getPet(5))).toEqual(plain);
+  });
+
+  it('assigns ids sequentially after the largest initial id, and never reuses a deleted one', () => {
+    const store = createStore({ ...BASE, pets: [...BASE.pets, { id: 40, name: 'Old', categoryId: 3 }], inventory: [...BASE.inventory, { petId: 40, quantity: 1 }] });
+    expect(value(store.createPet({ name: 'A', categoryId: 1 })).id).toBe(41);
+    value(store.deletePet(41));
+    expect(value(store.createPet({ name: 'B', categoryId: 1 })).id).toBe(42);
+    expect(value(store.createCategory({ name: 'Fish' })).id).toBe(4);
+    expect(value(store.placeOrder({ petId: 1, quantity: 1 })).id).toBe(3);
+  });
+
+  it('a replace that omits status keeps the current one; one that gives it sets it', () => {
+    const store = fresh();
+    expect(value(store.replacePet(3, { name: 'Nemo II', categoryId: 2 }))).toEqual({ id: 3, name: 'Nemo II', categoryId: 2, status: 'sold' });
+    expect(value(store.replacePet(3, { name: 'Nemo II', categoryId: 2, status: 'available' })).status).toBe('available');
+    expect(value(store.getInventoryItem(3)).status).toBe('available');
+    expect(store.listPets({ categoryId: 2 }, ALL).items.map((p) => p.id)).toEqual([2, 3, 4]);
+  });
+
+  it('deleting a pet removes its inventory entry; a pet with only complete orders can go', () => {
+    const store = fresh();
+    value(store.deletePet(3));
+    expect(refusal(store.getPet(3)).code).toBe('PET_NOT_FOUND');
+    expect(refusal(store.getInventoryItem(3)).code).toBe('INVENTORY_ITEM_NOT_FOUND');
+    expect(store.listInventory({}, ALL).items.map((i) => i.petId)).toEqual([1, 2, 4]);
+    // The complete order stays as history.
+    expect(value(store.getOrder(2)).petId).toBe(3);
+  });
+});
+
+describe('categories', () => {
+  it.each(['Dogs', 'dogs', 'DOGS', 'dOgS'])('names are unique case-insensitively: creating %s is CATEGORY_NAME_TAKEN', (name) => {
+    const store = fresh();
+    const error = refusal(store.createCategory({ name }));
+    expect(error.code).toBe('CATEGORY_NAME_TAKEN');
+    expect(error.message).toBe('A category named Dogs exists already (id 1).');
+  });
+
+  it('a category may change the case of its own name, but not take another one', () => {
+    const store = fresh();
+    expect(value(store.replaceCategory(1, { name: 'DOGS' }))).toEqual({ id: 1, name: 'DOGS' });
+    expect(refusal(store.replaceCategory(2, { name: 'dogs' })).code).toBe('CATEGORY_NAME_TAKEN');
+    // The old name is free again once renamed.
+    value(store.replaceCategory(1, { name: 'Hounds' }));
+    expect(value(store.createCategory({ name: 'Dogs', description: 'Again' }))).toEqual({ id: 4, name: 'Dogs', description: 'Again' });
+  });
+
+  it('a replace without description removes it', () => {
+    const store = fresh();
+    expect(value(store.replaceCategory(1, { name: 'Dogs' }))).toEqual({ id: 1, name: 'Dogs' });
+    expect(value(store.getCategory(1))).not.toHaveProperty('description');
+  });
+
+  it('rule 5: a category with pets cannot be deleted; an empty one can', () => {
+    const store = fresh();
+    const error = refusal(store.deleteCategory(1));
+    expect(error).toEqual({ code: 'CATEGORY_IN_USE', message: 'Category 1 still has 2 pets; move or delete them first.' });
+    value(store.deleteCategory(3));
+    expect(refusal(store.getCategory(3)).code).toBe('CATEGORY_NOT_FOUND');
+    // Once its last pet moves away, the category can go.
+    value(store.replacePet(1, { name: 'Rex', categoryId: 2 }));
+    value(store.deletePet(3));
+    value(store.deleteCategory(1));
+  });
+
+  it('lists categories oldest first, paged, with the total', () => {
+    const page = fresh().listCategories({ offset: 1, limit: 1 });
+    expect(page).toEqual({ items: [{ id: 2, name: 'Cats' }], total: 3 });
+  });
+});
+
+describe('orders', () => {
+  it('rule 2: placing an order reserves the stock and moves the pet to pending; complete defaults to false', () => {
+    const store = fresh();
+    const order = value(store.placeOrder({ petId: 1, quantity: 2, shipDate: '2026-12-01T09:00:00Z' }));
+    expect(order).toEqual({ id: 3, petId: 1, quantity: 2, shipDate: '2026-12-01T09:00:00Z', complete: false });
+    expect(statusOf(store, 1)).toBe('pending');
+    expect(value(store.getInventoryItem(1))).toEqual({ petId: 1, quantity: 0, status: 'pending' });
+    expect(store.listOrders({ petId: 1, complete: false }, ALL).items).toEqual([order]);
+  });
+
+  it('complete at placement sells the pet at once and keeps the stock consumed', () => {
+    const store = fresh();
+    const order = value(store.placeOrder({ petId: 1, quantity: 1, complete: true }));
+    expect(order.complete).toBe(true);
+    expect(statusOf(store, 1)).toBe('sold');
+    expect(stockOf(store, 1)).toBe(1);
+    // No open order is left behind: the pet can be deleted.
+    value(store.deletePet(1));
+  });
+
+  it('rule 3: completing an order sells the pet; the stock stays consumed', () => {
+    const store = fresh();
+    const completed = value(store.updateOrder(1, { complete: true }));
+    expect(completed).toEqual({ id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: true });
+    expect(statusOf(store, 2)).toBe('sold');
+    expect(stockOf(store, 2)).toBe(0);
+    expect(store.listOrders({ complete: false }, ALL).total).toBe(0);
+  });
+
+  it('updateOrder changes the ship date alone, and completing twice is harmless', () => {
+    const store = fresh();
+    expect(value(store.updateOrder(1, { shipDate: '2026-12-03T15:00:00Z' })).shipDate).toBe('2026-12-03T15:00:00Z');
+    expect(statusOf(store, 2)).toBe('pending');
+    expect(value(store.updateOrder(1, { complete: false })).complete).toBe(false);
+    expect(value(store.updateOrder(2, { complete: true })).complete).toBe(true);
+    expect(value(store.updateOrder(2, { shipDate: '2026-12-04T15:00:00Z' })).shipDate).toBe('2026-12-04T15:00:00Z');
+  });
+
+  it('rule 4: cancelling an open order returns the stock, frees the pet and deletes the order', () => {
+    const store = fresh();
+    value(store.placeOrder({ petId: 1, quantity: 2 }));
+    value(store.cancelOrder(3));
+    expect(statusOf(store, 1)).toBe('available');
+    expect(stockOf(store, 1)).toBe(2);
+    expect(refusal(store.getOrder(3)).code).toBe('ORDER_NOT_FOUND');
+    expect(store.listOrders({ petId: 1 }, ALL)).toEqual({ items: [], total: 0 });
+    // The pet can be ordered again.
+    expect(value(store.placeOrder({ petId: 1, quantity: 1 })).id).toBe(4);
+  });
+
+  it('returning stock never pushes it past the int32 the document allows', () => {
+    const store = fresh();
+    value(store.placeOrder({ petId: 1, quantity: 2 }));
+    value(store.updateInventory(1, 2_147_483_647));
+    value(store.cancelOrder(3));
+    expect(stockOf(store, 1)).toBe(2_147_483_647);
+  });
+
+  it('lists orders oldest first, filtered by pet and by completion, with totals', () => {
+    const store = fresh();
+    value(store.placeOrder({ petId: 1, quantity: 1 }));
+    const ids = (filter: { petId?: number; complete?: boolean }): number[] => store.listOrders(filter, ALL).items.map((o: Order) => o.id!);
+    expect(ids({})).toEqual([1, 2, 3]);
+    expect(ids({ complete: false })).toEqual([1, 3]);
+    expect(ids({ complete: true })).toEqual([2]);
+    expect(ids({ petId: 3 })).toEqual([2]);
+    expect(ids({ petId: 3, complete: false })).toEqual([]);
+    expect(store.listOrders({}, { offset: 1, limit: 1 })).toEqual({ items: [value(store.getOrder(2))], total: 3 });
+  });
+});
+
+describe('inventory', () => {
+  it('rule 6: an entry always has its pet\'s status, through orders and replaces', () => {
+    const store = fresh();
+    expect(store.listInventory({}, ALL).items).toEqual([
+      { petId: 1, quantity: 2, status: 'available' },
+      { petId: 2, quantity: 0, status: 'pending' },
+      { petId: 3, quantity: 0, status: 'sold' },
+      { petId: 4, quantity: 0, status: 'available' },
+    ]);
+    value(store.placeOrder({ petId: 1, quantity: 1 }));
+    expect(store.listInventory({ status: 'pending' }, ALL)).toEqual({ items: [{ petId: 1, quantity: 1, status: 'pending' }, { petId: 2, quantity: 0, status: 'pending' }], total: 2 });
+    value(store.replacePet(4, { name: 'Luna', categoryId: 2, status: 'sold' }));
+    expect(store.listInventory({ status: 'sold' }, ALL).items.map((i) => i.petId)).toEqual([3, 4]);
+  });
+
+  it('updateInventory sets the quantity and keeps the status', () => {
+    const store = fresh();
+    expect(value(store.updateInventory(2, 3))).toEqual({ petId: 2, quantity: 3, status: 'pending' });
+    expect(value(store.updateInventory(4, 5))).toEqual({ petId: 4, quantity: 5, status: 'available' });
+    expect(value(store.placeOrder({ petId: 4, quantity: 5 })).quantity).toBe(5);
+    expect(stockOf(store, 4)).toBe(0);
+  });
+});
+
+describe('every refusal: the code, a message a person can act on, and nothing changed', () => {
+  interface Case {
+    readonly name: string;
+    readonly act: (store: Store) => Result<unknown>;
+    readonly code: ApiErrorCode;
+    readonly message: string;
+    /** Some refusals only arise after a legitimate change (not part of what must stay unchanged). */
+    readonly arrange?: (store: Store) => void;
+  }
+  const cases: readonly Case[] = [
+    { name: 'getPet of a missing id', act: (s) => s.getPet(42), code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+    { name: 'createPet in a missing category', act: (s) => s.createPet({ name: 'Ghost', categoryId: 42 }), code: 'UNKNOWN_CATEGORY', message: 'No category has id 42; create it first or pick another.' },
+    { name: 'replacePet of a missing pet', act: (s) => s.replacePet(42, { name: 'Ghost', categoryId: 1 }), code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+    { name: 'replacePet into a missing category', act: (s) => s.replacePet(1, { name: 'Rex', categoryId: 42, status: 'sold' }), code: 'UNKNOWN_CATEGORY', message: 'No category has id 42; create it first or pick another.' },
+    { name: 'deletePet of a missing pet', act: (s) => s.deletePet(42), code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+    { name: 'deletePet of a pet with an open order', act: (s) => s.deletePet(2), code: 'PET_HAS_OPEN_ORDER', message: 'Pet 2 has the open order 1; complete or cancel it first.' },
+    { name: 'getCategory of a missing id', act: (s) => s.getCategory(42), code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+    { name: 'createCategory with a taken name', act: (s) => s.createCategory({ name: 'cats' }), code: 'CATEGORY_NAME_TAKEN', message: 'A category named Cats exists already (id 2).' },
+    { name: 'replaceCategory of a missing id', act: (s) => s.replaceCategory(42, { name: 'Fish' }), code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+    { name: 'replaceCategory to a taken name', act: (s) => s.replaceCategory(3, { name: 'CATS', description: 'x' }), code: 'CATEGORY_NAME_TAKEN', message: 'A category named Cats exists already (id 2).' },
+    { name: 'deleteCategory of a missing id', act: (s) => s.deleteCategory(42), code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+    { name: 'deleteCategory with a pet', act: (s) => s.deleteCategory(2), code: 'CATEGORY_IN_USE', message: 'Category 2 still has 2 pets; move or delete them first.' },
+    { name: 'deleteCategory with one pet', arrange: (s) => void value(s.replacePet(4, { name: 'Luna', categoryId: 1 })), act: (s) => s.deleteCategory(2), code: 'CATEGORY_IN_USE', message: 'Category 2 still has 1 pet; move or delete it first.' },
+    { name: 'placeOrder for a missing pet', act: (s) => s.placeOrder({ petId: 42, quantity: 1 }), code: 'UNKNOWN_PET', message: 'No pet has id 42.' },
+    { name: 'placeOrder for a pet with an open order', act: (s) => s.placeOrder({ petId: 2, quantity: 1 }), code: 'PET_HAS_OPEN_ORDER', message: 'Pet 2 has the open order 1; complete or cancel it first.' },
+    {
+      name: 'placeOrder for a pet set back to available while its order is open',
+      arrange: (s) => void value(s.replacePet(2, { name: 'Tom', categoryId: 2, status: 'available' })),
+      act: (s) => s.placeOrder({ petId: 2, quantity: 1 }),
+      code: 'PET_HAS_OPEN_ORDER',
+      message: 'Pet 2 has the open order 1; complete or cancel it first.',
+    },
+    { name: 'placeOrder for a sold pet', act: (s) => s.placeOrder({ petId: 3, quantity: 1 }), code: 'PET_NOT_AVAILABLE', message: 'Pet 3 is sold; only available pets can be ordered.' },
+    { name: 'placeOrder for a pending pet without an order', arrange: (s) => void value(s.createPet({ name: 'Kiwi', categoryId: 3, status: 'pending' })), act: (s) => s.placeOrder({ petId: 5, quantity: 1 }), code: 'PET_NOT_AVAILABLE', message: 'Pet 5 is pending; only available pets can be ordered.' },
+    { name: 'placeOrder beyond the stock', act: (s) => s.placeOrder({ petId: 1, quantity: 3 }), code: 'INSUFFICIENT_STOCK', message: 'Pet 1 has 2 in stock; 3 were ordered.' },
+    { name: 'placeOrder with no stock, complete at once', act: (s) => s.placeOrder({ petId: 4, quantity: 1, complete: true }), code: 'INSUFFICIENT_STOCK', message: 'Pet 4 has 0 in stock; 1 was ordered.' },
+    { name: 'getOrder of a missing id', act: (s) => s.getOrder(42), code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+    { name: 'updateOrder of a missing id', act: (s) => s.updateOrder(42, { complete: true }), code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+    { name: 'updateOrder reopening a complete order (with a ship date)', act: (s) => s.updateOrder(2, { complete: false, shipDate: '2027-01-01T00:00:00Z' }), code: 'ORDER_ALREADY_COMPLETE', message: 'Order 2 is complete; it cannot be reopened or cancelled.' },
+    { name: 'cancelOrder of a missing id', act: (s) => s.cancelOrder(42), code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+    { name: 'cancelOrder of a complete order', act: (s) => s.cancelOrder(2), code: 'ORDER_ALREADY_COMPLETE', message: 'Order 2 is complete; it cannot be reopened or cancelled.' },
+    { name: 'getInventoryItem of a missing pet', act: (s) => s.getInventoryItem(42), code: 'INVENTORY_ITEM_NOT_FOUND', message: 'No inventory entry for pet 42.' },
+    { name: 'updateInventory of a missing pet', act: (s) => s.updateInventory(42, 3), code: 'INVENTORY_ITEM_NOT_FOUND', message: 'No inventory entry for pet 42.' },
+  ];
+
+  it.each(cases)('$name → $code', ({ act, arrange, code, message }) => {
+    const store = fresh();
+    arrange?.(store);
+    const before = store.snapshot();
+    expect(refusal(act(store))).toEqual({ code, message });
+    expect(store.snapshot()).toEqual(before);
+  });
+
+  it('covers every state-rule and not-found code the store can answer', () => {
+    const covered = new Set(cases.map((c) => c.code));
+    const expected: ApiErrorCode[] = [
+      'PET_NOT_FOUND', 'CATEGORY_NOT_FOUND', 'ORDER_NOT_FOUND', 'INVENTORY_ITEM_NOT_FOUND', 'CATEGORY_NAME_TAKEN', 'CATEGORY_IN_USE',
+      'PET_HAS_OPEN_ORDER', 'PET_NOT_AVAILABLE', 'INSUFFICIENT_STOCK', 'ORDER_ALREADY_COMPLETE', 'UNKNOWN_CATEGORY', 'UNKNOWN_PET',
+    ];
+    expect([...covered].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('listing pets', () => {
+  it('is oldest first, with the total before paging', () => {
+    const store = fresh();
+    expect(store.listPets({}, { offset: 1, limit: 2 })).toEqual({ items: [value(store.getPet(2)), value(store.getPet(3))], total: 4 });
+    expect(store.listPets({ status: 'available' }, ALL)).toEqual({ items: [value(store.getPet(1)), value(store.getPet(4))], total: 2 });
+    expect(store.listPets({ status: 'sold', categoryId: 2 }, ALL)).toEqual({ items: [], total: 0 });
+    expect(store.listPets({}, { offset: 10, limit: 20 })).toEqual({ items: [], total: 4 });
+  });
+
+  it('the id filter looks ids up, ignores unknown and repeated ones, sorts, and combines with the others', () => {
+    const store = fresh();
+    const ids = (filter: { ids: number[]; status?: PetStatus; categoryId?: number }, page: { offset: number; limit: number } = ALL) => {
+      const result = store.listPets(filter, page);
+      return { ids: result.items.map((p) => p.id), total: result.total };
+    };
+    expect(ids({ ids: [4, 2, 42, 2] })).toEqual({ ids: [2, 4], total: 2 });
+    expect(ids({ ids: [1, 2, 3, 4], status: 'available' })).toEqual({ ids: [1, 4], total: 2 });
+    expect(ids({ ids: [1, 2, 3, 4], categoryId: 1, status: 'sold' })).toEqual({ ids: [3], total: 1 });
+    expect(ids({ ids: [1, 2, 3, 4] }, { offset: 1, limit: 2 })).toEqual({ ids: [2, 3], total: 4 });
+    expect(ids({ ids: [] })).toEqual({ ids: [], total: 0 });
+  });
+
+  it('starts oldest first even when the initial data is out of order', () => {
+    const store = createStore({ ...BASE, pets: [...BASE.pets].reverse(), orders: [...BASE.orders].reverse(), categories: [...BASE.categories].reverse() });
+    expect(store.listPets({}, ALL).items.map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    expect(store.listOrders({}, ALL).items.map((o) => o.id)).toEqual([1, 2]);
+    expect(store.listCategories(ALL).items.map((c) => c.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('isolation of what goes in and out', () => {
+  it('returned records are copies: changing them changes nothing', () => {
+    const store = fresh();
+    const before = store.snapshot();
+    const pet = value(store.getPet(1));
+    pet.name = 'Hacked';
+    pet.status = 'sold';
+    const listed = store.listPets({}, ALL).items[0]!;
+    (listed as { name: string }).name = 'Hacked';
+    const snapshot = store.snapshot();
+    (snapshot.pets as Pet[]).push({ id: 99, name: 'Ghost', categoryId: 1 });
+    (snapshot.categories[0] as { name: string }).name = 'Hacked';
+    value(store.getOrder(1)).complete = true;
+    value(store.getInventoryItem(1)).quantity = 99;
+    expect(store.snapshot()).toEqual(before);
+  });
+
+  it('the initial data is copied: changing it later changes no store', () => {
+    const initial = structuredClone(BASE) as { pets: Pet[]; categories: { name: string }[] } & StoreSnapshot;
+    const store = createStore(initial);
+    initial.pets[0]!.name = 'Hacked';
+    initial.pets.push({ id: 9, name: 'Ghost', categoryId: 1 });
+    expect(value(store.getPet(1)).name).toBe('Rex');
+    expect(refusal(store.getPet(9)).code).toBe('PET_NOT_FOUND');
+  });
+
+  it('the input objects are not kept: changing them after a create changes nothing', () => {
+    const store = fresh();
+    const input: NewPet = { name: 'Bolt', categoryId: 1 };
+    const created = value(store.createPet(input));
+    input.name = 'Hacked';
+    expect(value(store.getPet(created.id)).name).toBe('Bolt');
+  });
+});
+
+describe('prototype pollution', () => {
+  afterEach(() => {
+    // If a test ever polluted, clean up so other tests are not affected, after the assertion failed.
+    delete (Object.prototype as Record<string, unknown>)['polluted'];
+  });
+
+  const hostile = (body: string): NewPet => JSON.parse(body) as NewPet;
+
+  it('a body with __proto__, constructor and prototype keys pollutes nothing and stores only known fields', () => {
+    const store = fresh();
+    const pet = value(store.createPet(hostile('{"name":"Bolt","categoryId":1,"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true},"extra":1}')));
+    value(store.replacePet(pet.id, hostile('{"name":"Bolt","categoryId":1,"__proto__":{"status":"sold"}}')));
+    value(store.createCategory(JSON.parse('{"name":"Fish","__proto__":{"polluted":true}}') as { name: string }));
+    value(store.updateOrder(1, JSON.parse('{"shipDate":"2026-12-01T00:00:00Z","__proto__":{"complete":true}}') as { shipDate: string }));
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.keys(value(store.getPet(pet.id))).sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+    expect(value(store.getPet(pet.id)).status).toBe('available');
+    expect(value(store.getOrder(1)).complete).toBe(false);
+    expect(Object.keys(value(store.getCategory(4))).sort()).toEqual(['id', 'name']);
+  });
+
+  it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString'])('a category may be named %s, and the name is then taken like any other', (name) => {
+    const store = fresh();
+    const category = value(store.createCategory({ name }));
+    expect(value(store.getCategory(category.id)).name).toBe(name);
+    expect(refusal(store.createCategory({ name: name.toUpperCase() })).code).toBe('CATEGORY_NAME_TAKEN');
+    expect(value(store.createCategory({ name: `${name}2` })).id).toBe(category.id + 1);
+  });
+});
+
+describe('initial data the store cannot hold', () => {
+  it.each([
+    ['a pet in a missing category', { ...BASE, pets: [...BASE.pets, { id: 5, name: 'Ghost', categoryId: 9 }], inventory: [...BASE.inventory, { petId: 5, quantity: 1 }] }, '/pets/4/categoryId'],
+    ['two open orders for one pet', { ...BASE, orders: [...BASE.orders, { id: 3, petId: 2, quantity: 1, complete: false }] }, '/orders/2/complete'],
+    ['a duplicate pet id', { ...BASE, pets: [...BASE.pets, { id: 1, name: 'Twin', categoryId: 1 }] }, '/pets/4/id'],
+    ['an open order for a missing pet', { ...BASE, orders: [{ id: 1, petId: 9, quantity: 1 }] }, '/orders/0/petId'],
+  ] as const)('%s is a FIXTURES_INVALID kit error naming the pointer', (_name, snapshot, pointer) => {
+    let thrown: unknown;
+    try {
+      createStore(snapshot);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isKitError(thrown) && thrown.code).toBe('FIXTURES_INVALID');
+    expect(isKitError(thrown) && thrown.details.pointer).toBe(pointer);
+  });
+});
+
+describe('registry', () => {
+  it('gives each session its own copy of the initial data, created on first use', () => {
+    const registry = createStoreRegistry(BASE);
+    value(registry.get().createPet({ name: 'Default', categoryId: 1 }));
+    value(registry.get('a').createPet({ name: 'A', categoryId: 1 }));
+    value(registry.get('a').placeOrder({ petId: 1, quantity: 1 }));
+    // Created after the default store changed: still the initial data.
+    const b = registry.get('b');
+    expect(b.listPets({}, ALL).total).toBe(4);
+    expect(statusOf(b, 1)).toBe('available');
+    expect(value(registry.get().getPet(5)).name).toBe('Default');
+    expect(value(registry.get('a').getPet(5)).name).toBe('A');
+    expect(statusOf(registry.get(), 1)).toBe('available');
+    expect(registry.get('a')).toBe(registry.get('a'));
+    expect([...registry.sessions()].sort()).toEqual(['a', 'b']);
+  });
+
+  it('a session named __proto__ is a session like any other', () => {
+    const registry = createStoreRegistry(BASE);
+    value(registry.get('__proto__').deletePet(1));
+    expect(registry.get('constructor').getPet(1).ok).toBe(true);
+    expect(registry.get().getPet(1).ok).toBe(true);
+    expect(registry.get('__proto__').getPet(1).ok).toBe(false);
+  });
+
+  it('reset(session) restores that session and leaves the others alone', () => {
+    const registry = createStoreRegistry(BASE);
+    value(registry.get('a').deletePet(1));
+    value(registry.get('b').deletePet(1));
+    value(registry.get().deletePet(1));
+    const held = registry.get('a');
+    registry.reset('a');
+    registry.reset('never-used');
+    expect(held.getPet(1).ok).toBe(true);
+    expect(registry.get('a').getPet(1).ok).toBe(true);
+    expect([...registry.sessions()].sort()).toEqual(['a', 'b']);
+    expect(registry.get('b').getPet(1).ok).toBe(false);
+    expect(registry.get().getPet(1).ok).toBe(false);
+    // Ids restart from the initial data too.
+    expect(value(registry.get('a').createPet({ name: 'New', categoryId: 1 })).id).toBe(5);
+  });
+
+  it('reset() restores every store, the default one included, even through a reference held before', () => {
+    const registry = createStoreRegistry(BASE);
+    const held = registry.get();
+    value(held.deletePet(1));
+    value(registry.get('a').deletePet(1));
+    registry.reset();
+    expect(held.getPet(1).ok).toBe(true);
+    expect(registry.get().snapshot()).toEqual(createStore(BASE).snapshot());
+    expect(registry.get('a').getPet(1).ok).toBe(true);
+  });
+
+  it('load replaces one store; data it cannot hold is refused and changes nothing', () => {
+    const registry = createStoreRegistry(BASE);
+    const small: StoreSnapshot = { categories: [{ id: 7, name: 'Fish' }], pets: [{ id: 9, name: 'Nemo', categoryId: 7 }], orders: [], inventory: [{ petId: 9, quantity: 4 }] };
+    value(registry.load(small, 'a'));
+    expect(registry.get('a').snapshot()).toEqual({ ...small, pets: [{ id: 9, name: 'Nemo', categoryId: 7, status: 'available' }] });
+    expect(value(registry.get('a').createPet({ name: 'Dory', categoryId: 7 })).id).toBe(10);
+    expect(registry.get().listPets({}, ALL).total).toBe(4);
+
+    const before = registry.get().snapshot();
+    const error = refusal(registry.load({ ...small, pets: [{ id: 9, name: 'Nemo', categoryId: 8 }] }));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toContain('/pets/0/categoryId');
+    expect(registry.get().snapshot()).toEqual(before);
+  });
+});
+
+/** mulberry32: a seeded generator, so a failing sequence replays exactly. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('indexes (issue 5): every filtered list equals the same filter over all pets', () => {
+  /** A world big enough that the status indexes span several chunks, so moves land mid-chunk. */
+  function bigWorld(pets: number): StoreSnapshot {
+    const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
+    const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
+    return {
+      categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
+      pets: all,
+      orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
+      inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
+    };
+  }
+
+  /** The brute-force reference: every pet read one by one (getPet does not use the indexes), then filtered. */
+  function reference(store: Store, maxPetId: number, filter: { status?: PetStatus; categoryId?: number }): Pet[] {
+    const out: Pet[] = [];
+    for (let id = 1; id <= maxPetId; id++) {
+      const result = store.getPet(id);
+      if (!result.ok) continue;
+      const pet = result.value;
+      if ((filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId)) out.push(pet);
+    }
+    return out;
+  }
+
+  function checkAgainstReference(store: Store, maxPetId: number, maxOrderId: number, random: () => number): number {
+    let compared = 0;
+    for (const status of [undefined, ...STATUSES]) {
+      for (const categoryId of [undefined, 1, 2, 3, 4, 5]) {
+        const filter = { ...(status ? { status } : {}), ...(categoryId ? { categoryId } : {}) };
+        const expected = reference(store, maxPetId, filter);
+        for (const page of [{ offset: 0, limit: 100 }, { offset: Math.floor(random() * (expected.length + 5)), limit: 1 + Math.floor(random() * 100) }]) {
+          expect(store.listPets(filter, page), JSON.stringify({ filter, page })).toEqual({ items: expected.slice(page.offset, page.offset + page.limit), total: expected.length });
+          compared++;
+        }
+        const ids = Array.from({ length: 1 + Math.floor(random() * 30) }, () => 1 + Math.floor(random() * (maxPetId + 3)));
+        const wanted = new Set(ids);
+        const byIds = expected.filter((p) => wanted.has(p.id));
+        expect(store.listPets({ ...filter, ids }, { offset: 1, limit: 5 })).toEqual({ items: byIds.slice(1, 6), total: byIds.length });
+        if (categoryId === undefined) {
+          const items = expected.map((p) => value(store.getInventoryItem(p.id)));
+          expect(store.listInventory(status ? { status } : {}, { offset: 2, limit: 50 })).toEqual({ items: items.slice(2, 52), total: items.length });
+          // Rule 6 along the way: an entry's status is its pet's status.
+          for (const item of items) expect(item.status).toBe(value(store.getPet(item.petId)).status);
+        }
+      }
+    }
+    const orders: Order[] = [];
+    for (let id = 1; id <= maxOrderId; id++) {
+      const result = store.getOrder(id);
+      if (result.ok) orders.push(result.value);
+    }
+    const openByPet = new Map<number, number>();
+    for (const order of orders.filter((o) => !o.complete)) {
+      // One open order per pet, and its pet exists (rules 2 and 5).
+      expect(openByPet.has(order.petId!)).toBe(false);
+      openByPet.set(order.petId!, order.id!);
+      expect(store.getPet(order.petId!).ok).toBe(true);
+    }
+    for (const complete of [undefined, true, false]) {
+      const matching = orders.filter((o) => complete === undefined || o.complete === complete);
+      expect(store.listOrders(complete === undefined ? {} : { complete }, { offset: 1, limit: 40 })).toEqual({ items: matching.slice(1, 41), total: matching.length });
+      const petId = matching[Math.floor(random() * matching.length)]?.petId ?? 1;
+      const forPet = matching.filter((o) => o.petId === petId);
+      expect(store.listOrders({ petId, ...(complete === undefined ? {} : { complete }) }, ALL)).toEqual({ items: forPet, total: forPet.length });
+    }
+    return compared;
+  }
+
+  it.each([
+    { seed: 1, pets: 40, steps: 1_500 },
+    { seed: 2, pets: 40, steps: 1_500 },
+    { seed: 3, pets: 3_000, steps: 2_500 },
+  ])('after seeded random creates, replaces, deletes and order transitions (seed $seed, $pets pets)', ({ seed, pets, steps }) => {
+    const random = seeded(seed);
+    const store = createStore(bigWorld(pets));
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const anyStatus = (): PetStatus | undefined => (random() < 0.3 ? undefined : pick(STATUSES));
+    let maxPetId = pets;
+    let maxOrderId = store.listOrders({}, ALL).total;
+    const outcomes = new Map<string, number>();
+    let compared = 0;
+
+    for (let step = 1; step <= steps; step++) {
+      const petId = 1 + Math.floor(random() * (maxPetId + 2));
+      const orderId = 1 + Math.floor(random() * (maxOrderId + 2));
+      const categoryId = 1 + Math.floor(random() * 5); // 5 does not exist at first: some creates are refused
+      const action = Math.floor(random() * 9);
+      let result: Result<unknown>;
+      switch (action) {
+        case 0:
+        case 1: {
+          const status = anyStatus();
+          result = store.createPet({ name: `New ${step}`, categoryId, ...(status ? { status } : {}) });
+          if (result.ok) maxPetId++;
+          break;
+        }
+        case 2: {
+          const status = anyStatus();
+          result = store.replacePet(petId, { name: `Renamed ${step}`, categoryId, ...(status ? { status } : {}) });
+          break;
+        }
+        case 3:
+          result = store.deletePet(petId);
+          break;
+        case 4:
+        case 5:
+          result = store.placeOrder({ petId, quantity: 1 + Math.floor(random() * 3), ...(random() < 0.2 ? { complete: true } : {}) });
+          if (result.ok) maxOrderId++;
+          break;
+        case 6:
+          result = store.updateOrder(orderId, random() < 0.7 ? { complete: true } : { complete: false });
+          break;
+        case 7:
+          result = store.cancelOrder(orderId);
+          break;
+        default:
+          result = random() < 0.5 ? store.updateInventory(petId, Math.floor(random() * 4)) : step % 50 === 0 ? store.createCategory({ name: `Category ${step}` }) : store.deleteCategory(categoryId);
+      }
+      const key = `${action}:${result.ok ? 'ok' : result.error.code}`;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      if (step % 250 === 0) compared += checkAgainstReference(store, maxPetId, maxOrderId, random);
+    }
+    compared += checkAgainstReference(store, maxPetId, maxOrderId, random);
+
+    // The sequence must have exercised the transitions, not just bounced off refusals.
+    const count = (key: string): number => outcomes.get(key) ?? 0;
+    for (const key of ['0:ok', '2:ok', '3:ok', '4:ok', '6:ok', '7:ok']) expect(count(key), key).toBeGreaterThan(0);
+    for (const key of ['3:PET_HAS_OPEN_ORDER', '4:PET_NOT_AVAILABLE', '7:ORDER_ALREADY_COMPLETE']) expect(count(key), key).toBeGreaterThan(0);
+    expect(compared).toBeGreaterThan(0);
+  });
+});

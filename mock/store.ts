@@ -1,0 +1,475 @@
+/**
+ * The mock's data and the contract's state rules (contract.md, "State rules"
+ * 1-6 and "Details"), with no HTTP: the handlers turn a DomainError into an
+ * Error response using the document's x-error-codes.
+ *
+ * Records are built field by field from typed inputs, never by spreading or
+ * assigning a client's object, so keys such as `__proto__` or `constructor`
+ * can neither pollute a prototype nor slip into stored data. Every record
+ * that leaves the store is a fresh copy.
+ */
+import type {
+  InventoryFilter,
+  OrderFilter,
+  Page,
+  PageOf,
+  PetFilter,
+  Result,
+  Store,
+  StoreRegistry,
+  StoreSnapshot,
+} from './domain.js';
+import { IdTable, KeyedIds, PetIndex, SortedIds } from './indexes.js';
+import { checkConsistency, foldName } from './store-consistency.js';
+import type { ApiErrorCode } from '../src/api-error-codes.js';
+import { KitError } from '../src/kit-error.js';
+import type { Category, InventoryItem, NewCategory, NewOrder, NewPet, Order, OrderUpdate, Pet, PetStatus } from '../src/types.js';
+
+/** The largest Stock the document allows (int32); returning stock on cancel never pushes past it. */
+const MAX_STOCK = 2_147_483_647;
+
+interface PetRecord {
+  readonly id: number;
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+  /** The inventory entry's quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
+  stock: number;
+}
+
+interface CategoryRecord {
+  readonly id: number;
+  name: string;
+  description: string | undefined;
+}
+
+interface OrderRecord {
+  readonly id: number;
+  readonly petId: number;
+  readonly quantity: number;
+  shipDate: string | undefined;
+  complete: boolean;
+}
+
+interface State {
+  readonly pets: IdTable<PetRecord>;
+  readonly petIndex: PetIndex;
+  readonly categories: IdTable<CategoryRecord>;
+  readonly categoryIds: SortedIds;
+  /** Folded name → category id: the case-insensitive uniqueness rule in O(1). */
+  readonly categoryByName: Map<string, number>;
+  readonly orders: IdTable<OrderRecord>;
+  readonly orderIds: SortedIds;
+  readonly ordersByComplete: KeyedIds<boolean>;
+  /** Pet id → its order ids, ascending. A pet has few orders, so a small array beats a SortedIds each. */
+  readonly ordersByPet: IdTable<number[]>;
+  /** Pet id → its one open order (rule 2: one open order per pet; rule 5: such a pet cannot be deleted). */
+  readonly openOrderByPet: Map<number, number>;
+  /** The next id per collection: sequential, starting after the largest id of the initial data, never reused. */
+  readonly next: { pet: number; category: number; order: number };
+}
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const done: Result<void> = Object.freeze({ ok: true, value: undefined });
+const fail = <T>(code: ApiErrorCode, message: string): Result<T> => ({ ok: false, error: { code, message } });
+
+/**
+ * A store holding a copy of `initial`. Throws a FIXTURES_INVALID KitError when
+ * the data breaks a rule the store relies on (duplicate ids, a pet in a
+ * missing category, two open orders for one pet, …); validate fixtures with
+ * seed.ts's validateSnapshot first to get every problem with its file.
+ */
+export function createStore(initial: StoreSnapshot): Store {
+  return createStoreCell(buildState(assertHoldable(initial))).store;
+}
+
+/**
+ * The default store plus one per session name, each a copy of `initial`.
+ * Session stores are created on first use. `reset(name)` restores that
+ * session in place; `reset()` restores the default store in place and drops
+ * every session (freeing its memory): the next use of a name creates it
+ * afresh from `initial`, which is the same data.
+ */
+export function createStoreRegistry(initial: StoreSnapshot): StoreRegistry {
+  assertHoldable(initial);
+  const fallback = createStoreCell(buildState(initial));
+  // A Map, not an object: a session named `__proto__` is just a name.
+  const sessions = new Map<string, StoreCell>();
+
+  const cellFor = (session: string | undefined): StoreCell => {
+    if (session === undefined) return fallback;
+    let cell = sessions.get(session);
+    if (cell === undefined) {
+      cell = createStoreCell(buildState(initial));
+      sessions.set(session, cell);
+    }
+    return cell;
+  };
+
+  return {
+    get: (session) => cellFor(session).store,
+    reset(session) {
+      if (session === undefined) {
+        fallback.replace(buildState(initial));
+        sessions.clear();
+      } else {
+        // In place, so a caller holding this session's store sees the reset too; an unknown name stays unknown.
+        sessions.get(session)?.replace(buildState(initial));
+      }
+    },
+    load(snapshot, session) {
+      const problems = checkConsistency(snapshot, 'reachable');
+      if (problems.length > 0) {
+        const listed = problems.slice(0, 5).map((p) => `${p.pointer}: ${p.message}`).join('; ');
+        const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+        return fail('VALIDATION_FAILED', `The state cannot be loaded: ${listed}${more}. Nothing was changed.`);
+      }
+      cellFor(session).replace(buildState(snapshot));
+      return done;
+    },
+    sessions: () => [...sessions.keys()],
+  };
+}
+
+function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
+  const problems = checkConsistency(snapshot, 'reachable');
+  const first = problems[0];
+  if (first !== undefined) {
+    throw new KitError('FIXTURES_INVALID', `The initial data cannot be held by the mock: at ${first.pointer}, ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}.`, {
+      pointer: first.pointer,
+      reason: first.message,
+    });
+  }
+  return snapshot;
+}
+
+function buildState(snapshot: StoreSnapshot): State {
+  const state: State = {
+    pets: new IdTable(),
+    petIndex: new PetIndex(),
+    categories: new IdTable(),
+    categoryIds: new SortedIds(),
+    categoryByName: new Map(),
+    orders: new IdTable(),
+    orderIds: new SortedIds(),
+    ordersByComplete: new KeyedIds(),
+    ordersByPet: new IdTable(),
+    openOrderByPet: new Map(),
+    next: { pet: 1, category: 1, order: 1 },
+  };
+
+  // Sorted once here, so every index below is filled by appends (its fast path) and lists come out oldest first.
+  for (const category of byId(snapshot.categories)) {
+    state.categories.set(category.id, { id: category.id, name: category.name, description: category.description });
+    state.categoryIds.add(category.id);
+    state.categoryByName.set(foldName(category.name), category.id);
+    state.next.category = Math.max(state.next.category, category.id + 1);
+  }
+
+  const stock = new IdTable<number>();
+  for (const item of snapshot.inventory) stock.set(item.petId, item.quantity);
+  for (const pet of byId(snapshot.pets)) {
+    const record: PetRecord = { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status ?? 'available', stock: stock.get(pet.id) ?? 0 };
+    state.pets.set(record.id, record);
+    state.petIndex.add(record.id, record);
+    state.next.pet = Math.max(state.next.pet, record.id + 1);
+  }
+
+  // checkConsistency guarantees every order has an id, a petId and a quantity.
+  for (const order of byId(snapshot.orders)) {
+    if (order.petId === undefined || order.quantity === undefined) continue;
+    addOrder(state, { id: order.id, petId: order.petId, quantity: order.quantity, shipDate: order.shipDate, complete: order.complete ?? false });
+    state.next.order = Math.max(state.next.order, order.id + 1);
+  }
+  return state;
+}
+
+function byId<T extends { readonly id?: number | undefined }>(records: readonly T[]): (T & { readonly id: number })[] {
+  const withIds = records.filter((record): record is T & { readonly id: number } => record.id !== undefined);
+  // Fixtures and exports are usually in order already; skip the sort then (a million pets at start-up).
+  for (let i = 1; i < withIds.length; i++) {
+    if (withIds[i - 1]!.id > withIds[i]!.id) return withIds.sort((a, b) => a.id - b.id);
+  }
+  return withIds;
+}
+
+function addOrder(state: State, order: OrderRecord): void {
+  state.orders.set(order.id, order);
+  state.orderIds.add(order.id);
+  state.ordersByComplete.add(order.complete, order.id);
+  // Orders are added in ascending id, so a push keeps each pet's list ascending.
+  const ofPet = state.ordersByPet.get(order.petId);
+  if (ofPet) ofPet.push(order.id);
+  else state.ordersByPet.set(order.petId, [order.id]);
+  if (!order.complete) state.openOrderByPet.set(order.petId, order.id);
+}
+
+/** A store whose whole state can be swapped (registry reset and load) while callers keep the same object. */
+interface StoreCell {
+  readonly store: Store;
+  replace(state: State): void;
+}
+
+function createStoreCell(initialState: State): StoreCell {
+  let state = initialState;
+
+  /** Changes a pet's status, keeping the indexes in step (rule 6 follows: inventory reads the pet's status). */
+  const setStatus = (pet: PetRecord, status: PetStatus): void => {
+    if (pet.status === status) return;
+    const before = { categoryId: pet.categoryId, status: pet.status };
+    pet.status = status;
+    state.petIndex.move(pet.id, before, pet);
+  };
+
+  const setComplete = (order: OrderRecord): void => {
+    state.ordersByComplete.delete(false, order.id);
+    order.complete = true;
+    state.ordersByComplete.add(true, order.id);
+    if (state.openOrderByPet.get(order.petId) === order.id) state.openOrderByPet.delete(order.petId);
+  };
+
+  const store: Store = {
+    listPets(filter: PetFilter, page: Page): PageOf<Pet> {
+      const { pets } = state;
+      if (filter.ids !== undefined) {
+        // The id filter is answered by direct lookups (at most 100 ids), never by walking an index.
+        const matching = [...new Set(filter.ids)]
+          .sort((a, b) => a - b)
+          .map((id) => pets.get(id))
+          .filter((pet): pet is PetRecord => pet !== undefined && (filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId));
+        return { items: window(matching, page).map(toPet), total: matching.length };
+      }
+      const ids = state.petIndex.select(filter);
+      return { items: ids.slice(page.offset, page.limit).map((id) => toPet(pets.get(id)!)), total: ids.size };
+    },
+
+    getPet(id) {
+      const pet = state.pets.get(id);
+      return pet ? ok(toPet(pet)) : petNotFound(id);
+    },
+
+    createPet(input: NewPet) {
+      if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
+      // Rule 1: available unless the body says otherwise, with an inventory entry of quantity 1.
+      const pet: PetRecord = { id: state.next.pet++, name: input.name, categoryId: input.categoryId, status: input.status ?? 'available', stock: 1 };
+      state.pets.set(pet.id, pet);
+      state.petIndex.add(pet.id, pet);
+      return ok(toPet(pet));
+    },
+
+    replacePet(id, input: NewPet) {
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
+      if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
+      const before = { categoryId: pet.categoryId, status: pet.status };
+      pet.name = input.name;
+      pet.categoryId = input.categoryId;
+      // "Details": a replace that omits status keeps the current one.
+      pet.status = input.status ?? pet.status;
+      state.petIndex.move(pet.id, before, pet);
+      return ok(toPet(pet));
+    },
+
+    deletePet(id) {
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
+      const open = state.openOrderByPet.get(id);
+      if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${id} has the open order ${open}; complete or cancel it first.`);
+      // The inventory entry lives on the record, so it goes with the pet ("Details": a later read is a 404).
+      state.pets.delete(id);
+      state.petIndex.remove(id, pet);
+      return done;
+    },
+
+    listCategories(page) {
+      const { categoryIds, categories } = state;
+      return { items: categoryIds.slice(page.offset, page.limit).map((id) => toCategory(categories.get(id)!)), total: categoryIds.size };
+    },
+
+    getCategory(id) {
+      const category = state.categories.get(id);
+      return category ? ok(toCategory(category)) : categoryNotFound(id);
+    },
+
+    createCategory(input: NewCategory) {
+      const taken = nameTaken(state, input.name, undefined);
+      if (taken) return taken;
+      const category: CategoryRecord = { id: state.next.category++, name: input.name, description: input.description };
+      state.categories.set(category.id, category);
+      state.categoryIds.add(category.id);
+      state.categoryByName.set(foldName(category.name), category.id);
+      return ok(toCategory(category));
+    },
+
+    replaceCategory(id, input: NewCategory) {
+      const category = state.categories.get(id);
+      if (!category) return categoryNotFound(id);
+      const taken = nameTaken(state, input.name, id);
+      if (taken) return taken;
+      state.categoryByName.delete(foldName(category.name));
+      category.name = input.name;
+      // A replace without description removes it (replaceCategory's description in the document).
+      category.description = input.description;
+      state.categoryByName.set(foldName(category.name), id);
+      return ok(toCategory(category));
+    },
+
+    deleteCategory(id) {
+      const category = state.categories.get(id);
+      if (!category) return categoryNotFound(id);
+      const pets = state.petIndex.select({ categoryId: id }).size;
+      // Rule 5: a category with pets cannot be deleted.
+      if (pets > 0) return fail('CATEGORY_IN_USE', `Category ${id} still has ${pets} ${pets === 1 ? 'pet' : 'pets'}; move or delete ${pets === 1 ? 'it' : 'them'} first.`);
+      state.categories.delete(id);
+      state.categoryIds.delete(id);
+      state.categoryByName.delete(foldName(category.name));
+      return done;
+    },
+
+    listOrders(filter: OrderFilter, page) {
+      const { orders } = state;
+      if (filter.petId !== undefined) {
+        // A pet has few orders (at most one open), so filtering its list is cheap.
+        const ofPet = state.ordersByPet.get(filter.petId) ?? [];
+        const matching = filter.complete === undefined ? ofPet : ofPet.filter((id) => orders.get(id)!.complete === filter.complete);
+        return { items: window(matching, page).map((id) => toOrder(orders.get(id)!)), total: matching.length };
+      }
+      const ids = filter.complete === undefined ? state.orderIds : state.ordersByComplete.get(filter.complete);
+      return { items: ids.slice(page.offset, page.limit).map((id) => toOrder(orders.get(id)!)), total: ids.size };
+    },
+
+    getOrder(id) {
+      const order = state.orders.get(id);
+      return order ? ok(toOrder(order)) : orderNotFound(id);
+    },
+
+    placeOrder(input: NewOrder) {
+      const pet = state.pets.get(input.petId);
+      if (!pet) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
+      // Rule 2, checked in the order that tells the client most: the open order explains a pending pet.
+      const open = state.openOrderByPet.get(pet.id);
+      if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${pet.id} has the open order ${open}; complete or cancel it first.`);
+      if (pet.status !== 'available') return fail('PET_NOT_AVAILABLE', `Pet ${pet.id} is ${pet.status}; only available pets can be ordered.`);
+      if (pet.stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${pet.stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
+
+      const order: OrderRecord = { id: state.next.order++, petId: pet.id, quantity: input.quantity, shipDate: input.shipDate, complete: input.complete ?? false };
+      // The quantity is reserved at placement and stays consumed when the order completes.
+      pet.stock -= order.quantity;
+      addOrder(state, order);
+      // "Details": complete at placement means placed and fulfilled at once, so the pet goes straight to sold.
+      setStatus(pet, order.complete ? 'sold' : 'pending');
+      return ok(toOrder(order));
+    },
+
+    updateOrder(id, change: OrderUpdate) {
+      const order = state.orders.get(id);
+      if (!order) return orderNotFound(id);
+      // Rule 4: a complete order cannot be reopened. Checked before anything changes, so a refused update changes nothing.
+      if (order.complete && change.complete === false) return alreadyComplete(id);
+      if (change.shipDate !== undefined) order.shipDate = change.shipDate;
+      if (change.complete === true && !order.complete) {
+        setComplete(order);
+        // Rule 3: completing an order sells its pet. An open order's pet always exists (rule 5).
+        const pet = state.pets.get(order.petId);
+        if (pet) setStatus(pet, 'sold');
+      }
+      return ok(toOrder(order));
+    },
+
+    cancelOrder(id) {
+      const order = state.orders.get(id);
+      if (!order) return orderNotFound(id);
+      if (order.complete) return alreadyComplete(id);
+      // Rule 4: the stock comes back and the pet is available again; the order is gone (a later read is a 404).
+      const pet = state.pets.get(order.petId);
+      if (pet) {
+        pet.stock = Math.min(MAX_STOCK, pet.stock + order.quantity);
+        setStatus(pet, 'available');
+      }
+      state.orders.delete(id);
+      state.orderIds.delete(id);
+      state.ordersByComplete.delete(false, id);
+      const ofPet = state.ordersByPet.get(order.petId) ?? [];
+      const remaining = ofPet.filter((other) => other !== id);
+      if (remaining.length > 0) state.ordersByPet.set(order.petId, remaining);
+      else state.ordersByPet.delete(order.petId);
+      state.openOrderByPet.delete(order.petId);
+      return done;
+    },
+
+    listInventory(filter: InventoryFilter, page) {
+      // One entry per pet, by pet id, with the pet's status (rule 6): the pet index answers it directly.
+      const ids = state.petIndex.select({ status: filter.status });
+      return { items: ids.slice(page.offset, page.limit).map((id) => toInventoryItem(state.pets.get(id)!)), total: ids.size };
+    },
+
+    getInventoryItem(petId) {
+      const pet = state.pets.get(petId);
+      return pet ? ok(toInventoryItem(pet)) : inventoryNotFound(petId);
+    },
+
+    updateInventory(petId, quantity) {
+      const pet = state.pets.get(petId);
+      if (!pet) return inventoryNotFound(petId);
+      pet.stock = quantity;
+      return ok(toInventoryItem(pet));
+    },
+
+    snapshot(): StoreSnapshot {
+      const categories = [...state.categoryIds.values()].map((id) => toCategory(state.categories.get(id)!));
+      const petRecords = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
+      const orders = [...state.orderIds.values()].map((id) => toOrder(state.orders.get(id)!));
+      return {
+        categories,
+        pets: petRecords.map(toPet),
+        orders,
+        inventory: petRecords.map((pet) => ({ petId: pet.id, quantity: pet.stock })),
+      };
+    },
+  };
+
+  return {
+    store,
+    replace(next) {
+      state = next;
+    },
+  };
+}
+
+function nameTaken(state: State, name: string, self: number | undefined): Result<never> | undefined {
+  const holder = state.categoryByName.get(foldName(name));
+  if (holder === undefined || holder === self) return undefined;
+  const existing = state.categories.get(holder)!;
+  return fail('CATEGORY_NAME_TAKEN', `A category named ${existing.name} exists already (id ${holder}).`);
+}
+
+function window<T>(items: readonly T[], page: Page): T[] {
+  return items.slice(page.offset, page.offset + page.limit);
+}
+
+const petNotFound = <T>(id: number): Result<T> => fail('PET_NOT_FOUND', `No pet has id ${id}.`);
+const categoryNotFound = <T>(id: number): Result<T> => fail('CATEGORY_NOT_FOUND', `No category has id ${id}.`);
+const orderNotFound = <T>(id: number): Result<T> => fail('ORDER_NOT_FOUND', `No order has id ${id}.`);
+const inventoryNotFound = <T>(petId: number): Result<T> => fail('INVENTORY_ITEM_NOT_FOUND', `No inventory entry for pet ${petId}.`);
+const unknownCategory = <T>(id: number): Result<T> => fail('UNKNOWN_CATEGORY', `No category has id ${id}; create it first or pick another.`);
+const alreadyComplete = <T>(id: number): Result<T> => fail('ORDER_ALREADY_COMPLETE', `Order ${id} is complete; it cannot be reopened or cancelled.`);
+
+// Copies built field by field: what leaves the store cannot change it, and carries only the document's fields.
+function toPet(pet: PetRecord): Pet {
+  return { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status };
+}
+
+function toCategory(category: CategoryRecord): Category {
+  return category.description === undefined ? { id: category.id, name: category.name } : { id: category.id, name: category.name, description: category.description };
+}
+
+function toOrder(order: OrderRecord): Order {
+  const out: Order = { id: order.id, petId: order.petId, quantity: order.quantity };
+  if (order.shipDate !== undefined) out.shipDate = order.shipDate;
+  out.complete = order.complete;
+  return out;
+}
+
+function toInventoryItem(pet: PetRecord): InventoryItem {
+  return { petId: pet.id, quantity: pet.stock, status: pet.status };
+}
