@@ -1,5 +1,74 @@
+/**
+ * `petstore-kit mock`: flags (from the one options table, src/cli/options.ts)
+ * → MockOptions → startMock. Prints exactly one line on stdout once serving,
+ * `listening on http://HOST:PORT`, so scripts can wait for it and read the
+ * port; request logs go to stderr. SIGINT and SIGTERM close it gracefully and
+ * the command resolves with 0.
+ */
+import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
+import { parseRfc3339 } from './clock.js';
+import { isValidOriginSetting } from './cors.js';
+import type { MockOptions } from './server.js';
+import { normalizeBasePath, VALIDATION_MODES } from './settings.js';
 
-export async function runMockCommand(_argv: readonly string[]): Promise<number> {
-  throw new KitError('USAGE', 'the mock is not built yet (issue 3).');
+/** Generous for a demo, bounded so a typo (an extra 0) fails clearly instead of exhausting memory. */
+const MAX_PETS = 5_000_000;
+
+export function mockOptionsFrom(argv: readonly string[]): MockOptions {
+  const raw = parseCommand('mock', argv);
+  const port = integerOption('mock', 'port', raw.port, 0, 65535);
+  const seed = integerOption('mock', 'seed', raw.seed, 0, Number.MAX_SAFE_INTEGER);
+  const pets = integerOption('mock', 'pets', raw.pets, 0, MAX_PETS);
+  const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
+
+  if (seed !== undefined && raw.fixtures !== undefined && raw.fixtures !== 'none') {
+    throw new KitError('USAGE', 'petstore-kit mock: --seed generates the data, --fixtures reads it from a folder; give one of them (or --fixtures none with --seed).');
+  }
+  let now: Date | undefined;
+  if (raw.now !== undefined) {
+    const millis = parseRfc3339(raw.now);
+    if (millis === undefined) throw new KitError('USAGE', `petstore-kit mock: --now takes an RFC 3339 date-time with an offset, e.g. 2027-07-01T00:00:00Z; got '${raw.now}'.`);
+    now = new Date(millis);
+  }
+  const corsOrigin = raw['cors-origin'];
+  if (corsOrigin !== undefined && !isValidOriginSetting(corsOrigin)) {
+    throw new KitError('USAGE', `petstore-kit mock: --cors-origin takes * or an origin such as http://localhost:5173 (scheme, host and port only); got '${corsOrigin}'.`);
+  }
+  const basePath = raw['base-path'] === undefined ? undefined : normalizeBasePath(raw['base-path']);
+  const host = raw.host;
+  if (host !== undefined && host.trim() === '') throw new KitError('USAGE', 'petstore-kit mock: --host takes an address such as 127.0.0.1.');
+
+  return {
+    ...(port !== undefined ? { port } : {}),
+    ...(host !== undefined ? { host } : {}),
+    ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
+    ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(pets !== undefined ? { pets } : {}),
+    ...(now !== undefined ? { now } : {}),
+    ...(basePath !== undefined ? { basePath } : {}),
+    ...(corsOrigin !== undefined ? { corsOrigin } : {}),
+    ...(validation !== undefined ? { validation } : {}),
+    ...(raw.quiet ? { quiet: true } : {}),
+  };
+}
+
+export async function runMockCommand(argv: readonly string[]): Promise<number> {
+  const options = mockOptionsFrom(argv);
+  // Loaded once the flags are known to be right: a usage error should not wait for the contract and Ajv.
+  const { startMock } = await import('./server.js');
+  const mock = await startMock(options);
+  process.stdout.write(`listening on ${mock.url}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void mock.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
 }

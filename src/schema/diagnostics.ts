@@ -71,7 +71,13 @@ function toDiagnostic(error: ErrorObject, root: string): Diagnostic {
 function clip(value: unknown): unknown {
   if (typeof value === 'string' && value.length > 100) return `${value.slice(0, 100)}…`;
   if (typeof value === 'object' && value !== null) {
-    const text = JSON.stringify(value);
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      // JSON.stringify recurses: 10,000 nested arrays in a request overflow the stack (RangeError). Evidence, not a crash.
+      return Array.isArray(value) ? '[…]' : '{…}';
+    }
     return text.length > 200 ? `${text.slice(0, 200)}…` : value;
   }
   return value;

@@ -1,0 +1,115 @@
+/**
+ * The control plane under `/__mock/`, outside the contract (so the document's
+ * validators do not apply to it, and it is not listed in openapi.yaml):
+ *
+ *   POST /__mock/reset[?session=NAME]   back to the initial data: every store, or one session's
+ *   GET  /__mock/state[?session=NAME]   the whole state as JSON (categories, pets, orders, inventory)
+ *   PUT  /__mock/state[?session=NAME]   replace the state with such a JSON (validated first; 400 with details)
+ *   GET  /__mock/health                 the contract's title, version and hash, and the kit's version
+ *
+ * Its errors still use the one Error builder, so a client handles them the same way.
+ */
+import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import type { ErrorAnswer, ErrorFactory } from './errors.js';
+import { readJsonBody } from './body.js';
+import type { MockRequest } from './message.js';
+import { validateSnapshot } from './seed.js';
+import { readSession } from './session.js';
+import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
+
+export const ADMIN_PREFIX = '/__mock/';
+/** An exported state of 100,000 pets is about 7 MB; the contract's 1 MiB would refuse to import it back. */
+export const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
+
+const ROUTES: Readonly<Record<string, readonly string[]>> = {
+  '/__mock/reset': ['POST'],
+  '/__mock/state': ['GET', 'PUT'],
+  '/__mock/health': ['GET'],
+};
+
+export interface AdminAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface Admin {
+  handle(request: MockRequest): AdminAnswer;
+  /** The methods an admin path answers, for a CORS preflight; undefined when the path is not one. */
+  methods(path: string): readonly string[] | undefined;
+}
+
+export interface AdminOptions {
+  readonly compiled: CompiledContract;
+  readonly registry: StoreRegistry;
+  readonly errors: ErrorFactory;
+  readonly kitVersion: string;
+}
+
+export function isAdminPath(path: string): boolean {
+  return path.startsWith(ADMIN_PREFIX);
+}
+
+export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOptions): Admin {
+  const { contract } = compiled;
+  const health = {
+    status: 'ok',
+    contract: { title: contract.title, version: contract.version, sha256: contract.sha256 },
+    kit: { name: 'petstore-kit', version: kitVersion },
+  };
+
+  const fail = (answer: ErrorAnswer, headers?: Readonly<Record<string, string>>): AdminAnswer => ({ status: answer.status, body: answer.body, ...(headers ? { headers } : {}) });
+
+  return {
+    methods: (path) => (Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined),
+
+    handle(request) {
+      const allowed = Object.hasOwn(ROUTES, request.path) ? ROUTES[request.path] : undefined;
+      if (!allowed) return fail(errors.error('ROUTE_NOT_FOUND', `No admin endpoint at ${clip(request.path)}; there are ${Object.keys(ROUTES).join(', ')}.`));
+      const method = request.method === 'HEAD' && allowed.includes('GET') ? 'GET' : request.method;
+      if (!allowed.includes(method)) {
+        return fail(errors.error('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}; use ${allowed.join(', ')}.`), { allow: allowed.join(', ') });
+      }
+      if (request.path === '/__mock/health') return { status: 200, body: { ...health, sessions: registry.sessions().length } };
+
+      const session = readSession(request.query['session'], '/query/session');
+      if (!session.ok) return fail(errors.validationFailed([session.diagnostic]));
+      const name = session.session;
+
+      if (request.path === '/__mock/reset') {
+        registry.reset(name);
+        return { status: 200, body: name === undefined ? { reset: 'all' } : { reset: 'session', session: name } };
+      }
+      if (method === 'GET') return { status: 200, body: registry.get(name).snapshot() };
+
+      // PUT /__mock/state
+      const parsed = readJsonBody(request.body, request.headers, true);
+      if (!parsed.ok) return fail(errors.error(parsed.code, parsed.message));
+      if (parsed.value === undefined) return fail(errors.validationFailed([{ pointer: '/body', keyword: 'required', message: 'a JSON state is required: {categories, pets, orders, inventory}, as GET /__mock/state exports it' }]));
+      // An exported state may be past the fixtures' stricter history rules (seed.ts, ConsistencyLevel).
+      const problems = validateSnapshot(parsed.value, compiled, 'reachable');
+      if (problems.length > 0 || !isSnapshot(parsed.value)) return fail(errors.validationFailed(problems.map(underBody)));
+      const loaded = registry.load(parsed.value, name);
+      if (!loaded.ok) return fail(errors.error(loaded.error.code, loaded.error.message));
+      const { categories, pets, orders, inventory } = parsed.value;
+      return {
+        status: 200,
+        body: { loaded: { categories: categories.length, pets: pets.length, orders: orders.length, inventory: inventory.length }, ...(name === undefined ? {} : { session: name }) },
+      };
+    },
+  };
+}
+
+function underBody(diagnostic: Diagnostic): Diagnostic {
+  return { ...diagnostic, pointer: `/body${diagnostic.pointer}` };
+}
+
+/** Narrows after validateSnapshot has checked every record against the document. */
+function isSnapshot(value: unknown): value is StoreSnapshot {
+  if (typeof value !== 'object' || value === null) return false;
+  return ['categories', 'pets', 'orders', 'inventory'].every((name) => Object.hasOwn(value, name) && Array.isArray((value as Record<string, unknown>)[name]));
+}
+
+function clip(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

@@ -1,0 +1,67 @@
+/**
+ * The transport-free core, in process: plain requests in, plain responses
+ * out, no server. Also the start-up check that the handler table and the
+ * document name the same operations.
+ */
+import { describe, expect, it } from 'vitest';
+import { KitError } from '../src/kit-error.js';
+import { bundledContract } from '../src/test-support.js';
+import { createMockApp, normalizeBasePath } from './app.js';
+import { HANDLERS } from './handlers/index.js';
+import type { Handler } from './handlers/types.js';
+import type { MockRequest } from './message.js';
+import { EMPTY_SNAPSHOT } from './seed.js';
+import { createStoreRegistry } from './store.js';
+
+const { compiled } = await bundledContract();
+const app = (options: Partial<Parameters<typeof createMockApp>[0]> = {}) =>
+  createMockApp({ compiled, registry: createStoreRegistry(EMPTY_SNAPSHOT), now: new Date('2026-11-01T00:00:00Z'), ...options });
+const request = (method: string, path: string, rest: Partial<MockRequest> = {}): MockRequest => ({ method, path, query: {}, headers: {}, ...rest });
+
+describe('createMockApp', () => {
+  it('answers plain requests, with a body already parsed by another adapter (as MSW would)', () => {
+    const core = app();
+    const category = core.handle(request('POST', '/categories', { headers: { 'content-type': 'application/json' }, body: { kind: 'json', value: { name: 'Dogs' } } }));
+    expect(category).toMatchObject({ status: 201, body: { id: 1, name: 'Dogs' }, headers: { location: '/categories/1', 'content-type': 'application/json' } });
+    const pets = core.handle(request('GET', '/pets', { query: { limit: '5' } }));
+    expect(pets).toMatchObject({ status: 200, body: [], headers: { 'x-total-count': '0' } });
+  });
+
+  it('takes raw bytes too, and checks them as JSON', () => {
+    const core = app();
+    const bytes = new TextEncoder().encode('{"name":');
+    expect(core.handle(request('POST', '/categories', { headers: { 'content-type': 'application/json' }, body: { kind: 'bytes', bytes } }))).toMatchObject({ status: 400, body: { code: 'MALFORMED_JSON' } });
+    expect(core.handle(request('POST', '/categories', { body: { kind: 'too-large', limit: 1024 } }))).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', status: 413 } });
+  });
+
+  it('refuses to start when the document has an operation without a handler', () => {
+    const { getPet: _dropped, ...rest } = HANDLERS;
+    expect(() => app({ handlers: rest })).toThrow(KitError);
+    expect(() => app({ handlers: rest })).toThrow(/no handler for getPet/);
+  });
+
+  it('refuses to start when a handler has no operation in the document', () => {
+    const extra: Record<string, Handler> = { ...HANDLERS, adoptPet: () => ({ status: 204 }) };
+    try {
+      app({ handlers: extra });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(KitError);
+      expect((error as KitError).code).toBe('HANDLER_MISSING');
+      expect((error as KitError).message).toMatch(/adoptPet/);
+    }
+  });
+
+  it('turns a handler that throws into a 500 INTERNAL_ERROR in the Error shape, noted for the log', () => {
+    const core = app({ handlers: { ...HANDLERS, listPets: () => { throw new Error('boom'); } } });
+    const answer = core.handle(request('GET', '/pets'));
+    expect(answer).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR', status: 500 } });
+    expect(answer.notes?.join('\n')).toMatch(/boom/);
+  });
+
+  it('checks the base path', () => {
+    expect(normalizeBasePath('')).toBe('');
+    expect(normalizeBasePath('/api/v1/')).toBe('/api/v1');
+    for (const bad of ['api', '/api?x=1', '/a b', '/api#x']) expect(() => normalizeBasePath(bad)).toThrow(KitError);
+  });
+});

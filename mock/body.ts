@@ -1,0 +1,82 @@
+/**
+ * From the bytes of a request body to a JSON value, or the reason it cannot
+ * be one, in the order the contract's conventions give (openapi.yaml,
+ * info.description): 413 over the limit, 415 for a body that is not JSON or
+ * is encoded, 400 MALFORMED_JSON for bytes that are not UTF-8 or not JSON.
+ *
+ * JSON.parse is safe against prototype pollution: a `"__proto__"` key becomes
+ * an own data property, never the prototype (ECMA-262 §25.5.1 uses
+ * CreateDataProperty). Nothing downstream merges the parsed value into another
+ * object; the handlers read the declared fields by name. V8's JSON.parse is
+ * iterative, so 10,000 nested arrays do not overflow the stack.
+ */
+import { isJsonMediaType } from '../src/schema/index.js';
+import type { ApiErrorCode } from '../src/api-error-codes.js';
+import { headerValue, type HeaderMap, type RequestBody } from './message.js';
+
+/** The contract's body limit: 1 MiB (openapi.yaml, info.description). */
+export const BODY_LIMIT = 1024 * 1024;
+
+export type BodyOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly code: ApiErrorCode; readonly message: string };
+
+const NO_BODY: BodyOutcome = { ok: true, value: undefined };
+// fatal: invalid UTF-8 throws instead of becoming U+FFFD (RFC 8259 §8.1: JSON text exchanged between systems is UTF-8).
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * `expectsBody`: the operation documents a request body. An operation that
+ * documents none ignores whatever was sent, but the size limit holds for all.
+ */
+export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, expectsBody: boolean): BodyOutcome {
+  if (body === undefined) return NO_BODY;
+  if (body.kind === 'too-large') return { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `The body is larger than ${body.limit} bytes; send at most ${body.limit}.` };
+  if (!expectsBody) return NO_BODY;
+  if (body.kind === 'bytes' && body.bytes.byteLength === 0) return NO_BODY;
+
+  const encoding = headerValue(headers, 'content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: `Send the body uncompressed; Content-Encoding ${clip(encoding)} is not supported.` };
+  }
+  const refusal = mediaTypeRefusal(headerValue(headers, 'content-type'));
+  if (refusal !== undefined) return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: refusal };
+  if (body.kind === 'json') return { ok: true, value: body.value };
+
+  let text: string;
+  try {
+    text = utf8.decode(body.bytes);
+  } catch {
+    return { ok: false, code: 'MALFORMED_JSON', message: 'The body is not valid UTF-8; encode the JSON text as UTF-8.' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unreadable';
+    return { ok: false, code: 'MALFORMED_JSON', message: `The body is not valid JSON: ${clip(reason)}.` };
+  }
+}
+
+const verdicts = new Map<string, string | undefined>();
+/** Clients send a handful of distinct Content-Types; bound the memo so hostile ones cannot grow it. */
+const VERDICT_LIMIT = 256;
+
+/** Why a Content-Type is refused (415), or undefined for JSON in UTF-8; memoized, as the same few values repeat. */
+function mediaTypeRefusal(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return 'Send the body as application/json; got no Content-Type.';
+  if (verdicts.has(contentType)) return verdicts.get(contentType);
+  let verdict: string | undefined;
+  if (!isJsonMediaType(contentType)) {
+    verdict = `Send the body as application/json; got ${clip(contentType)}.`;
+  } else {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') verdict = `Send the body as UTF-8 JSON; charset ${clip(charset)} is not supported.`;
+  }
+  if (verdicts.size >= VERDICT_LIMIT) verdicts.clear();
+  verdicts.set(contentType, verdict);
+  return verdict;
+}
+
+function clip(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

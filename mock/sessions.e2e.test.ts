@@ -1,0 +1,79 @@
+/**
+ * `X-Mock-Session`: each name gets its own copy of the initial data, created
+ * on first use, so parallel runs do not disturb each other; a reset of one
+ * session leaves the others alone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Category, Pet } from '../src/types.js';
+import { detailPaths, expectError, expectUnchanged, newCategory, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
+
+let t: TestMock;
+beforeAll(async () => {
+  t = await startTestMock();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const namesOf = async (api: ReturnType<TestMock['client']['session']>, path: string): Promise<string[]> =>
+  ((await api.get(path, { query: { limit: 100 } })).body as { name: string }[]).map((r) => r.name);
+
+describe('sessions', () => {
+  it('two sessions interleaving writes never see each other’s data, nor does the default store', async () => {
+    const initial = await t.client.state();
+    const a = t.client.session(sessionName('iso-a'));
+    const b = t.client.session(sessionName('iso-b'));
+    const aCategories: Category[] = [];
+    const bCategories: Category[] = [];
+    for (let i = 0; i < 5; i++) {
+      aCategories.push(await newCategory(a, `A category ${i}`));
+      bCategories.push(await newCategory(b, `B category ${i}`));
+      await newPet(a, aCategories[i]!.id, { name: `A pet ${i}` });
+      await newPet(b, bCategories[i]!.id, { name: `B pet ${i}` });
+    }
+    // The same name in two sessions is no conflict: each has its own categories.
+    expect((await a.post('/categories', { name: 'B category 0' })).status).toBe(201);
+    const aNames = await namesOf(a, '/categories');
+    const bNames = await namesOf(b, '/categories');
+    expect(aNames.filter((n) => n.startsWith('B category'))).toEqual(['B category 0']);
+    expect(bNames.some((n) => n.startsWith('A category'))).toBe(false);
+    const aPets = ((await a.get('/pets', { query: { limit: 100 } })).body as Pet[]).map((p) => p.name);
+    expect(aPets.some((n) => n.startsWith('B pet'))).toBe(false);
+    // Each session numbers its own records from the same initial data, so the ids coincide, the data does not.
+    expect(aCategories.map((c) => c.id)).toEqual(bCategories.map((c) => c.id));
+    expect(await t.client.state()).toEqual(initial);
+  });
+
+  it('a session starts from the initial data even after the default store changed', async () => {
+    const before = await t.client.state(sessionName('unused'));
+    const category = await newCategory(t.client, `Default-only ${process.pid}`);
+    const late = sessionName('late');
+    expect(await t.client.state(late)).toEqual(before);
+    await t.client.post('/__mock/reset', undefined);
+    expectError(await t.client.get(`/categories/${category.id}`), 404, 'CATEGORY_NOT_FOUND');
+  });
+
+  it('resetting one session leaves the others alone; resetting all resets every one', async () => {
+    const one = sessionName('reset-one');
+    const two = sessionName('reset-two');
+    const a = t.client.session(one);
+    const b = t.client.session(two);
+    const initial = await t.client.state(one);
+    await newCategory(a, 'Only in one');
+    await newCategory(b, 'Only in two');
+    const reset = await t.client.send('POST', '/__mock/reset', { query: { session: one } });
+    expect(reset.body).toEqual({ reset: 'session', session: one });
+    expect(await t.client.state(one)).toEqual(initial);
+    expect(await namesOf(b, '/categories')).toContain('Only in two');
+    expect((await t.client.send('POST', '/__mock/reset')).body).toEqual({ reset: 'all' });
+    expect(await t.client.state(two)).toEqual(initial);
+  });
+
+  it.each(['', 'has space', 'x'.repeat(65), 'slash/no', 'ümlaut'])('an invalid session name (%j) is a 400 that changes nothing', async (bad) => {
+    const name = sessionName('bad-session');
+    const answer = await expectUnchanged(t.client, name, () => t.client.send('POST', '/categories', { json: { name: 'Nope' }, headers: { 'x-mock-session': encodeURIComponent(bad) === bad ? bad : bad.replace(/[^\x20-\x7e]/g, '?') } }));
+    expectError(answer, 400, 'VALIDATION_FAILED');
+    expect(detailPaths(answer)).toEqual(['/header/x-mock-session']);
+    expectError(await t.client.send('GET', '/__mock/state', { query: { session: bad || ' ' } }), 400, 'VALIDATION_FAILED');
+  });
+});
