@@ -1,0 +1,60 @@
+import { compareFields, declaredFields } from '../compare.js';
+import { answered, type Case, type CreatedRecord } from '../context.js';
+import { schema } from '../generate.js';
+import { createdSchema, identityField, readsSameRecord, type LinkTarget } from '../links.js';
+import type { Finding } from '../model.js';
+import type { CheckDefinition } from './types.js';
+import { findItem, idOf } from './support.js';
+
+/**
+ * Create a record from the document's example body, then follow every GET
+ * link of the 201 that reads by path (OpenAPI links): each answers 200, and
+ * those that read the record itself give back what was sent (and what the
+ * 201 said). Links into a filtered list are list-contains-created's: whether
+ * a filter holds is a defect of the list, not of what was stored.
+ */
+export const createReadBack: CheckDefinition = {
+  id: 'create-read-back',
+  family: 'stateful',
+  description: "What a create operation accepts can be read back, equal, through every GET link of its 201.",
+  writes: true,
+  async run(ctx) {
+    for (const kind of ctx.links.kinds.values()) {
+      if (ctx.aborted) break;
+      if (!ctx.isSelected(kind.create)) continue;
+      const c = ctx.newCase('create-read-back', `${kind.create.operationId}, then its links ${kind.reads.map((t) => t.link.name).join(', ')}`, kind.create.operationId);
+      const outcome = await c.create(kind);
+      if (!outcome.ok) {
+        c.setupFailed(outcome);
+        continue;
+      }
+      const record = outcome.record;
+      const recordSchema = schema(createdSchema(kind));
+      const findings: Finding[] = compareFields(declaredFields(record.sent, recordSchema), record.body, '/body', recordSchema);
+      for (const target of kind.reads) {
+        findings.push(...(await readBack(c, record, target, { ...declaredFields(record.sent, recordSchema), ...declaredFields(record.body, recordSchema) })));
+      }
+      c.conclude(findings);
+    }
+  },
+};
+
+/** Follows a GET link and compares what it reads with `expected` (when the link reads the record itself). */
+export async function readBack(c: Case, record: CreatedRecord, target: LinkTarget, expected: Record<string, unknown>): Promise<Finding[]> {
+  const call = await c.follow(target, record);
+  const label = `${target.link.name} (${target.operation.operationId})`;
+  if (call.problem) return [{ pointer: '/status', keyword: 'link', message: `${label}: ${call.problem}` }];
+  if (call.status !== 200) return [{ pointer: '/status', keyword: 'link', message: `${label}: ${answered(call)}, not 200`, expected: 200, actual: call.status }];
+  if (!readsSameRecord(record.kind, target)) return [];
+  const recordSchema = schema(createdSchema(record.kind));
+  if (target.operation.parameters.some((p) => p.in === 'path')) {
+    return compareFields(expected, call.json, '/body', recordSchema, 'sent or created').map((f) => ({ ...f, message: `${label}: ${f.message}` }));
+  }
+  const field = identityField(record.kind);
+  const item = findItem(call.json, field, idOf(record));
+  if (!item) {
+    return [{ pointer: '/body', keyword: 'contains', message: `${label}: the list does not hold the created record (${field} ${String(idOf(record))})`, expected: idOf(record) }];
+  }
+  const index = Array.isArray(call.json) ? call.json.indexOf(item) : 0;
+  return compareFields(expected, item, `/body/${index}`, recordSchema, 'sent or created').map((f) => ({ ...f, message: `${label}: ${f.message}` }));
+}

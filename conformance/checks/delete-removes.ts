@@ -1,0 +1,54 @@
+import { answered } from '../context.js';
+import { identityField } from '../links.js';
+import type { Finding } from '../model.js';
+import type { CheckDefinition } from './types.js';
+import { findItem, idOf } from './support.js';
+
+/**
+ * Delete a created record through the DELETE its 201 links to; afterwards
+ * every read link of the 201 gives a 404 (a filtered list no longer holds
+ * it). RFC 9110 §9.3.5: after a successful DELETE the resource is gone.
+ */
+export const deleteRemoves: CheckDefinition = {
+  id: 'delete-removes',
+  family: 'stateful',
+  description: 'A delete (the DELETE a 201 links to) succeeds, and every read link then gives 404.',
+  writes: true,
+  async run(ctx) {
+    for (const kind of ctx.links.kinds.values()) {
+      if (ctx.aborted) break;
+      const remove = kind.remove;
+      if (!remove || !ctx.isSelected(remove.operation)) continue;
+      const c = ctx.newCase('delete-removes', `${kind.create.operationId}, then ${remove.operation.operationId} and read again`, remove.operation.operationId);
+      const outcome = await c.create(kind, { setup: true });
+      if (!outcome.ok) {
+        c.setupFailed(outcome);
+        continue;
+      }
+      const record = outcome.record;
+      const call = await c.follow(remove, record);
+      if (call.problem) {
+        c.fail(call.problem);
+        continue;
+      }
+      if (call.status === undefined || call.status < 200 || call.status >= 300) {
+        c.fail(`${answered(call)} when deleting a record the run created`, [{ pointer: '/status', keyword: 'status', message: 'deleting an existing record must succeed', expected: '2xx', actual: call.status }]);
+        continue;
+      }
+      const findings: Finding[] = [];
+      for (const target of kind.reads) {
+        const read = await c.follow(target, record);
+        if (read.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${target.link.name}: ${read.problem}` });
+        else if (read.status !== 404) findings.push({ pointer: '/status', keyword: 'gone', message: `${target.link.name} (${target.operation.operationId}) after the delete: ${answered(read)}, not 404`, expected: 404, actual: read.status });
+      }
+      for (const target of kind.listReads) {
+        const read = await c.follow(target, record);
+        if (read.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${target.link.name}: ${read.problem}` });
+        else if (read.status === 200 && findItem(read.json, identityField(kind), idOf(record))) {
+          findings.push({ pointer: '/body', keyword: 'gone', message: `${target.link.name} (${target.operation.operationId}) still lists the deleted record ${String(idOf(record))}`, actual: idOf(record) });
+        }
+      }
+      c.conclude(findings);
+    }
+  },
+};

@@ -1,0 +1,55 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Contract } from '../../src/contract/index.js';
+import { isObject } from '../generate.js';
+import { bodyDiagnostics, NOT_APPLICABLE, verdictOf } from '../judge.js';
+import type { Finding } from '../model.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * Every 4xx/5xx body has the Error shape and its `status` equals the HTTP
+ * status. A documented error status is validated against its own schema;
+ * an undocumented one (status-documented's finding) against the document's
+ * Error schema, so its body is still judged.
+ */
+export const errorShape: CheckDefinition = {
+  id: 'error-shape',
+  family: 'errors',
+  description: 'Every 4xx/5xx body has the Error shape, and its status equals the HTTP status.',
+  writes: false,
+  judge(x, ctx) {
+    if (x.status < 400) return NOT_APPLICABLE;
+    let findings: Finding[];
+    if (x.statusKey !== undefined || x.unmatched) {
+      findings = bodyDiagnostics(x);
+    } else if (x.body.kind === 'json') {
+      const schema = errorSchema(ctx.contract);
+      if (!schema) return NOT_APPLICABLE;
+      findings = ctx.compiled.validate(schema, x.json, 'response', '/body');
+    } else if (x.body.kind === 'invalid-json') {
+      findings = [{ pointer: '/body', keyword: 'json', message: `the body is not valid JSON (${x.body.message})` }];
+    } else {
+      return NOT_APPLICABLE;
+    }
+    if (ctx.contract.errorCodes.size > 0) {
+      // Whether `code` is one of the documented codes (its pattern included) is error-code-documented's: here only that it is there, a string.
+      findings = findings.filter((f) => f.pointer !== '/body/code' || f.keyword === 'required' || f.keyword === 'type');
+    }
+    if (isObject(x.json) && 'status' in x.json && x.json['status'] !== x.status) {
+      findings = [...findings, { pointer: '/body/status', keyword: 'const', message: `Error.status must equal the HTTP status ${x.status}`, expected: x.status, actual: x.json['status'] }];
+    }
+    return verdictOf(findings);
+  },
+};
+
+const cache = new WeakMap<Contract, OpenAPIV3.SchemaObject | null>();
+
+/** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error. */
+function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
+  const known = cache.get(contract);
+  if (known !== undefined) return known ?? undefined;
+  const fromUnmatched = contract.unmatched.unknownPath?.content.find((m) => /json/i.test(m.mediaType))?.schema;
+  const fromComponents = contract.document.components?.schemas?.['Error'] as OpenAPIV3.SchemaObject | undefined;
+  const schema = fromUnmatched ?? fromComponents;
+  cache.set(contract, schema ?? null);
+  return schema;
+}

@@ -1,0 +1,82 @@
+/**
+ * The registry: every check the runner knows, in the order it runs them.
+ * The id is the public name (--only/--skip, `--list-checks`, the reports);
+ * each kind of defect has exactly one owning check, so one defect is
+ * reported once (schemathesis checks.py, the architecture's principle 6).
+ */
+import type { CheckInfo } from '../model.js';
+import { contentType } from './content-type.js';
+import { corsExposeHeaders } from './cors-expose-headers.js';
+import { corsPreflight } from './cors-preflight.js';
+import { createReadBack } from './create-read-back.js';
+import { deleteRemoves } from './delete-removes.js';
+import { deprecationHeaders } from './deprecation-headers.js';
+import { deprecationLinks } from './deprecation-links.js';
+import { errorCodeDocumented } from './error-code-documented.js';
+import { errorShape } from './error-shape.js';
+import { listContainsCreated } from './list-contains-created.js';
+import { locationResolves } from './location-resolves.js';
+import { malformedJson } from './malformed-json.js';
+import { methodNotAllowed405 } from './method-not-allowed-405.js';
+import { negativeBody } from './negative-body.js';
+import { negativeParameters } from './negative-parameters.js';
+import { noServerError } from './no-server-error.js';
+import { noUnexpectedDeprecation } from './no-unexpected-deprecation.js';
+import { replaceVisible } from './replace-visible.js';
+import { responseHeaders } from './response-headers.js';
+import { responseSchema } from './response-schema.js';
+import { statusDocumented } from './status-documented.js';
+import { totalCountCheck } from './total-count.js';
+import type { CheckDefinition } from './types.js';
+import { unknownId404 } from './unknown-id-404.js';
+import { unknownPath404 } from './unknown-path-404.js';
+import { unsupportedMediaType } from './unsupported-media-type.js';
+import { workflowChecks } from './workflows.js';
+
+export type { CheckDefinition } from './types.js';
+
+export const CHECKS: readonly CheckDefinition[] = [
+  // response: judged on every exchange; location-resolves and total-count also send their own requests
+  statusDocumented,
+  contentType,
+  responseSchema,
+  responseHeaders,
+  locationResolves,
+  totalCountCheck,
+  // errors: judged on every exchange
+  errorShape,
+  errorCodeDocumented,
+  noServerError,
+  // routing
+  unknownId404,
+  unknownPath404,
+  methodNotAllowed405,
+  // negative
+  negativeParameters,
+  negativeBody,
+  malformedJson,
+  unsupportedMediaType,
+  // stateful, from the 201 links
+  createReadBack,
+  replaceVisible,
+  listContainsCreated,
+  deleteRemoves,
+  // workflow: the contract's state rules as data
+  ...workflowChecks,
+  // deprecation
+  deprecationHeaders,
+  deprecationLinks,
+  noUnexpectedDeprecation,
+  // cors, with --origin
+  corsPreflight,
+  corsExposeHeaders,
+];
+
+export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);
+
+export const CHECK_FAMILIES: readonly string[] = [...new Set(CHECKS.map((check) => check.family))];
+
+/** The registry as the reports carry it. */
+export function checkInfos(): CheckInfo[] {
+  return CHECKS.map(({ id, family, description, writes }) => ({ id, family, description, writes }));
+}

@@ -1,0 +1,176 @@
+import type { Operation } from '../../src/contract/index.js';
+import { answered, type Case, type CreatedRecord, type ParamValue } from '../context.js';
+import { schema } from '../generate.js';
+import { createdSchema, identityField, unqualified } from '../links.js';
+import type { Finding } from '../model.js';
+import type { CheckDefinition } from './types.js';
+import { findItem, idOf, otherValue } from './support.js';
+
+/**
+ * The collection a create operation adds to lists the new record, and its
+ * filters and pagination hold on it. The collection is narrowed to the
+ * run's own records (the id filter the 201 links to, or a parent the run
+ * owns), so other data in the target cannot disturb the result and nothing
+ * pages through a whole collection.
+ */
+export const listContainsCreated: CheckDefinition = {
+  id: 'list-contains-created',
+  family: 'stateful',
+  description: 'The collection lists a created record, and its filters and limit/offset pages hold on it.',
+  writes: true,
+  async run(ctx) {
+    for (const kind of ctx.links.kinds.values()) {
+      if (ctx.aborted) break;
+      const list = kind.list;
+      if (!list || !ctx.isSelected(list)) continue;
+      const c = ctx.newCase('list-contains-created', `${kind.create.operationId} twice, then ${list.operationId} with its filters and pages`, list.operationId);
+      const idLink = kind.listReads.find((t) => t.operation === list);
+      const idParam = idLink ? Object.keys(idLink.link.parameters).map(unqualified)[0] : undefined;
+      const parentParam = list.parameters.find((p) => {
+        if (p.in !== 'query') return false;
+        const producer = ctx.links.producers.get(p.name);
+        return producer !== undefined && producer.kind !== kind && p.name in (schema(createdSchema(kind)).properties ?? {});
+      });
+
+      const first = await c.create(kind, { setup: true });
+      if (!first.ok) {
+        c.setupFailed(first);
+        continue;
+      }
+      const records: CreatedRecord[] = [first.record];
+      const parentValue = parentParam ? first.record.sent[parentParam.name] : undefined;
+      // A second record under the same parent; a state rule may refuse it (one open order per pet), and one record still tests most.
+      const second = await c.create(kind, { setup: true, ...(parentParam && parentValue !== undefined ? { bindings: { [parentParam.name]: parentValue } } : {}) });
+      if (second.ok) records.push(second.record);
+
+      const field = identityField(kind);
+      let narrowing: Record<string, ParamValue> | undefined;
+      if (idParam) narrowing = { [idParam]: records.map((r) => String(idOf(r))) };
+      else if (parentParam && (typeof parentValue === 'string' || typeof parentValue === 'number')) narrowing = { [parentParam.name]: parentValue };
+
+      const findings: Finding[] = [];
+      if (narrowing) {
+        const page = await listPage(c, list, narrowing);
+        if ('finding' in page) findings.push(page.finding);
+        else {
+          // Membership by identity: whether the fields are what was sent is create-read-back's to say.
+          for (const record of records) if (!findItem(page.items, field, idOf(record))) findings.push(missing(list, narrowing, record));
+        }
+        findings.push(...(await filtersHold(c, list, narrowing, first.record, [idParam, parentParam?.name])));
+        findings.push(...(await pagesHold(c, list, narrowing, records)));
+      } else {
+        const found = await boundedSearch(c, list, records);
+        if (found === 'too-large') {
+          c.skip(`${list.operationId} has no filter that narrows it to this run's records, and they are in neither its first nor its last page; the runner does not page through a whole collection`);
+          continue;
+        }
+        findings.push(...found);
+        if (hasParam(list, 'limit')) {
+          const page = await listPage(c, list, { limit: 1 });
+          if ('finding' in page) findings.push(page.finding);
+          else if (page.items.length > 1) findings.push({ pointer: '/body', keyword: 'maxItems', message: `limit=1 gave ${page.items.length} records`, expected: '<= 1', actual: page.items.length });
+        }
+      }
+      c.conclude(findings);
+    }
+  },
+};
+
+function hasParam(list: Operation, name: string): boolean {
+  return list.parameters.some((p) => p.in === 'query' && p.name === name);
+}
+
+function describeQuery(query: Record<string, ParamValue>): string {
+  return Object.entries(query)
+    .map(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}=${String(x)}`).join('&') : `${k}=${String(v)}`))
+    .join('&');
+}
+
+function missing(list: Operation, query: Record<string, ParamValue>, record: CreatedRecord): Finding {
+  return { pointer: '/body', keyword: 'contains', message: `${list.operationId}?${describeQuery(query)} does not list the created record ${String(idOf(record))}`, expected: idOf(record) };
+}
+
+async function listPage(c: Case, list: Operation, query: Record<string, ParamValue>): Promise<{ items: unknown[] } | { finding: Finding }> {
+  const call = await c.call(list, { query });
+  if (call.problem) return { finding: { pointer: '/status', keyword: 'list', message: call.problem } };
+  if (call.status !== 200 || !Array.isArray(call.json)) {
+    return { finding: { pointer: '/status', keyword: 'list', message: `${answered(call)}${call.status === 200 ? ' without a JSON array' : ''}; expected 200 with a page`, expected: 200, actual: call.status } };
+  }
+  return { items: call.json };
+}
+
+/** Each other filter the record has a field for: its own value keeps the record in, another value leaves it out. */
+async function filtersHold(c: Case, list: Operation, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const field = identityField(record.kind);
+  for (const parameter of list.parameters) {
+    if (parameter.in !== 'query' || ['limit', 'offset'].includes(parameter.name) || exclude.includes(parameter.name) || parameter.name in narrowing) continue;
+    const value = record.body[parameter.name];
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    const same = await listPage(c, list, { ...narrowing, [parameter.name]: value });
+    if ('finding' in same) findings.push(same.finding);
+    else if (!findItem(same.items, field, idOf(record))) findings.push({ ...missing(list, { ...narrowing, [parameter.name]: value }, record), keyword: 'filter' });
+    const other = otherValue(parameter, value);
+    if (other === undefined) continue;
+    const different = await listPage(c, list, { ...narrowing, [parameter.name]: other });
+    if ('finding' in different) findings.push(different.finding);
+    else if (findItem(different.items, field, idOf(record))) {
+      findings.push({ pointer: '/body', keyword: 'filter', message: `${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: other })} lists record ${String(idOf(record))}, whose ${parameter.name} is ${String(value)}`, expected: `no record with ${parameter.name} ${String(value)}`, actual: idOf(record) });
+    }
+  }
+  return findings;
+}
+
+/** limit=1 pages at offsets 0..n: one record each, all different, together the run's records; past the end, none. */
+async function pagesHold(c: Case, list: Operation, narrowing: Record<string, ParamValue>, records: readonly CreatedRecord[]): Promise<Finding[]> {
+  if (!hasParam(list, 'limit') || !hasParam(list, 'offset')) return [];
+  const field = identityField(records[0]!.kind);
+  const findings: Finding[] = [];
+  const seen: unknown[] = [];
+  for (let offset = 0; offset <= records.length; offset += 1) {
+    const query = { ...narrowing, limit: 1, offset };
+    const page = await listPage(c, list, query);
+    if ('finding' in page) {
+      findings.push(page.finding);
+      continue;
+    }
+    const expected = offset < records.length ? 1 : 0;
+    if (page.items.length !== expected) {
+      findings.push({ pointer: '/body', keyword: 'page', message: `${list.operationId}?${describeQuery(query)} gave ${page.items.length} records; ${records.length} match, so this page holds ${expected}`, expected, actual: page.items.length });
+    }
+    for (const item of page.items) if (field && typeof item === 'object' && item !== null) seen.push((item as Record<string, unknown>)[field]);
+  }
+  const ids = records.map((r) => idOf(r));
+  const missingIds = ids.filter((id) => !seen.some((s) => s === id));
+  if (missingIds.length > 0 || new Set(seen).size !== seen.length) {
+    findings.push({ pointer: '/body', keyword: 'page', message: `the limit=1 pages together gave ${JSON.stringify(seen)}; they should give each of ${JSON.stringify(ids)} once`, expected: ids, actual: seen });
+  }
+  return findings;
+}
+
+/**
+ * Without a narrowing filter: the first page, then the last (two requests at
+ * most), whatever the collection's order; every record the check created must
+ * be in one of them, unless the collection is too large to tell.
+ */
+async function boundedSearch(c: Case, list: Operation, records: readonly CreatedRecord[]): Promise<'too-large' | Finding[]> {
+  const field = identityField(records[0]!.kind);
+  const max = Number(list.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum ?? 100);
+  const limit: Record<string, ParamValue> = hasParam(list, 'limit') ? { limit: max } : {};
+  const first = await c.call(list, { query: limit });
+  if (first.problem || first.status !== 200 || !Array.isArray(first.json)) {
+    return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}; expected 200 with a page`, expected: 200, actual: first.status }];
+  }
+  const seen = [...first.json];
+  let notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
+  if (notFound.length === 0) return [];
+  const total = Number(first.headers['x-total-count']);
+  if (hasParam(list, 'offset') && Number.isInteger(total) && total > first.json.length) {
+    const last = await c.call(list, { query: { ...limit, offset: Math.max(0, total - max) } });
+    if (Array.isArray(last.json)) seen.push(...last.json);
+    notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
+    if (notFound.length === 0) return [];
+    if (total > 2 * max) return 'too-large';
+  }
+  return notFound.map((record) => missing(list, limit, record));
+}

@@ -1,0 +1,80 @@
+import { createRouter } from '../../src/router.js';
+import { sameValue } from '../compare.js';
+import { isObject } from '../generate.js';
+import { isUriReference } from '../headers.js';
+import { createdSchema, identityField, okSchema, recordReads, sameSchema } from '../links.js';
+import type { CheckDefinition } from './types.js';
+import { resolveReference } from './support.js';
+
+/**
+ * The Location of a 201 names the new record (RFC 9110 §10.2.2, §15.3.2): a
+ * GET of it answers 200 with the record created (the same identity; whether
+ * its fields are what was sent is create-read-back's to say). A missing or
+ * malformed Location is response-headers' finding; this one only follows it.
+ */
+export const locationResolves: CheckDefinition = {
+  id: 'location-resolves',
+  family: 'response',
+  description: 'The Location of every 201 resolves: a GET of it answers 200 with the created record.',
+  writes: true,
+  async run(ctx) {
+    const basePath = new URL(ctx.client.baseUrl).pathname.replace(/\/+$/, '');
+    const router = createRouter(ctx.contract, basePath);
+    for (const kind of ctx.links.kinds.values()) {
+      if (ctx.aborted) break;
+      if (!ctx.isSelected(kind.create)) continue;
+      const declared = kind.create.responses.get(kind.createdStatus)?.headers.some((h) => h.name.toLowerCase() === 'location');
+      if (!declared) continue;
+      const c = ctx.newCase('location-resolves', `${kind.create.operationId}, then GET its Location`, kind.create.operationId);
+      const outcome = await c.create(kind, { setup: true });
+      if (!outcome.ok) {
+        c.setupFailed(outcome);
+        continue;
+      }
+      const record = outcome.record;
+      const location = record.call.headers['location'];
+      if (!location) {
+        c.skip('the 201 has no Location (response-headers reports that)');
+        continue;
+      }
+      const url = isUriReference(location) ? resolveReference(location, ctx.client.baseUrl, record.call.result.url.href) : undefined;
+      if (!url) {
+        c.skip(`Location ${location} is not a URI reference (response-headers reports that)`);
+        continue;
+      }
+      if (url.origin !== new URL(ctx.client.baseUrl).origin) {
+        c.skip(`Location names another origin (${url.origin}); the runner only talks to the target`);
+        continue;
+      }
+      const match = router.match('GET', url.pathname);
+      const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
+      const result = await c.send({ method: 'GET', path: url.href }, target);
+      if (result.error || !result.response) {
+        c.fail(`GET ${location}: ${result.error?.message ?? 'no answer'}`);
+        continue;
+      }
+      if (match.kind !== 'match') {
+        c.fail(`Location ${location} is not a path of the document`, [{ pointer: '/header/location', keyword: 'resolves', message: 'the Location matches no path template of the document', actual: location }]);
+        continue;
+      }
+      // It must name a record of the kind created: a GET whose answer has the created record's schema.
+      if (!sameSchema(okSchema(match.operation), createdSchema(kind))) {
+        c.fail(`Location ${location} names a ${match.operation.operationId} resource, not what ${kind.create.operationId} created`, [{ pointer: '/header/location', keyword: 'resolves', message: `the Location routes to ${match.operation.operationId}, which reads another kind of record`, expected: recordReads(kind).map((t) => t.operation.pathTemplate).join(' or '), actual: location }]);
+        continue;
+      }
+      if (result.response.status !== 200) {
+        c.fail(`GET ${location} answered ${result.response.status}, not 200`, [{ pointer: '/status', keyword: 'resolves', message: 'the Location of a created record must answer 200', expected: 200, actual: result.response.status }]);
+        continue;
+      }
+      const body = result.response.body.kind === 'json' ? result.response.body.value : result.response.body.kind === 'text' ? result.response.body.lenient : undefined;
+      const field = identityField(kind);
+      if (field === undefined) {
+        c.pass();
+        continue;
+      }
+      const actual = isObject(body) ? body[field] : undefined;
+      if (sameValue(record.body[field], actual)) c.pass();
+      else c.fail(`GET ${location} gives ${field} ${JSON.stringify(actual)}, not the created ${JSON.stringify(record.body[field])}`, [{ pointer: `/body/${field}`, keyword: 'resolves', message: 'the Location must name the record just created', expected: record.body[field], actual }]);
+    }
+  },
+};

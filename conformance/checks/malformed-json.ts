@@ -1,0 +1,68 @@
+import type { Contract } from '../../src/contract/index.js';
+import { isObject, jsonBodyOf } from '../generate.js';
+import type { Finding } from '../model.js';
+import type { CheckDefinition } from './types.js';
+import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged } from './support.js';
+
+/** A body declared as JSON that is not well-formed JSON (RFC 8259) gets a 400 (or the 4xx the document names) and changes nothing. */
+export const malformedJson: CheckDefinition = {
+  id: 'malformed-json',
+  family: 'negative',
+  description: 'A body that is not well-formed JSON gets a 4xx (400 where documented) and changes nothing.',
+  writes: true,
+  exclusive: true,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      const media = jsonBodyOf(operation);
+      if (!media || ctx.aborted) continue;
+      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+      const setup = ctx.newCase('malformed-json', `${where}: malformed JSON`, operation.operationId);
+      const prepared = await prepareInputs(setup, operation);
+      if (!prepared.ok) {
+        prepared.fail(setup);
+        continue;
+      }
+      const { inputs } = prepared;
+      const valid = JSON.stringify(inputs.body);
+      const variants = [
+        { pointer: '', description: 'the valid body cut short by its last character', text: valid.slice(0, -1) },
+        { pointer: '', description: "the valid body with single quotes instead of double quotes", text: valid.replace(/"/g, "'") },
+      ];
+      for (const variant of variants) {
+        const c = ctx.newCase('malformed-json', `${where} with ${variant.description}`, operation.operationId);
+        c.mutation = { kind: 'malformed-json', pointer: variant.pointer, description: variant.description };
+        if (isJson(variant.text)) {
+          c.skip('the text parses as JSON; not counted');
+          continue;
+        }
+        const before = await snapshot(c, operation, inputs);
+        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: variant.text });
+        const after = await snapshot(c, operation, inputs);
+        judgeRejection(c, call, documentedStatus(operation, 400), [...stateChanged(before, after), ...wrongCode(ctx.contract, call.status, call.json)]);
+      }
+    }
+  },
+};
+
+/**
+ * When x-error-codes names a code for bodies that are not JSON (MALFORMED_JSON
+ * here: found by its name or description, for the status answered), that is
+ * the code to give: a VALIDATION_FAILED would tell the client its JSON was
+ * read. A body without a code is error-shape's finding.
+ */
+function wrongCode(contract: Contract, status: number | undefined, body: unknown): Finding[] {
+  const code = isObject(body) ? body['code'] : undefined;
+  if (typeof code !== 'string' || status === undefined) return [];
+  const candidates = [...contract.errorCodes.values()].filter((spec) => spec.status === status && /malformed|not (well-formed|valid) json|json syntax/i.test(`${spec.code} ${spec.description}`));
+  if (candidates.length === 0 || candidates.some((spec) => spec.code === code)) return [];
+  return [{ pointer: '/body/code', keyword: 'x-error-codes', message: `a body that is not JSON is ${candidates.map((s) => s.code).join(' or ')} in x-error-codes, not ${code}`, expected: candidates.map((s) => s.code).join(' or '), actual: code }];
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+import { expandPath } from '../context.js';
+import { ABSENT_ID } from '../generate.js';
+import { tokenList } from '../headers.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * A known path with a method it does not document gets a 405 whose `Allow`
+ * lists exactly the documented methods (RFC 9110 §15.5.6, §10.2.1). The
+ * method tried is the least harmful one missing (PATCH before PUT before
+ * POST before DELETE), with ids no record has and an empty JSON object, so a
+ * server that does accept it touches nothing.
+ */
+export const methodNotAllowed405: CheckDefinition = {
+  id: 'method-not-allowed-405',
+  family: 'routing',
+  description: 'A known path with an undocumented method gets a 405 with Allow listing exactly the documented methods.',
+  writes: true,
+  async run(ctx) {
+    for (const [template, methods] of ctx.contract.pathMethods) {
+      if (ctx.aborted) break;
+      const operations = ctx.contract.operations.filter((op) => op.pathTemplate === template);
+      if (!operations.some((op) => ctx.isSelected(op))) continue;
+      const method = ['PATCH', 'PUT', 'POST', 'DELETE'].find((m) => !methods.includes(m));
+      if (!method) continue;
+      const pathParams = Object.fromEntries(operations.flatMap((op) => op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ABSENT_ID] as const)));
+      const path = expandPath(template, pathParams);
+      const c = ctx.newCase('method-not-allowed-405', `${method} ${template} (documented: ${methods.join(', ')})`);
+      const hasBody = method !== 'DELETE';
+      const result = await c.send(
+        { method, path, ...(hasBody ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}) },
+        { kind: 'unmatched', which: 'wrongMethod' },
+      );
+      if (result.error || !result.response) {
+        c.fail(`${method} ${path}: ${result.error?.message ?? 'no answer'}`);
+        continue;
+      }
+      const { status, headers } = result.response;
+      if (status !== 405) {
+        c.fail(`${method} ${path} answered ${status}, not 405`, [{ pointer: '/status', keyword: 'status', message: 'a method the path does not document must get a 405', expected: 405, actual: status }]);
+        continue;
+      }
+      const allow = headers['allow'];
+      const expected = [...methods].sort();
+      const actual = [...new Set(tokenList(allow).map((m) => m.toUpperCase()))].sort();
+      if (allow === undefined) {
+        c.fail('a 405 must carry Allow (RFC 9110 §15.5.6)', [{ pointer: '/header/allow', keyword: 'required', message: 'Allow is missing', expected: expected.join(', ') }]);
+      } else if (expected.join(',') !== actual.join(',')) {
+        c.fail(`Allow lists ${actual.join(', ') || '(nothing)'}; the document has ${expected.join(', ')}`, [{ pointer: '/header/allow', keyword: 'const', message: 'Allow must list exactly the methods the document gives this path', expected: expected.join(', '), actual: allow }]);
+      } else {
+        c.pass();
+      }
+    }
+  },
+};

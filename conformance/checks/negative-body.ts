@@ -1,0 +1,51 @@
+import { bodyMutations, jsonBodyOf, schema } from '../generate.js';
+import type { CheckDefinition } from './types.js';
+import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged, type Snapshot } from './support.js';
+
+/**
+ * For every operation with a JSON body: invalid variants of a valid body,
+ * generated from its schema (each required field missing, wrong types, enum
+ * violations such as PetStatus "adopted", unknown fields on closed shapes,
+ * out-of-range values, bad formats), each rejected with a 4xx and changing
+ * nothing. The exact bytes sent are validated once more before judging: a
+ * mutation that turned valid on serialization is skipped, not counted.
+ */
+export const negativeBody: CheckDefinition = {
+  id: 'negative-body',
+  family: 'negative',
+  description: 'Invalid bodies generated from the schemas (missing, wrong type, enum, unknown field, out of range) get a 4xx and change nothing.',
+  writes: true,
+  exclusive: true,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      const media = jsonBodyOf(operation);
+      if (!media?.schema || ctx.aborted) continue;
+      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+      const setup = ctx.newCase('negative-body', `${where}: invalid bodies`, operation.operationId);
+      const prepared = await prepareInputs(setup, operation);
+      if (!prepared.ok) {
+        prepared.fail(setup);
+        continue;
+      }
+      const { inputs } = prepared;
+      const validators = ctx.compiled.operations.get(operation.operationId)!;
+      let before: Snapshot | undefined;
+      for (const mutation of bodyMutations(schema(media.schema), inputs.body)) {
+        if (ctx.aborted) break;
+        const c = ctx.newCase('negative-body', `${where} with ${mutation.description}`, operation.operationId);
+        c.mutation = { kind: mutation.kind, pointer: mutation.pointer, description: mutation.description };
+        const text = JSON.stringify(mutation.value);
+        // The exact bytes, parsed back, must still break the document; else the input is not invalid and proves nothing.
+        if (validators.body(JSON.parse(text)).length === 0) {
+          c.skip(`the mutation is valid once serialized as JSON (${text.length > 80 ? `${text.slice(0, 80)}…` : text}); not counted`);
+          continue;
+        }
+        before ??= await snapshot(c, operation, inputs);
+        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text });
+        const after = await snapshot(c, operation, inputs);
+        judgeRejection(c, call, documentedStatus(operation, 400), stateChanged(before, after));
+        before = after;
+      }
+    }
+  },
+};

@@ -1,0 +1,83 @@
+import type { Operation } from '../../src/contract/index.js';
+import type { Case, ParamValue, RunContext } from '../context.js';
+import { parameterMutations } from '../generate.js';
+import type { CheckDefinition } from './types.js';
+import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
+
+/**
+ * For every operation with path or query parameters: values that break the
+ * parameter's schema (ids 0, -1, abc, 1.5, 2^63; limit 0 and 101; offset -1;
+ * filters of the wrong type or outside their enum) get a 4xx and change
+ * nothing. Each text is validated as sent before judging. Reads go out in
+ * parallel; writes one by one, on records the run owns, with a fraction made
+ * from the owned id so a server that rounds it only touches the run's record.
+ */
+export const negativeParameters: CheckDefinition = {
+  id: 'negative-parameters',
+  family: 'negative',
+  description: 'Path and query parameters that break their schema (ids 0/-1/abc/1.5/2^63, limit 0/101, offset -1, bad filters) get a 4xx.',
+  // Its GET cases are safe under --read-only; its write cases are skipped there one by one.
+  writes: false,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      if (ctx.aborted) break;
+      const parameters = operation.parameters.filter((p) => p.in === 'path' || p.in === 'query');
+      if (parameters.length === 0) continue;
+      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+      if (!writesAllowed(ctx, operation)) {
+        ctx.newCase('negative-parameters', `${where}: invalid parameters`, operation.operationId).skip('--read-only: the operation writes');
+        continue;
+      }
+      const setup = ctx.newCase('negative-parameters', `${where}: invalid parameters`, operation.operationId);
+      const prepared = await prepareInputs(setup, operation);
+      if (!prepared.ok) {
+        prepared.fail(setup);
+        continue;
+      }
+      const cases = parameters.flatMap((parameter) => {
+        const valid = prepared.inputs.path[parameter.name] ?? prepared.inputs.query[parameter.name] ?? '1';
+        return parameterMutations(parameter, String(Array.isArray(valid) ? valid[0] : valid)).map((mutation) => ({ parameter, mutation }));
+      });
+      const tryOne = async ({ mutation }: (typeof cases)[number]): Promise<void> => {
+        const c = ctx.newCase('negative-parameters', `${where} with ${mutation.description}`, operation.operationId);
+        c.mutation = { kind: mutation.kind, pointer: mutation.pointer, description: mutation.description };
+        const path: Record<string, ParamValue> = { ...prepared.inputs.path };
+        const query: Record<string, ParamValue> = { ...prepared.inputs.query };
+        if (mutation.location === 'path') path[mutation.name] = typeof mutation.text === 'string' ? mutation.text : (mutation.text[0] ?? '');
+        else query[mutation.name] = mutation.text;
+        if (stillValid(ctx, operation, path, query)) {
+          c.skip(`${mutation.pointer} as sent is valid for the document; not counted`);
+          return;
+        }
+        await judgeOne(c, operation, prepared.inputs, path, query);
+      };
+      if (operation.method === 'get' || operation.method === 'head') {
+        await Promise.all(cases.map(tryOne));
+      } else {
+        for (const item of cases) {
+          if (ctx.aborted) break;
+          await tryOne(item);
+        }
+      }
+    }
+  },
+};
+
+async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, path: Record<string, ParamValue>, query: Record<string, ParamValue>): Promise<void> {
+  const writes = operation.method !== 'get' && operation.method !== 'head';
+  const before = writes ? await snapshot(c, operation, inputs) : undefined;
+  const call = await c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
+  const after = writes ? await snapshot(c, operation, inputs) : undefined;
+  judgeRejection(c, call, documentedStatus(operation, 400), before && after ? stateChanged(before, after) : []);
+}
+
+/** Re-validates the exact texts sent with the operation's compiled parameter validators. */
+function stillValid(ctx: RunContext, operation: Operation, path: Record<string, ParamValue>, query: Record<string, ParamValue>): boolean {
+  const text = (value: ParamValue): string | string[] => (Array.isArray(value) ? value.map(String) : String(value));
+  const result = ctx.compiled.operations.get(operation.operationId)?.parameters({
+    path: Object.fromEntries(Object.entries(path).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])),
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, text(v)])),
+    headers: {},
+  });
+  return result?.ok === true;
+}

@@ -1,0 +1,210 @@
+/**
+ * What several active checks need: valid inputs for an operation (records
+ * the run owns for its path ids, a valid body), a snapshot of the state an
+ * invalid request must not change, the verdict on an answer to an invalid
+ * request, and reading a collection without paging through it.
+ */
+import type { Operation, ParameterSpec } from '../../src/contract/index.js';
+import { answered, type Call, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
+import { ABSENT_ID, isObject, jsonBodyOf, sampleParameterText, schema } from '../generate.js';
+import { evaluateExpression, identityField, type ResourceKind } from '../links.js';
+import type { Finding } from '../model.js';
+import { sameValue } from '../compare.js';
+
+export interface PreparedInputs {
+  readonly path: Record<string, ParamValue>;
+  readonly query: Record<string, ParamValue>;
+  /** A valid body (undefined when the operation takes none). */
+  readonly body?: unknown;
+  /** Values bound into the body from records the run owns (`categoryId`), reused by later inputs. */
+  readonly bindings: Record<string, unknown>;
+}
+
+export type Prepared = { readonly ok: true; readonly inputs: PreparedInputs } | { readonly ok: false; readonly fail: (c: Case) => void };
+
+/**
+ * Valid inputs for an operation. Path parameters that name a record (by
+ * the links' producers: `petId` → createPet) get a record the run creates
+ * for the purpose, so nothing the run did not create is touched; with
+ * `absent` they get a valid id no record has. Under --read-only nothing is
+ * created: the document's examples stand in.
+ */
+export async function prepareInputs(c: Case, operation: Operation, options: { absent?: boolean } = {}): Promise<Prepared> {
+  const ctx = c.ctx;
+  const path: Record<string, ParamValue> = {};
+  const query: Record<string, ParamValue> = {};
+  const bindings: Record<string, unknown> = {};
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path') {
+      const producer = ctx.links.producers.get(parameter.name);
+      if (producer && options.absent) {
+        path[parameter.name] = ABSENT_ID;
+      } else if (producer && !ctx.settings.readOnly) {
+        const outcome = await c.create(producer.kind, { setup: true });
+        if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
+        path[parameter.name] = String(evaluateExpression(producer.expression, outcome.record.call.source));
+      } else {
+        path[parameter.name] = sampleParameterText(parameter, c.generator);
+      }
+    } else if (parameter.in === 'query' && parameter.required) {
+      query[parameter.name] = sampleParameterText(parameter, c.generator);
+    }
+  }
+  const media = jsonBodyOf(operation);
+  if (!media) return { ok: true, inputs: { path, query, bindings } };
+  for (const name of Object.keys(schema(media.schema).properties ?? {})) {
+    const producer = ctx.links.producers.get(name);
+    if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind) continue;
+    if (ctx.settings.readOnly) continue;
+    const outcome = await c.create(producer.kind, { setup: true });
+    if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
+    bindings[name] = evaluateExpression(producer.expression, outcome.record.call.source);
+  }
+  const body = c.generator.validBody(operation, bindings);
+  const problems = ctx.compiled.operations.get(operation.operationId)?.body(body) ?? [];
+  if (body === undefined || problems.length > 0) {
+    return { ok: false, fail: (k) => k.skip(`no valid body for ${operation.operationId} can be built from the document's examples and schema (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''})`) };
+  }
+  return { ok: true, inputs: { path, query, body, bindings } };
+}
+
+/** What an invalid request must leave unchanged. */
+export type Snapshot =
+  | { readonly kind: 'count'; readonly value: number; readonly describe: string }
+  | { readonly kind: 'record'; readonly value: unknown; readonly describe: string }
+  | { readonly kind: 'none'; readonly reason: string };
+
+/**
+ * A create operation: the count of its collection (X-Total-Count, narrowed to
+ * a parent the run owns when the list can filter by it, so other data and
+ * other clients do not move it). Anything else on a path: the record read
+ * through the GET of the same path.
+ */
+export async function snapshot(c: Case, operation: Operation, inputs: PreparedInputs): Promise<Snapshot> {
+  const ctx = c.ctx;
+  const kind = ctx.links.kinds.get(operation.operationId);
+  if (kind) {
+    if (!kind.list) return { kind: 'none', reason: `${operation.operationId} has no list operation to count with` };
+    const narrowing = narrowingQuery(kind, inputs.bindings);
+    const call = await c.call(kind.list, { query: { ...narrowing, ...limitOne(kind.list) } });
+    const count = totalCount(call);
+    if (count === undefined) return { kind: 'none', reason: `${answered(call)} without a usable X-Total-Count` };
+    return { kind: 'count', value: count, describe: `the X-Total-Count of ${kind.list.operationId}${Object.keys(narrowing).length ? ` filtered by ${Object.keys(narrowing).join(', ')}` : ''}` };
+  }
+  const read = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
+  if (!read || ctx.settings.readOnly) return { kind: 'none', reason: 'no read of the same path' };
+  const call = await c.call(read, { path: inputs.path });
+  if (call.status !== 200) return { kind: 'none', reason: `${answered(call)}` };
+  return { kind: 'record', value: call.json, describe: `the record read by ${read.operationId}` };
+}
+
+/** Query values that narrow a collection to records under a parent the run owns (`listPets?categoryId=<own>`). */
+export function narrowingQuery(kind: ResourceKind, bindings: Readonly<Record<string, unknown>>): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const parameter of kind.list?.parameters ?? []) {
+    if (parameter.in !== 'query') continue;
+    const value = bindings[parameter.name];
+    if (typeof value === 'string' || typeof value === 'number') out[parameter.name] = value;
+  }
+  return out;
+}
+
+export function limitOne(list: Operation): Record<string, ParamValue> {
+  return list.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: 1 } : {};
+}
+
+export function totalCount(call: Call): number | undefined {
+  const text = call.headers['x-total-count'];
+  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
+}
+
+/** Findings when the state changed between two snapshots. */
+export function stateChanged(before: Snapshot, after: Snapshot): Finding[] {
+  if (before.kind === 'none' || after.kind === 'none' || before.kind !== after.kind) return [];
+  if (before.kind === 'count' && after.kind === 'count' && after.value !== before.value) {
+    return [{ pointer: '/header/x-total-count', keyword: 'unchanged', message: `${before.describe} went from ${before.value} to ${after.value}: the rejected request created something`, expected: before.value, actual: after.value }];
+  }
+  if (before.kind === 'record' && after.kind === 'record' && !(sameValue(before.value, after.value) && sameValue(after.value, before.value))) {
+    return [{ pointer: '/body', keyword: 'unchanged', message: `${before.describe} changed: the rejected request changed it`, expected: before.value, actual: after.value }];
+  }
+  return [];
+}
+
+/**
+ * The verdict on the answer to an invalid request: a 4xx (the one the
+ * document names, when it names one) and nothing changed. A 5xx is left to
+ * no-server-error and an Error body to error-shape, so one defect is
+ * reported once.
+ */
+export function judgeRejection(c: Case, call: Call, expectedStatus: number | undefined, changed: readonly Finding[]): void {
+  if (call.problem) return c.fail(call.problem);
+  const status = call.status ?? 0;
+  if (status >= 500) return c.skip(`answered ${status}; that is no-server-error's finding`);
+  if (status < 400) {
+    return c.fail(`accepted: answered ${status} to an invalid request`, [
+      { pointer: '/status', keyword: 'rejected', message: `an invalid request must get a 4xx, not ${status}`, expected: expectedStatus ?? '4xx', actual: status },
+      ...changed,
+    ]);
+  }
+  if (expectedStatus !== undefined && status !== expectedStatus) {
+    return c.fail(`answered ${status}, not ${expectedStatus}`, [{ pointer: '/status', keyword: 'status', message: `the document answers this with ${expectedStatus}`, expected: expectedStatus, actual: status }, ...changed]);
+  }
+  if (changed.length > 0) return c.fail(changed[0]!.message, changed);
+  c.pass();
+}
+
+/** The status to expect when the operation documents it, else any 4xx. */
+export function documentedStatus(operation: Operation, status: number): number | undefined {
+  return operation.responses.has(String(status)) ? status : undefined;
+}
+
+/** The record with this identity in a list body, if any. */
+export function findItem(list: unknown, field: string | undefined, id: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(list) || field === undefined) return undefined;
+  return list.find((item): item is Record<string, unknown> => isObject(item) && sameValue(item[field], id));
+}
+
+/** The id of a created record (what its links bind). */
+export function idOf(record: CreatedRecord): unknown {
+  const field = identityField(record.kind);
+  return field ? record.body[field] : undefined;
+}
+
+/** A value of the same parameter that differs from `value` (another enum value, the other boolean, an absent id). */
+export function otherValue(parameter: ParameterSpec, value: unknown): ParamValue | undefined {
+  const s = parameter.schema;
+  if (s.enum) {
+    const other = s.enum.find((v) => v !== value);
+    return typeof other === 'string' || typeof other === 'number' || typeof other === 'boolean' ? other : undefined;
+  }
+  if (s.type === 'boolean') return !(value === true || value === 'true');
+  if (s.type === 'integer') return ABSENT_ID;
+  return undefined;
+}
+
+/**
+ * Where a URI reference from the target points. The document's Location
+ * is "relative to the server's base URL or absolute": a path that already
+ * carries the base path is taken as is, any other absolute path gets the
+ * base path prepended; other relative references resolve against the
+ * request (RFC 3986 §5).
+ */
+export function resolveReference(reference: string, baseUrl: string, requestUrl: string): URL | undefined {
+  try {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('//')) return new URL(reference, requestUrl);
+    const base = new URL(baseUrl);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    if (reference.startsWith('/')) {
+      const path = prefix && (reference === prefix || reference.startsWith(`${prefix}/`) || reference.startsWith(`${prefix}?`)) ? reference : `${prefix}${reference}`;
+      return new URL(path, base.origin);
+    }
+    return new URL(reference, requestUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The operations of the run (selected) that a check applies to, with a skip for each one read-only leaves out. */
+export function writesAllowed(ctx: RunContext, operation: Operation): boolean {
+  return !ctx.settings.readOnly || ['get', 'head', 'options'].includes(operation.method);
+}

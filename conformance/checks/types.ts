@@ -1,0 +1,25 @@
+/**
+ * A check: a stable public id, a family, a one-line description, whether it
+ * writes, and what it does. A check either judges every exchange the run
+ * makes (`judge`: the response family, errors, deprecation headers) or sends
+ * its own requests (`run`), or both. The registry (index.ts) lists them; the
+ * id is what --only/--skip, the docs and the reports use.
+ */
+import type { RunContext } from '../context.js';
+import type { JudgedExchange, Judgement } from '../judge.js';
+import type { CheckInfo } from '../model.js';
+
+export interface CheckDefinition extends CheckInfo {
+  /** Judges one exchange; runs on every exchange of the run that has a response. */
+  readonly judge?: (exchange: JudgedExchange, ctx: RunContext) => Judgement;
+  /** Sends its own requests and reports one CheckResult per case. */
+  readonly run?: (ctx: RunContext) => Promise<void>;
+  /** Only meaningful with --origin: skipped without it. */
+  readonly needsOrigin?: boolean;
+  /**
+   * Runs alone: it compares counts of whole collections (X-Total-Count before
+   * and after, or across pages), which the records other checks create side by
+   * side would move. Other checks run a few at a time (up to --concurrency).
+   */
+  readonly exclusive?: boolean;
+}

@@ -1,0 +1,34 @@
+import { answered } from '../context.js';
+import { ABSENT_ID } from '../generate.js';
+import type { CheckDefinition } from './types.js';
+import { prepareInputs, writesAllowed } from './support.js';
+
+/** A valid id that names no record gets a 404 on every operation with an id in its path that documents 404 (RFC 9110 §15.5.5). */
+export const unknownId404: CheckDefinition = {
+  id: 'unknown-id-404',
+  family: 'routing',
+  description: `A valid but absent id (${ABSENT_ID}) gets a 404 from every operation that documents one.`,
+  writes: false,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      if (ctx.aborted) break;
+      if (!operation.responses.has('404') || !operation.parameters.some((p) => p.in === 'path' && ctx.links.producers.has(p.name))) continue;
+      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+      const c = ctx.newCase('unknown-id-404', `${where} with an absent id`, operation.operationId);
+      if (!writesAllowed(ctx, operation)) {
+        c.skip('--read-only: the operation writes');
+        continue;
+      }
+      const prepared = await prepareInputs(c, operation, { absent: true });
+      if (!prepared.ok) {
+        prepared.fail(c);
+        continue;
+      }
+      const { path, query, body } = prepared.inputs;
+      const call = await c.call(operation, { path, query, ...(body !== undefined ? { body } : {}) });
+      if (call.problem) c.fail(call.problem);
+      else if (call.status !== 404) c.fail(`${answered(call)}, not 404`, [{ pointer: '/status', keyword: 'status', message: 'an id no record has must get a 404', expected: 404, actual: call.status }]);
+      else c.pass();
+    }
+  },
+};

@@ -1,0 +1,49 @@
+import { isJsonMediaType } from '../../src/schema/index.js';
+import { jsonBodyOf } from '../generate.js';
+import type { CheckDefinition } from './types.js';
+import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged } from './support.js';
+
+/**
+ * A valid body sent as text/plain, or with no Content-Type, is not a media
+ * type the operation accepts: 415 (RFC 9110 §15.5.16) where the document
+ * names it, else a 4xx; nothing changes.
+ */
+export const unsupportedMediaType: CheckDefinition = {
+  id: 'unsupported-media-type',
+  family: 'negative',
+  description: 'A valid body sent as text/plain or without Content-Type gets a 415 (where documented) and changes nothing.',
+  writes: true,
+  exclusive: true,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      const media = jsonBodyOf(operation);
+      if (!media || ctx.aborted) continue;
+      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+      const setup = ctx.newCase('unsupported-media-type', `${where}: unsupported media types`, operation.operationId);
+      const prepared = await prepareInputs(setup, operation);
+      if (!prepared.ok) {
+        prepared.fail(setup);
+        continue;
+      }
+      const { inputs } = prepared;
+      const documented = operation.requestBody?.content.map((m) => m.mediaType.toLowerCase()) ?? [];
+      const variants: { contentType: string | null; description: string }[] = [
+        { contentType: 'text/plain', description: 'a valid body sent as text/plain' },
+        { contentType: null, description: 'a valid body sent without Content-Type' },
+      ];
+      for (const variant of variants) {
+        const c = ctx.newCase('unsupported-media-type', `${where} with ${variant.description}`, operation.operationId);
+        c.mutation = { kind: 'media-type', pointer: '/header/content-type', description: variant.description };
+        // The exact request must be outside what the document accepts: a document that takes text/plain or */* makes this no test.
+        if (variant.contentType !== null && (isJsonMediaType(variant.contentType) || documented.some((m) => m === variant.contentType || m === '*/*' || m === 'text/*'))) {
+          c.skip(`${variant.contentType} is a media type the operation documents; not counted`);
+          continue;
+        }
+        const before = await snapshot(c, operation, inputs);
+        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: JSON.stringify(inputs.body), contentType: variant.contentType });
+        const after = await snapshot(c, operation, inputs);
+        judgeRejection(c, call, documentedStatus(operation, 415), stateChanged(before, after));
+      }
+    }
+  },
+};

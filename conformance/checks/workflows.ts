@@ -1,0 +1,23 @@
+import { operationsOf, runScenario, type Scenario } from '../scenarios/dsl.js';
+import { WORKFLOWS } from '../scenarios/workflows.js';
+import type { CheckDefinition } from './types.js';
+
+/** One check per scenario of the contract's state rules; skipped when the document lacks an operation the scenario needs. */
+function workflowCheck(scenario: Scenario): CheckDefinition {
+  return {
+    id: scenario.id,
+    family: 'workflow',
+    description: scenario.description,
+    writes: true,
+    async run(ctx) {
+      const subject = ctx.contract.operationsById.has(scenario.subject) ? scenario.subject : undefined;
+      const c = ctx.newCase(scenario.id, scenario.description, subject);
+      const missing = operationsOf(scenario).filter((id) => !ctx.contract.operationsById.has(id));
+      if (missing.length > 0) return c.skip(`the document lacks ${missing.join(', ')}, which this state rule needs`);
+      if (!ctx.isSelected(scenario.subject)) return c.skip(`${scenario.subject} is not selected by --only/--skip`);
+      await runScenario(c, scenario);
+    },
+  };
+}
+
+export const workflowChecks: readonly CheckDefinition[] = WORKFLOWS.map(workflowCheck);

@@ -1,0 +1,193 @@
+/**
+ * Everything the run creates is deleted at the end, whichever check created
+ * it (even a negative check whose invalid input was wrongly accepted), and
+ * nothing else is. The registry watches every exchange: a 2xx answer of a
+ * create operation registers a record, a successful DELETE of its URL (or a
+ * 404 there) retires it. At the end the live ones are deleted through the
+ * document's delete link, dependants first (orders before their pets, pets
+ * before their categories: the order the links imply), newest first.
+ *
+ * Before deleting, the record is read back and must still look like the
+ * run's (a free-text field carries the run tag, or the ids it was created
+ * with are unchanged): a server that hands out an id it already used must
+ * not make the runner delete someone else's record.
+ */
+import type { CleanupReport } from './model.js';
+import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
+import { expandPath, linkInputs } from './context.js';
+import { isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
+import { identityField, recordReads, type LinkTarget, type ResourceKind } from './links.js';
+
+interface Entry {
+  readonly seq: number;
+  readonly kind: ResourceKind;
+  readonly label: string;
+  /** Path (relative to the base URL) the delete link targets; its identity. */
+  readonly deletePath?: string;
+  readonly deleteInput?: { path: Record<string, ParamValue>; query: Record<string, ParamValue> };
+  readonly read?: { target: LinkTarget; path: Record<string, ParamValue>; query: Record<string, ParamValue> };
+  readonly taggedFields: readonly string[];
+  readonly boundFields: Readonly<Record<string, unknown>>;
+  readonly url: string;
+  gone: boolean;
+}
+
+export class CleanupRegistry {
+  private readonly entries: Entry[] = [];
+  private seq = 0;
+
+  constructor(private readonly runTag: string) {}
+
+  get live(): number {
+    return this.entries.filter((e) => !e.gone).length;
+  }
+
+  /** Called by the recorder for every exchange. */
+  observe(ctx: RunContext, record: RecordedExchange): void {
+    const response = record.result.response;
+    if (!response || record.target.kind !== 'operation') return;
+    const operation = record.target.operation;
+    if (record.method === 'DELETE' && ((response.status >= 200 && response.status < 300) || response.status === 404 || response.status === 410)) {
+      for (const entry of this.entries) if (entry.deletePath === record.path) entry.gone = true;
+      return;
+    }
+    const kind = ctx.links.kinds.get(operation.operationId);
+    const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
+    if (!kind || response.status < 200 || response.status >= 300 || !isObject(body)) return;
+    this.register(ctx, kind, record, body, response.headers);
+  }
+
+  private register(ctx: RunContext, kind: ResourceKind, record: RecordedExchange, body: JsonObject, headers: Readonly<Record<string, string>>): void {
+    const source = {
+      url: record.result.url.href,
+      method: record.method,
+      status: record.result.response?.status,
+      requestBody: record.requestJson,
+      responseBody: body,
+      responseHeaders: headers,
+    };
+    const sent = isObject(record.requestJson) ? record.requestJson : {};
+    const deleteInput = kind.remove ? linkInputs(kind.remove, source) : undefined;
+    const deletePath = kind.remove && deleteInput ? expandPath(kind.remove.operation.pathTemplate, deleteInput.path) : undefined;
+    const readTarget = recordReads(kind)[0];
+    const id = identityField(kind);
+    const properties = Object.keys(schema(jsonBodyOf(kind.create)?.schema).properties ?? {});
+    this.seq += 1;
+    this.entries.push({
+      seq: this.seq,
+      kind,
+      label: `${kind.create.operationId} → ${id && body[id] !== undefined ? `${id} ${String(body[id])}` : `record #${this.seq}`}`,
+      ...(deletePath ? { deletePath } : {}),
+      ...(deleteInput ? { deleteInput } : {}),
+      ...(readTarget ? { read: { target: readTarget, ...linkInputs(readTarget, source) } } : {}),
+      taggedFields: Object.keys(sent).filter((key) => typeof sent[key] === 'string' && (sent[key] as string).includes(this.runTag)),
+      boundFields: Object.fromEntries(properties.filter((name) => ctx.links.producers.has(name) && name in sent).map((name) => [name, sent[name]])),
+      url: headers['location'] ?? deletePath ?? record.path,
+      gone: false,
+    });
+  }
+
+  /** Deletes what is live; reports what could not be. Runs after failures and interrupts too. */
+  async run(ctx: RunContext): Promise<CleanupReport> {
+    const rank = rankKinds(ctx);
+    const seen = new Set<string>();
+    const queue = this.entries
+      .filter((entry) => !entry.gone)
+      .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || b.seq - a.seq)
+      .filter((entry) => {
+        // A server that reuses ids registers one URL twice; delete it once.
+        if (!entry.deletePath) return true;
+        if (seen.has(entry.deletePath)) {
+          entry.gone = true;
+          return false;
+        }
+        seen.add(entry.deletePath);
+        return true;
+      });
+    let deleted = 0;
+    const leftBehind: { resource: string; url: string; reason: string }[] = [];
+    let retry: Entry[] = [];
+    for (let pass = 0; pass < 2; pass += 1) {
+      const current = pass === 0 ? queue : retry;
+      retry = [];
+      for (const entry of current) {
+        const outcome = await this.remove(ctx, entry);
+        if (outcome.kind === 'deleted') deleted += 1;
+        else if (outcome.kind === 'conflict' && pass === 0) retry.push(entry);
+        else if (outcome.kind === 'left') leftBehind.push({ resource: entry.label, url: ctx.client.redact(entry.url), reason: outcome.reason });
+        else if (outcome.kind === 'conflict') leftBehind.push({ resource: entry.label, url: ctx.client.redact(entry.url), reason: outcome.reason });
+      }
+    }
+    return { deleted, leftBehind };
+  }
+
+  private async remove(ctx: RunContext, entry: Entry): Promise<{ kind: 'deleted' | 'gone' } | { kind: 'conflict' | 'left'; reason: string }> {
+    if (!entry.deletePath || !entry.deleteInput || !entry.kind.remove) {
+      return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
+    }
+    if (entry.read) {
+      const { target, path, query } = entry.read;
+      const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query) }, operationTarget(target));
+      const response = record.result.response;
+      if (record.result.error) return { kind: 'left', reason: `not deleted: reading it first failed: ${record.result.error.message}` };
+      if (response && (response.status === 404 || response.status === 410)) {
+        entry.gone = true;
+        return { kind: 'gone' };
+      }
+      const body = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
+      if (response?.status === 200 && body !== undefined && !this.looksOurs(entry, body)) {
+        return { kind: 'left', reason: 'not deleted: the record at this URL no longer looks like the one this run created (did the server reuse an id?)' };
+      }
+    }
+    const { operation } = entry.kind.remove;
+    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query) }, { kind: 'operation', operation });
+    const response = record.result.response;
+    if (record.result.error || !response) return { kind: 'left', reason: `${operation.operationId} failed: ${record.result.error?.message ?? 'no answer'}` };
+    if (response.status >= 200 && response.status < 300) {
+      entry.gone = true;
+      return { kind: 'deleted' };
+    }
+    if (response.status === 404 || response.status === 410) {
+      entry.gone = true;
+      return { kind: 'gone' };
+    }
+    const code = response.body.kind === 'json' && isObject(response.body.value) && typeof response.body.value['code'] === 'string' ? ` ${response.body.value['code']}` : '';
+    const message = response.body.kind === 'json' && isObject(response.body.value) && typeof response.body.value['message'] === 'string' ? `: ${response.body.value['message']}` : '';
+    const reason = `${operation.operationId} answered ${response.status}${code}${message}`;
+    return response.status === 409 ? { kind: 'conflict', reason } : { kind: 'left', reason };
+  }
+
+  private looksOurs(entry: Entry, value: unknown): boolean {
+    const record = Array.isArray(value) ? value[0] : value;
+    if (!isObject(record)) return false;
+    if (entry.taggedFields.length > 0) return Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag));
+    return Object.entries(entry.boundFields).every(([name, v]) => record[name] === v);
+  }
+}
+
+function operationTarget(target: LinkTarget): ExchangeTarget {
+  return { kind: 'operation', operation: target.operation };
+}
+
+function stringify(query: Record<string, ParamValue>): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
+}
+
+/** How deep a kind sits in the links: a record is deleted before the records its body names (an order before its pet). */
+function rankKinds(ctx: RunContext): Map<ResourceKind, number> {
+  const ranks = new Map<ResourceKind, number>();
+  const visit = (kind: ResourceKind, depth: number): number => {
+    if (depth > 10) return 0;
+    const known = ranks.get(kind);
+    if (known !== undefined) return known;
+    let rank = 0;
+    for (const name of Object.keys(schema(jsonBodyOf(kind.create)?.schema).properties ?? {})) {
+      const producer = ctx.links.producers.get(name);
+      if (producer && producer.kind !== kind) rank = Math.max(rank, visit(producer.kind, depth + 1) + 1);
+    }
+    ranks.set(kind, rank);
+    return rank;
+  };
+  for (const kind of ctx.links.kinds.values()) visit(kind, 0);
+  return ranks;
+}

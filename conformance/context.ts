@@ -1,0 +1,399 @@
+/**
+ * What a check works with: the contract and its validators, the link model,
+ * the generator, the HTTP client, and the recorder that sees every exchange
+ * (for the response-family checks, coverage and cleanup). A check opens a
+ * `Case` per thing it tries; the case collects its evidence and ends in one
+ * CheckResult.
+ */
+import type { Contract, Operation } from '../src/contract/index.js';
+import type { CompiledContract } from '../src/schema/index.js';
+import { CleanupRegistry } from './cleanup.js';
+import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
+import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
+import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import type { CheckResult, Exchange, Finding } from './model.js';
+
+export type ExchangeTarget =
+  | { readonly kind: 'operation'; readonly operation: Operation }
+  | { readonly kind: 'unmatched'; readonly which: 'unknownPath' | 'wrongMethod' }
+  /** Not a request the document describes (a CORS preflight): no response check applies. */
+  | { readonly kind: 'none' };
+
+/** One exchange as the recorder keeps it: who made it, what it was for, and the full result. */
+export interface RecordedExchange {
+  readonly seq: number;
+  readonly checkId: string;
+  readonly target: ExchangeTarget;
+  readonly method: string;
+  /** The path relative to the base URL, without the query (`/pets/12`). */
+  readonly path: string;
+  readonly query: Readonly<Record<string, readonly string[]>>;
+  /** The body sent, parsed back from the exact text, when it was JSON. */
+  readonly requestJson?: unknown;
+  readonly result: HttpResult;
+}
+
+export type ParamValue = string | number | boolean | readonly (string | number | boolean)[];
+
+export interface CallInput {
+  readonly path?: Readonly<Record<string, ParamValue>>;
+  readonly query?: Readonly<Record<string, ParamValue | undefined>>;
+  /** A JSON value, serialized with JSON.stringify. */
+  readonly body?: unknown;
+  /** The exact text to send instead of `body`. */
+  readonly bodyText?: string;
+  /** The Content-Type to send with a body; null sends none. Default application/json. */
+  readonly contentType?: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The outcome of one call, with what the checks ask of it most. */
+export interface Call {
+  readonly result: HttpResult;
+  readonly status?: number;
+  /** The JSON body, when there is one. */
+  readonly json?: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Why there is nothing to judge: a transport error or a redirect, in words. */
+  readonly problem?: string;
+  readonly source: ExpressionSource;
+  readonly path: string;
+}
+
+export interface CreatedRecord {
+  readonly kind: ResourceKind;
+  /** The body sent. */
+  readonly sent: JsonObject;
+  /** The body of the 201. */
+  readonly body: JsonObject;
+  readonly call: Call;
+}
+
+export type CreateOutcome =
+  | { readonly ok: true; readonly record: CreatedRecord }
+  /** `setup` is true when a record the check needed (not the one it tests) could not be made. */
+  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean };
+
+export interface RunSettings {
+  readonly readOnly: boolean;
+  readonly origin?: string;
+  /** Names of the `--header` headers (a preflight announces them). */
+  readonly headerNames: readonly string[];
+}
+
+export class RunContext {
+  readonly results: CheckResult[] = [];
+  readonly exchanges: RecordedExchange[] = [];
+  readonly cleanup: CleanupRegistry;
+  private seq = 0;
+  private interrupted = false;
+  private readonly generators = new Map<string, Generator>();
+
+  constructor(
+    readonly contract: Contract,
+    readonly compiled: CompiledContract,
+    readonly links: LinkModel,
+    /** --seed: each check gets its own generator from it, so checks running side by side still send the same values run after run. */
+    readonly seed: number,
+    /** Short and unique per run: the suffix of every name the run makes up, so it never collides with data already there. */
+    readonly runTag: string,
+    readonly client: HttpClient,
+    readonly settings: RunSettings,
+    /** The operations --only/--skip leave in. */
+    readonly selectedOperations: ReadonlySet<string>,
+    private readonly listener: { onExchange(x: RecordedExchange): void; onResult(r: CheckResult): void },
+  ) {
+    this.cleanup = new CleanupRegistry(runTag);
+  }
+
+  /** The generator of one check, seeded from --seed and the check's id. */
+  generatorFor(checkId: string): Generator {
+    let generator = this.generators.get(checkId);
+    if (!generator) {
+      let hash = 0;
+      for (const char of checkId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`);
+      this.generators.set(checkId, generator);
+    }
+    return generator;
+  }
+
+  get aborted(): boolean {
+    return this.interrupted;
+  }
+
+  abort(): void {
+    this.interrupted = true;
+  }
+
+  isSelected(operation: Operation | string): boolean {
+    return this.selectedOperations.has(typeof operation === 'string' ? operation : operation.operationId);
+  }
+
+  /** Operations of the document that --only/--skip leave in, in document order. */
+  get operations(): Operation[] {
+    return this.contract.operations.filter((op) => this.isSelected(op));
+  }
+
+  newCase(checkId: string, title: string, operationId?: string): Case {
+    return new Case(this, checkId, title, operationId);
+  }
+
+  report(result: CheckResult): void {
+    this.results.push(result);
+    this.listener.onResult(result);
+  }
+
+  /** Sends a request and records it; never throws for a transport problem. */
+  async send(checkId: string, request: HttpRequest, target: ExchangeTarget): Promise<RecordedExchange> {
+    const result = await this.client.send(request);
+    const query: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(request.query ?? {})) query[name] = typeof value === 'string' ? [value] : [...value];
+    let requestJson: unknown;
+    if (request.body !== undefined) {
+      try {
+        requestJson = JSON.parse(request.body);
+      } catch {
+        requestJson = undefined;
+      }
+    }
+    this.seq += 1;
+    const record: RecordedExchange = {
+      seq: this.seq,
+      checkId,
+      target,
+      method: request.method,
+      path: pathOf(request.path, this.client.baseUrl),
+      query,
+      ...(requestJson !== undefined ? { requestJson } : {}),
+      result,
+    };
+    this.exchanges.push(record);
+    this.cleanup.observe(this, record);
+    this.listener.onExchange(record);
+    return record;
+  }
+}
+
+/** The path of a request relative to the base URL, whether it was given relative or absolute. */
+function pathOf(path: string, baseUrl: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return path.split('?')[0]!;
+  const url = new URL(path);
+  const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  return prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+}
+
+/** Substitutes path parameters into a template (RFC 6570 simple expansion, percent-encoded). */
+export function expandPath(template: string, values: Readonly<Record<string, ParamValue>>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    return encodeURIComponent(value === undefined ? `{${name}}` : String(Array.isArray(value) ? value[0] : value));
+  });
+}
+
+function queryOf(input: CallInput['query']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(input ?? {})) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  return out;
+}
+
+export function describeProblem(result: HttpResult): string | undefined {
+  if (!result.error) return undefined;
+  return `${result.exchange.request.method} ${result.exchange.request.url}: ${result.error.message} (${result.error.code})`;
+}
+
+/** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
+export class Case {
+  readonly evidence: Exchange[] = [];
+  readonly generator: Generator;
+  mutation: CheckResult['mutation'];
+  private done = false;
+  /** 5xx answers this case met: they are no-server-error's finding, so this case does not fail on their account. */
+  private readonly serverErrors: string[] = [];
+
+  constructor(
+    readonly ctx: RunContext,
+    readonly checkId: string,
+    readonly title: string,
+    readonly operationId?: string,
+  ) {
+    this.generator = ctx.generatorFor(checkId);
+  }
+
+  async send(request: HttpRequest, target: ExchangeTarget): Promise<HttpResult> {
+    const record = await this.ctx.send(this.checkId, request, target);
+    this.evidence.push(record.result.exchange);
+    const status = record.result.response?.status;
+    if (status !== undefined && status >= 500) this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
+    return record.result;
+  }
+
+  /** Calls an operation of the document with typed inputs. */
+  async call(operation: Operation, input: CallInput = {}): Promise<Call> {
+    const path = expandPath(operation.pathTemplate, input.path ?? {});
+    const headers: Record<string, string> = { ...(input.headers ?? {}) };
+    let body: string | undefined;
+    if (input.bodyText !== undefined || input.body !== undefined) {
+      body = input.bodyText ?? JSON.stringify(input.body);
+      const type = input.contentType === undefined ? 'application/json' : input.contentType;
+      if (type !== null) headers['content-type'] = type;
+    }
+    const query = queryOf(input.query);
+    const result = await this.send({ method: operation.method.toUpperCase(), path, query, headers, ...(body !== undefined ? { body } : {}) }, { kind: 'operation', operation });
+    return toCall(result, path, operation.method.toUpperCase(), body, input.path ?? {}, query);
+  }
+
+  /** Follows a link of a created record: the target operation with the parameters the link binds (OpenAPI 3.0.3 §4.7.20). */
+  async follow(target: LinkTarget, record: CreatedRecord, input: Omit<CallInput, 'path' | 'query'> & { readonly query?: CallInput['query'] } = {}): Promise<Call> {
+    const { path, query } = linkInputs(target, record.call.source);
+    return this.call(target.operation, { ...input, path, query: { ...query, ...(input.query ?? {}) } });
+  }
+
+  /**
+   * Creates a record of a kind through its create operation, with a valid
+   * body from the generator; records it needs first (a category for a pet)
+   * are created the same way unless `bindings` names them.
+   */
+  async create(
+    kind: ResourceKind,
+    options: {
+      bindings?: Readonly<Record<string, unknown>>;
+      body?: JsonObject;
+      headers?: Readonly<Record<string, string>>;
+      /** True when the record is only a means to the check's end: its failure then skips rather than fails. */
+      setup?: boolean;
+      depth?: number;
+    } = {},
+  ): Promise<CreateOutcome> {
+    const depth = options.depth ?? (options.setup ? 1 : 0);
+    if (depth > 5) return { ok: false, reason: 'the document links its resources in a cycle', setup: true, transport: false };
+    const bindings: Record<string, unknown> = { ...(options.bindings ?? {}) };
+    const bodySchema = schema(jsonBodyOf(kind.create)?.schema);
+    for (const name of Object.keys(bodySchema.properties ?? {})) {
+      const producer = this.ctx.links.producers.get(name);
+      if (!producer || producer.kind === kind || name in bindings) continue;
+      const parent = await this.create(producer.kind, { depth: depth + 1 });
+      if (!parent.ok) return { ...parent, setup: true };
+      bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
+    }
+    const body = options.body ?? this.generator.validBody(kind.create, bindings);
+    if (!isObject(body)) return { ok: false, reason: `no valid body for ${kind.create.operationId} can be built from the document`, setup: depth > 0, transport: false };
+    const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
+    if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
+    // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
+    if (call.status === undefined || call.status < 200 || call.status >= 300 || !isObject(call.json)) {
+      return {
+        ok: false,
+        reason: `${kind.create.operationId} answered ${call.status}${isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : ''} to a valid body, not ${kind.createdStatus} with a record`,
+        setup: depth > 0,
+        transport: false,
+      };
+    }
+    return { ok: true, record: { kind, sent: body, body: call.json, call } };
+  }
+
+  /** Ends the case once; later calls are ignored (a check may bail out early). */
+  private finish(verdict: CheckResult['verdict'], reason: string | undefined, findings: readonly Finding[]): CheckResult | undefined {
+    if (this.done) return undefined;
+    if (verdict === 'failed' && this.serverErrors.length > 0) {
+      // One defect, one owner: a 5xx on the way is no-server-error's, and what failed after it may only be its consequence.
+      return this.finish('skipped', `${this.serverErrors[0]}, which no-server-error reports; this check cannot conclude`, []);
+    }
+    this.done = true;
+    const result: CheckResult = {
+      checkId: this.checkId,
+      ...(this.operationId ? { operationId: this.operationId } : {}),
+      title: this.title,
+      verdict,
+      ...(reason ? { reason } : {}),
+      findings,
+      // A passed case keeps a little evidence (what was tried); a failed one keeps it all, up to a bound.
+      evidence: verdict === 'failed' ? this.evidence.slice(-12) : this.evidence.slice(-3),
+      ...(this.mutation ? { mutation: this.mutation } : {}),
+    };
+    this.ctx.report(result);
+    return result;
+  }
+
+  pass(): void {
+    this.finish('passed', undefined, []);
+  }
+
+  fail(reason: string, findings: readonly Finding[] = []): void {
+    this.finish('failed', reason, findings);
+  }
+
+  skip(reason: string): void {
+    this.finish('skipped', reason, []);
+  }
+
+  /** Fails or passes from a list of findings. */
+  conclude(findings: readonly Finding[], reason?: string): void {
+    if (findings.length === 0) this.pass();
+    else this.fail(reason ?? findings[0]!.message, findings);
+  }
+
+  /** A record the check needed could not be made: a transport failure fails the case (no other check owns it), an HTTP answer skips it (the checks of that operation own it). */
+  setupFailed(outcome: Extract<CreateOutcome, { ok: false }>): void {
+    if (outcome.transport) this.fail(outcome.reason);
+    else if (outcome.setup) this.skip(`setup failed: ${outcome.reason}`);
+    else this.fail(outcome.reason);
+  }
+}
+
+function toCall(result: HttpResult, path: string, method: string, body: string | undefined, pathValues: Readonly<Record<string, ParamValue>>, query: Record<string, string | string[]>): Call {
+  let requestBody: unknown;
+  if (body !== undefined) {
+    try {
+      requestBody = JSON.parse(body);
+    } catch {
+      requestBody = undefined;
+    }
+  }
+  const response = result.response;
+  const json = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
+  const problem = describeProblem(result);
+  return {
+    result,
+    ...(response ? { status: response.status } : {}),
+    ...(json !== undefined ? { json } : {}),
+    headers: response?.headers ?? {},
+    ...(problem ? { problem } : {}),
+    path,
+    source: {
+      url: result.url.href,
+      method,
+      ...(response ? { status: response.status } : {}),
+      requestBody,
+      requestPath: pathValues,
+      requestQuery: query,
+      responseBody: json,
+      responseHeaders: response?.headers ?? {},
+    },
+  };
+}
+
+/** The path and query inputs a link gives its target operation. */
+export function linkInputs(target: LinkTarget, source: ExpressionSource): { path: Record<string, ParamValue>; query: Record<string, ParamValue> } {
+  const path: Record<string, ParamValue> = {};
+  const query: Record<string, ParamValue> = {};
+  for (const [name, expression] of Object.entries(target.link.parameters)) {
+    const parameter = linkParameter(target.operation, name);
+    const value = evaluateExpression(expression, source);
+    if (!parameter || value === undefined || value === null) continue;
+    const text = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+    if (parameter.in === 'path') path[parameter.name] = text;
+    else if (parameter.in === 'query') query[parameter.name] = text;
+  }
+  return { path, query };
+}
+
+/** What a call got, in a few words for a failure reason: `answered 500 INTERNAL_ERROR`. */
+export function answered(call: Call): string {
+  if (call.problem) return call.problem;
+  const code = isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : '';
+  return `${call.result.exchange.request.method} ${call.path} answered ${call.status}${code}`;
+}

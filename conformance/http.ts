@@ -1,0 +1,332 @@
+/**
+ * The runner's only way onto the wire: an undici Agent with the safety
+ * limits a live target deserves (per-request timeout, a body-size cap, a
+ * concurrency cap, a request-rate cap), redirects reported instead of
+ * followed, and `--header` values redacted from everything it records.
+ *
+ * It never throws for a transport problem: refused, reset, timed out, a
+ * redirect, all become `Exchange.error`, so one broken request fails one
+ * check and the run goes on (issue 4, point 7).
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type { Exchange } from './model.js';
+
+/** Past this many bytes a response body is not read further (and marked truncated). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Evidence keeps the first 2 KiB of each body (model.ts). */
+const EXCERPT_BYTES = 2048;
+/** A hard ceiling on one run's requests, whatever loops the checks run: a bug in the kit must not hammer a live target. */
+export const MAX_REQUESTS_PER_RUN = 20_000;
+/** After this many transport failures in a row, requests fail fast instead of each waiting for its own timeout. */
+const BREAKER_THRESHOLD = 5;
+/** While the breaker is open, one request in this many is still attempted, so a target that comes back is noticed. */
+const BREAKER_PROBE_EVERY = 20;
+
+export const REDACTED = '[redacted]';
+
+export interface HttpClientOptions {
+  /** The target, with its path prefix if any (`http://host/api/v1`). */
+  readonly baseUrl: string;
+  /** Sent with every request; values are secrets and never recorded. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  /** Requests per second at most; 0 means no cap. */
+  readonly rate: number;
+  readonly maxBodyBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpRequest {
+  readonly method: string;
+  /** A path relative to the base URL (`/pets/1`), or an absolute URL on the target's origin (a Location, a Link). */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | readonly string[]>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The exact text sent. */
+  readonly body?: string;
+}
+
+/** A response body as the checks see it. */
+export type ParsedBody =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'invalid-json'; readonly message: string }
+  /**
+   * Not declared as JSON (text/html, text/plain, none). When the text parses
+   * as JSON anyway it is kept as `lenient`: the stateful checks may read it
+   * (the wrong Content-Type is content-type's finding, not theirs).
+   */
+  | { readonly kind: 'text'; readonly contentType: string; readonly lenient?: unknown }
+  /** Cut at the size cap: not judged as JSON. */
+  | { readonly kind: 'truncated'; readonly bytesRead: number };
+
+export interface HttpResponse {
+  readonly status: number;
+  /** Lower-case names; repeated fields joined with ", " (RFC 9110 §5.3). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ParsedBody;
+}
+
+export interface HttpResult {
+  /** What was sent and what came back, redacted, as the report shows it. */
+  readonly exchange: Exchange;
+  /** The full response for the checks (undefined on a transport error). */
+  readonly response?: HttpResponse;
+  /** Set for a refused, reset or timed-out request and for a redirect (then `response` is set too). */
+  readonly error?: { readonly code: string; readonly message: string };
+  /** The absolute URL requested. */
+  readonly url: URL;
+}
+
+/** Joins a base URL that may carry a path prefix with a path of the document: `http://h/api/v1` + `/pets` → `http://h/api/v1/pets`. */
+export function targetUrl(baseUrl: string, path: string, query?: HttpRequest['query']): URL {
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(path) ? new URL(path) : new URL(`${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`);
+  if (query) {
+    for (const [name, value] of Object.entries(query)) {
+      for (const item of typeof value === 'string' ? [value] : value) url.searchParams.append(name, item);
+    }
+  }
+  return url;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly agent: Agent;
+  private readonly secrets: readonly string[];
+  private readonly extraHeaders: Readonly<Record<string, string>>;
+  private readonly maxBodyBytes: number;
+  private readonly limiter: Limiter;
+  private sent = 0;
+  private failuresInARow = 0;
+  private lastFailure: { code: string; message: string } | undefined;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+    // Short values ("1", "on") would redact half of every report; values that short are not secrets worth hiding in excerpts.
+    this.secrets = Object.values(this.extraHeaders).filter((value) => value.length >= 4);
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.limiter = new Limiter(Math.max(1, options.concurrency), options.rate);
+    this.agent = new Agent({
+      connections: Math.max(1, options.concurrency),
+      connect: { timeout: options.timeoutMs },
+      keepAliveTimeout: 2_000,
+    });
+  }
+
+  /** How many requests went out so far. */
+  get requestCount(): number {
+    return this.sent;
+  }
+
+  /** Replaces every `--header` value in a text by "[redacted]", so a server echoing a token cannot leak it into a report. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
+    return out;
+  }
+
+  async send(request: HttpRequest): Promise<HttpResult> {
+    const url = targetUrl(this.baseUrl, request.path, request.query);
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerCase(request.headers ?? {}), ...this.extraHeaders };
+    if (request.body !== undefined && !('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(request.body));
+    const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(value)]));
+    const recordedRequest: Exchange['request'] = {
+      method: request.method,
+      url: this.redact(url.href),
+      headers: recordedHeaders,
+      ...(request.body !== undefined ? { body: this.redact(clip(request.body, EXCERPT_BYTES)) } : {}),
+    };
+
+    const fail = (code: string, message: string, durationMs: number): HttpResult => ({
+      url,
+      error: { code, message: this.redact(message) },
+      exchange: { request: recordedRequest, error: { code, message: this.redact(message) }, durationMs },
+    });
+
+    if (this.options.signal?.aborted) return fail('ABORTED', 'not sent: the run was interrupted', 0);
+    if (this.sent >= MAX_REQUESTS_PER_RUN) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${MAX_REQUESTS_PER_RUN} requests`, 0);
+    if (url.origin !== new URL(this.baseUrl).origin) {
+      // Links and Locations may name other hosts; the runner only talks to the target it was pointed at.
+      return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${new URL(this.baseUrl).origin}`, 0);
+    }
+    if (this.failuresInARow >= BREAKER_THRESHOLD && this.lastFailure && (this.failuresInARow - BREAKER_THRESHOLD) % BREAKER_PROBE_EVERY !== 0) {
+      this.failuresInARow += 1;
+      return fail(this.lastFailure.code, `${this.lastFailure.message} (not sent: the last ${BREAKER_THRESHOLD} requests failed the same way)`, 0);
+    }
+
+    const release = await this.limiter.acquire();
+    this.sent += 1;
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    const onAbort = (): void => controller.abort();
+    this.options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method as Dispatcher.HttpMethod,
+        headers,
+        body: request.body ?? null,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        signal: controller.signal,
+      });
+      const read = await readCapped(response.body, this.maxBodyBytes);
+      const durationMs = Math.round(performance.now() - started);
+      const responseHeaders = flattenHeaders(response.headers);
+      const bodyBytes = Math.max(read.bytes, read.truncated ? Number(responseHeaders['content-length'] ?? 0) || 0 : 0);
+      const recordedResponse: NonNullable<Exchange['response']> = {
+        status: response.statusCode,
+        headers: Object.fromEntries(Object.entries(responseHeaders).map(([name, value]) => [name, this.redact(value)])),
+        bodyExcerpt: this.redact(read.buffer.subarray(0, EXCERPT_BYTES).toString('utf8')),
+        bodyBytes,
+        truncated: read.truncated,
+      };
+      const parsed: HttpResponse = { status: response.statusCode, headers: responseHeaders, body: parseBody(read.buffer, read.truncated, responseHeaders['content-type']) };
+      this.failuresInARow = 0;
+      const redirect = redirectError(response.statusCode, responseHeaders['location']);
+      if (redirect) {
+        const error = { code: 'REDIRECT', message: this.redact(redirect) };
+        return { url, response: parsed, error, exchange: { request: recordedRequest, response: recordedResponse, error, durationMs } };
+      }
+      return { url, response: parsed, exchange: { request: recordedRequest, response: recordedResponse, durationMs } };
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      const failure = classify(error, timedOut, this.options.timeoutMs, this.options.signal?.aborted === true);
+      if (failure.code !== 'ABORTED') {
+        this.failuresInARow += 1;
+        this.lastFailure = failure;
+      }
+      return fail(failure.code, failure.message, durationMs);
+    } finally {
+      clearTimeout(timer);
+      this.options.signal?.removeEventListener('abort', onAbort);
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    // destroy, not close: a target that never answers must not keep the run alive.
+    await this.agent.destroy().catch(() => undefined);
+  }
+}
+
+/** A 3xx with a Location is reported, not followed: the document describes no redirect, and following one could leave the target (RFC 9110 §15.4). */
+function redirectError(status: number, location: string | undefined): string | undefined {
+  if (status < 300 || status > 399 || status === 304) return undefined;
+  return `answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`;
+}
+
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy(error?: Error): unknown }, cap: number): Promise<{ buffer: Buffer; bytes: number; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (bytes + buffer.length > cap) {
+      chunks.push(buffer.subarray(0, cap - bytes));
+      // Stop reading: a 10 MB answer must not be buffered (issue 4, point 7).
+      body.destroy();
+      return { buffer: Buffer.concat(chunks), bytes: bytes + buffer.length, truncated: true };
+    }
+    chunks.push(buffer);
+    bytes += buffer.length;
+  }
+  return { buffer: Buffer.concat(chunks), bytes, truncated: false };
+}
+
+function parseBody(buffer: Buffer, truncated: boolean, contentType: string | undefined): ParsedBody {
+  if (truncated) return { kind: 'truncated', bytesRead: buffer.length };
+  if (buffer.length === 0) return { kind: 'empty' };
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    const text = buffer.toString('utf8');
+    if (/^\s*[[{]/.test(text)) {
+      try {
+        return { kind: 'text', contentType: type || '(none)', lenient: JSON.parse(text) as unknown };
+      } catch {
+        // not JSON either: text it is
+      }
+    }
+    return { kind: 'text', contentType: type || '(none)' };
+  }
+  try {
+    return { kind: 'json', value: JSON.parse(buffer.toString('utf8')) as unknown };
+  } catch (error) {
+    return { kind: 'invalid-json', message: (error as Error).message };
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function clip(text: string, bytes: number): string {
+  return text.length > bytes ? `${text.slice(0, bytes)}…` : text;
+}
+
+function classify(error: unknown, timedOut: boolean, timeoutMs: number, aborted: boolean): { code: string; message: string } {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { code: 'TIMEOUT', message: `no complete answer within ${timeoutMs} ms (--timeout)` };
+  }
+  if (aborted) return { code: 'ABORTED', message: 'interrupted' };
+  if (code === 'ECONNREFUSED') return { code: 'ECONNREFUSED', message: 'connection refused: nothing listens at the target' };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return { code: 'ECONNRESET', message: `connection reset or closed by the target before a complete answer (${message})` };
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'ENOTFOUND', message: `the target's host name does not resolve (${message})` };
+  if (code.startsWith('UND_ERR_') || code.startsWith('HPE_')) return { code, message: `the answer is not valid HTTP/1.1 (${message})` };
+  return { code: code || 'REQUEST_FAILED', message };
+}
+
+/**
+ * Concurrency cap plus a token bucket of one token (requests start at least
+ * 1000/rate ms apart), so `--rate N` holds over any one-second window.
+ */
+class Limiter {
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private nextStart = 0;
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly rate: number,
+  ) {}
+
+  async acquire(): Promise<() => void> {
+    // A released slot is handed straight to the next waiter, so the cap holds even between the release and the waiter's resumption.
+    if (this.inFlight >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.inFlight += 1;
+    if (this.rate > 0) {
+      const now = performance.now();
+      const start = Math.max(now, this.nextStart);
+      this.nextStart = start + 1000 / this.rate;
+      if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight -= 1;
+    };
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * What the document's `links` say about its resources, computed once per
+ * run: which operation creates a kind of record, which operations read,
+ * replace and delete it, which list holds it, and which parameter names
+ * carry its id elsewhere (`categoryId` in a NewPet body is a category's id
+ * because createCategory's 201 links bind `categoryId` to `$response.body#/id`).
+ * The stateful checks and the generator chain calls from this alone
+ * (OpenAPI 3.0.3 §4.7.20, Link Object), so a document with other resources
+ * gets the same treatment.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Contract, LinkSpec, Operation, ParameterSpec } from '../src/contract/index.js';
+
+export interface LinkTarget {
+  readonly link: LinkSpec;
+  readonly operation: Operation;
+}
+
+export interface ResourceKind {
+  /** The operation that creates the record (a POST whose 201 carries links). */
+  readonly create: Operation;
+  readonly createdStatus: string;
+  /** Every link of the 201 response whose target the document has. */
+  readonly links: readonly LinkTarget[];
+  /** Links to GET operations with path parameters: read one record. */
+  readonly reads: readonly LinkTarget[];
+  /** Links to GET operations that bind a query parameter: read it through a filtered list. */
+  readonly listReads: readonly LinkTarget[];
+  readonly replace?: LinkTarget;
+  readonly remove?: LinkTarget;
+  /** The GET on the create operation's own path: the collection that should list the record. */
+  readonly list?: Operation;
+}
+
+export interface Producer {
+  readonly kind: ResourceKind;
+  /** The runtime expression that gives the value from the create exchange. */
+  readonly expression: string;
+}
+
+export interface LinkModel {
+  readonly kinds: ReadonlyMap<string, ResourceKind>;
+  /** Parameter name → the kind whose create response gives its value (`categoryId` → createCategory). */
+  readonly producers: ReadonlyMap<string, Producer>;
+}
+
+export function buildLinkModel(contract: Contract): LinkModel {
+  const kinds = new Map<string, ResourceKind>();
+  for (const operation of contract.operations) {
+    if (operation.method !== 'post') continue;
+    const created = [...operation.responses.values()].find((response) => response.status === '201' && response.links.length > 0);
+    if (!created) continue;
+    const links = created.links.flatMap((link) => {
+      const target = contract.operationsById.get(link.operationId);
+      return target ? [{ link, operation: target }] : [];
+    });
+    const hasPath = (op: Operation): boolean => op.parameters.some((p) => p.in === 'path');
+    const list = contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
+    // A link to the list itself is a filtered read (ListPetsById), not another resource.
+    const isItself = (target: LinkTarget): boolean => hasPath(target.operation) && sameResourcePath(operation.pathTemplate, target.operation.pathTemplate);
+    const replace = links.find((t) => t.operation.method === 'put' && isItself(t));
+    const remove = links.find((t) => t.operation.method === 'delete' && isItself(t));
+    kinds.set(operation.operationId, {
+      create: operation,
+      createdStatus: created.status,
+      links,
+      reads: links.filter((t) => t.operation.method === 'get' && hasPath(t.operation)),
+      listReads: links.filter((t) => t.operation.method === 'get' && !hasPath(t.operation)),
+      ...(replace ? { replace } : {}),
+      ...(remove ? { remove } : {}),
+      ...(list ? { list } : {}),
+    });
+  }
+
+  const producers = new Map<string, Producer>();
+  for (const kind of kinds.values()) {
+    for (const { link } of kind.links) {
+      for (const [qualified, expression] of Object.entries(link.parameters)) {
+        if (typeof expression !== 'string' || !expression.startsWith('$response.body')) continue;
+        const name = unqualified(qualified);
+        if (!producers.has(name)) producers.set(name, { kind, expression });
+      }
+    }
+  }
+  return { kinds, producers };
+}
+
+/** `/pets/{petId}` is an item of `/pets`. */
+function sameResourcePath(collection: string, item: string): boolean {
+  return new RegExp(`^${escapeRegExp(collection)}/\\{[^}/]+\\}$`).test(item);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Link parameter names may be qualified by location (`path.petId`, OpenAPI 3.0.3 §4.7.20). */
+export function unqualified(name: string): string {
+  const match = /^(path|query|header|cookie)\.(.+)$/.exec(name);
+  return match ? match[2]! : name;
+}
+
+/** The parameter of `operation` a link parameter name refers to. */
+export function linkParameter(operation: Operation, qualified: string): ParameterSpec | undefined {
+  const match = /^(path|query|header|cookie)\.(.+)$/.exec(qualified);
+  if (match) return operation.parameters.find((p) => p.in === match[1] && p.name === match[2]);
+  return operation.parameters.find((p) => p.name === qualified);
+}
+
+export interface ExpressionSource {
+  readonly url: string;
+  readonly method: string;
+  readonly status?: number;
+  readonly requestBody?: unknown;
+  readonly requestPath?: Readonly<Record<string, unknown>>;
+  readonly requestQuery?: Readonly<Record<string, unknown>>;
+  readonly responseBody?: unknown;
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Evaluates an OpenAPI runtime expression (OpenAPI 3.0.3 §4.7.20.4):
+ * `$response.body#/id`, `$response.header.Location`, `$request.path.petId`,
+ * `$url`, `$method`, `$statusCode`; anything else is a constant.
+ */
+export function evaluateExpression(expression: unknown, source: ExpressionSource): unknown {
+  if (typeof expression !== 'string' || !expression.startsWith('$')) return expression;
+  if (expression === '$url') return source.url;
+  if (expression === '$method') return source.method;
+  if (expression === '$statusCode') return source.status;
+  const body = /^\$(request|response)\.body(?:#(.*))?$/.exec(expression);
+  if (body) return resolvePointer(body[1] === 'request' ? source.requestBody : source.responseBody, body[2] ?? '');
+  const header = /^\$response\.header\.(.+)$/.exec(expression);
+  if (header) return source.responseHeaders?.[header[1]!.toLowerCase()];
+  const request = /^\$request\.(path|query)\.(.+)$/.exec(expression);
+  if (request) return (request[1] === 'path' ? source.requestPath : source.requestQuery)?.[request[2]!];
+  return undefined;
+}
+
+/** RFC 6901 JSON pointer. */
+export function resolvePointer(value: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return pointer === '' ? value : (value as Record<string, unknown> | undefined)?.[''];
+  let current: unknown = value;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (typeof current === 'object' && current !== null) current = (current as Record<string, unknown>)[key];
+    else return undefined;
+  }
+  return current;
+}
+
+/** The schema of the record a create operation answers with (its 201 JSON body). */
+export function createdSchema(kind: ResourceKind): OpenAPIV3.SchemaObject | undefined {
+  return kind.create.responses.get(kind.createdStatus)?.content.find((m) => /json/i.test(m.mediaType))?.schema;
+}
+
+/** The schema of an operation's 200 JSON body. */
+export function okSchema(operation: Operation): OpenAPIV3.SchemaObject | undefined {
+  return operation.responses.get('200')?.content.find((m) => /json/i.test(m.mediaType))?.schema;
+}
+
+export function sameSchema(a: unknown, b: unknown): boolean {
+  return a !== undefined && b !== undefined && (a === b || JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** Does the link read the created record itself (same schema), rather than something about it (its inventory entry)? */
+export function readsSameRecord(kind: ResourceKind, target: LinkTarget): boolean {
+  const answer = okSchema(target.operation);
+  if (target.operation.parameters.some((p) => p.in === 'path')) return sameSchema(answer, createdSchema(kind));
+  const items = (answer as { items?: unknown } | undefined)?.items;
+  return sameSchema(items, createdSchema(kind));
+}
+
+/** The reads of the record itself, non-deprecated ones first (the runner prefers what clients should use). */
+export function recordReads(kind: ResourceKind): LinkTarget[] {
+  return kind.reads.filter((t) => readsSameRecord(kind, t)).sort((a, b) => Number(a.operation.deprecated) - Number(b.operation.deprecated));
+}
+
+/** The field that identifies a record in lists: what the links bind from the created body (`$response.body#/id` → `id`). */
+export function identityField(kind: ResourceKind): string | undefined {
+  for (const { link } of kind.links) {
+    for (const expression of Object.values(link.parameters)) {
+      const match = typeof expression === 'string' ? /^\$response\.body#\/([^/]+)$/.exec(expression) : null;
+      if (match) return match[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,195 @@
+/**
+ * The report a person reads in a terminal or a CI log: a progress line while
+ * the run goes, then results grouped by operation, every failure with what is
+ * needed to act on it (request, status, response excerpt, JSON pointer,
+ * expected vs actual, the mutation), skips with their reasons, coverage gaps,
+ * cleanup leftovers and one summary line (architecture principle 14).
+ */
+import type { CheckResult, Exchange, RunEvent, RunReport } from '../model.js';
+import { redactorFor, type RedactOptions } from './redact.js';
+import {
+  bodyExcerpt,
+  byVerdict,
+  clip,
+  countVerdicts,
+  coverageGaps,
+  exchangeLine,
+  formatValue,
+  groupByOperation,
+  hasGaps,
+  headerValue,
+  printable,
+  statusGapsByOperation,
+  summaryLine,
+} from './view.js';
+
+export interface ConsoleReporterOptions {
+  /** Where the progress goes; the rendered report is returned, not written. Default: process.stderr. */
+  readonly stream?: NodeJS.WritableStream;
+  /**
+   * Colors in the progress line and the rendered report. Default: the
+   * progress line is colored when `stream` is a TTY, the report when stdout
+   * (where a report is usually printed) is one; never with NO_COLOR
+   * (https://no-color.org). Pass `false` for a report bound for a file.
+   */
+  readonly color?: boolean;
+  /** No progress output at all. */
+  readonly quiet?: boolean;
+  readonly redact?: RedactOptions;
+  /** Evidence exchanges shown per failure; more are counted, not printed. */
+  readonly maxExchanges?: number;
+}
+
+/** Without a TTY a carriage return does not rewrite a line, so CI logs get a plain line every this many results. */
+const PLAIN_PROGRESS_EVERY = 25;
+
+type Paint = (text: string) => string;
+
+interface Palette {
+  readonly red: Paint;
+  readonly green: Paint;
+  readonly yellow: Paint;
+  readonly dim: Paint;
+  readonly bold: Paint;
+}
+
+function palette(enabled: boolean): Palette {
+  const sgr = (open: number, close: number): Paint => (enabled ? (t) => `\x1b[${open}m${t}\x1b[${close}m` : (t) => t);
+  return { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+}
+
+function isTty(stream: NodeJS.WritableStream): boolean {
+  return 'isTTY' in stream && stream.isTTY === true;
+}
+
+/** NO_COLOR set to any non-empty value turns color off (https://no-color.org). */
+export function colorWanted(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const noColor = env['NO_COLOR'];
+  if (noColor !== undefined && noColor !== '') return false;
+  return isTty(stream);
+}
+
+export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
+  const stream = options.stream ?? process.stderr;
+  const tty = isTty(stream);
+  const progressPaint = palette(options.color ?? colorWanted(stream));
+  const paint = palette(options.color ?? colorWanted(process.stdout));
+  const maxExchanges = options.maxExchanges ?? 3;
+  let failed = 0;
+  let lineOpen = false;
+
+  const onEvent = (event: RunEvent): void => {
+    if (options.quiet) return;
+    switch (event.type) {
+      case 'run-started': {
+        failed = 0;
+        const doc = event.meta.document;
+        const target = redactorFor({ meta: event.meta }, options.redact).text(event.meta.target);
+        stream.write(`conformance: ${doc.title} ${doc.version} against ${printable(target)} (${event.meta.checks.length} checks, seed ${event.meta.seed})\n`);
+        return;
+      }
+      case 'check-finished': {
+        if (event.result.verdict === 'failed') failed += 1;
+        const status = `[${String(event.done).padStart(4)} done${failed ? `, ${failed} failed` : ''}]`;
+        const what = `${event.result.checkId}${event.result.operationId ? ` ${event.result.operationId}` : ''}`;
+        if (tty) {
+          // \x1b[2K clears the previous, possibly longer, line before the carriage return rewrites it.
+          stream.write(`\x1b[2K\r${failed ? progressPaint.red(status) : status} ${clip(what, 60)}`);
+          lineOpen = true;
+        } else if (event.done % PLAIN_PROGRESS_EVERY === 0) {
+          stream.write(`${status}\n`);
+        }
+        return;
+      }
+      case 'run-finished':
+        if (lineOpen) stream.write('\x1b[2K\r');
+        lineOpen = false;
+        return;
+    }
+  };
+
+  const render = (input: RunReport): string => {
+    const report = redactorFor(input, options.redact).report(input);
+    return renderConsole(report, paint, maxExchanges);
+  };
+
+  return { onEvent, render };
+}
+
+function renderConsole(report: RunReport, paint: Palette, maxExchanges: number): string {
+  const out: string[] = [];
+  const { meta } = report;
+  out.push(paint.bold(`${meta.document.title} ${meta.document.version} — conformance of ${meta.target}`));
+  out.push(
+    paint.dim(
+      `document ${meta.document.file} (sha256 ${meta.document.sha256}) · ${meta.kit.name} ${meta.kit.version} · seed ${meta.seed} · started ${meta.startedAt}`,
+    ),
+  );
+  out.push('');
+
+  for (const group of groupByOperation(report)) {
+    const counts = countVerdicts(group.results);
+    const mark = counts.failed ? paint.red('✗') : counts.passed ? paint.green('✓') : paint.yellow('-');
+    const tally = [`${counts.passed} passed`, counts.failed ? paint.red(`${counts.failed} failed`) : '', counts.skipped ? `${counts.skipped} skipped` : '']
+      .filter(Boolean)
+      .join(', ');
+    out.push(`${mark} ${paint.bold(group.name)}  ${paint.dim(tally)}`);
+    for (const r of byVerdict(group.results)) {
+      if (r.verdict === 'failed') out.push(...failureLines(r, paint, maxExchanges));
+      else if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${printable(r.title)}${r.reason ? paint.dim(` — ${printable(r.reason)}`) : ''}`);
+    }
+  }
+
+  const gaps = coverageGaps(report);
+  if (hasGaps(gaps)) {
+    out.push('', paint.bold('Coverage gaps'));
+    if (gaps.operations.length) out.push(`  operations never exercised: ${gaps.operations.join(', ')}`);
+    const statusGaps = statusGapsByOperation(report);
+    if (statusGaps.everywhere.length) out.push(`  status ${statusGaps.everywhere.join(', ')} never observed on any operation that documents it`);
+    for (const { operationId, statuses } of statusGaps.byOperation) out.push(`  ${operationId}: status ${statuses.join(', ')} never observed`);
+    if (gaps.petStatusesNeverSent.length) out.push(`  PetStatus values never sent: ${gaps.petStatusesNeverSent.join(', ')}`);
+    if (gaps.petStatusesNeverObserved.length) out.push(`  PetStatus values never observed: ${gaps.petStatusesNeverObserved.join(', ')}`);
+  }
+
+  const { cleanup } = report;
+  if (cleanup.leftBehind.length) {
+    out.push('', paint.bold(paint.yellow(`Cleanup: ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind (delete them by hand)`)));
+    for (const l of cleanup.leftBehind) out.push(`  ${l.resource} ${printable(l.url)}: ${printable(l.reason)}`);
+  } else if (cleanup.deleted) {
+    out.push('', paint.dim(`Cleanup: ${cleanup.deleted} records the run created were deleted.`));
+  }
+
+  const line = summaryLine(report);
+  out.push('', report.summary.failed ? paint.red(paint.bold(line)) : paint.green(paint.bold(line)));
+  return `${out.join('\n')}\n`;
+}
+
+function failureLines(r: CheckResult, paint: Palette, maxExchanges: number): string[] {
+  const lines = [`    ${paint.red('✗ failed')} ${paint.bold(r.checkId)}: ${printable(r.title)}`];
+  if (r.reason) lines.push(`      ${printable(r.reason)}`);
+  if (r.mutation) lines.push(`      mutation: ${r.mutation.kind} at ${r.mutation.pointer || '(the whole body)'} — ${printable(r.mutation.description)}`);
+  for (const f of r.findings) {
+    lines.push(`      at ${paint.bold(printable(f.pointer))} ${paint.dim(`(${f.keyword})`)} ${printable(f.message)}`);
+    if ('expected' in f) lines.push(`        expected: ${paint.green(formatValue(f.expected))}`);
+    if ('actual' in f) lines.push(`        actual:   ${paint.red(formatValue(f.actual))}`);
+  }
+  r.evidence.slice(0, maxExchanges).forEach((ex) => lines.push(...exchangeLines(ex, paint)));
+  if (r.evidence.length > maxExchanges) lines.push(paint.dim(`      … ${r.evidence.length - maxExchanges} more exchanges in the JSON report`));
+  return lines;
+}
+
+function exchangeLines(ex: Exchange, paint: Palette): string[] {
+  const lines = [`      ${exchangeLine(ex)}`];
+  if (ex.request.body !== undefined && ex.request.body !== '') lines.push(paint.dim(`        sent: ${clip(printable(oneLine(ex.request.body)), 200)}`));
+  const body = bodyExcerpt(ex, 300, 6);
+  if (body !== undefined) {
+    const contentType = ex.response ? headerValue(ex.response.headers, 'content-type') : undefined;
+    lines.push(paint.dim(`        got${contentType ? ` (${printable(contentType)})` : ''}:`));
+    for (const line of body.split('\n')) lines.push(paint.dim(`          ${line}`));
+  }
+  return lines;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, ' ');
+}

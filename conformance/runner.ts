@@ -1,0 +1,392 @@
+/**
+ * The conformance runner: loads the document, plans the checks the options
+ * select, runs them against the target, judges every exchange with the
+ * response-family checks, cleans up what it created, and returns a RunReport.
+ * It emits events as it goes and never prints (architecture principle 8);
+ * a target that breaks the contract is a finding, while an unusable document,
+ * bad options or an unreachable target are KitErrors (principle 7).
+ */
+import { randomBytes } from 'node:crypto';
+import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
+import { KitError } from '../src/kit-error.js';
+import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
+import { compileContract } from '../src/schema/index.js';
+import { CHECKS, CHECK_FAMILIES, CHECK_IDS, checkInfos, type CheckDefinition } from './checks/index.js';
+import { RunContext, type RecordedExchange } from './context.js';
+import { isObject } from './generate.js';
+import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
+import { describeExchange, judgeExchange } from './judge.js';
+import { buildLinkModel } from './links.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+
+export interface RunOptions {
+  /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
+  readonly baseUrl: string;
+  /** The OpenAPI 3.0 document; default the bundled openapi.yaml. */
+  readonly specPath?: string;
+  /** Sent with every request (a staging token, say); values never appear in events or the report. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Only GET, HEAD and OPTIONS; checks that need writes are reported skipped. */
+  readonly readOnly?: boolean;
+  /** Check ids, check families, operationIds or tags to run (default: everything). */
+  readonly only?: readonly string[];
+  /** Check ids, check families, operationIds or tags to leave out. */
+  readonly skip?: readonly string[];
+  /** Per-request timeout; default 10000 ms. */
+  readonly timeoutMs?: number;
+  /** Requests in flight at most; default 4. */
+  readonly concurrency?: number;
+  /** Requests per second at most; default 0 (no cap). */
+  readonly rate?: number;
+  /** Seed of the generated inputs; default 1. */
+  readonly seed?: number;
+  /** With an origin (`http://localhost:5173`), the CORS checks run as a page on it would. */
+  readonly origin?: string;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Aborting stops starting new checks; what was created is still cleaned up and a report is returned. */
+  readonly signal?: AbortSignal;
+  /** Response bodies are read up to this many bytes; default 1 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+/** Per check and per operation: how many exchanges were judged and which failed. */
+interface Tally {
+  judged: number;
+  readonly failures: { readonly record: RecordedExchange; readonly reason: string; readonly findings: readonly Finding[] }[];
+}
+
+/** Past this many failing exchanges per check and operation, the rest are counted in the last result's reason. */
+const MAX_FAILURES_LISTED = 10;
+
+export async function runConformance(options: RunOptions): Promise<RunReport> {
+  const settings = validateOptions(options);
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+  const compiled = compileContract(contract);
+  const selection = select(contract, options.only ?? [], options.skip ?? []);
+  const startedAt = new Date();
+  const started = performance.now();
+  const runTag = `pk${startedAt.getTime().toString(36).slice(-5)}${randomBytes(2).toString('hex')}`;
+  const client = new HttpClient({
+    baseUrl: settings.baseUrl,
+    headers: options.headers ?? {},
+    timeoutMs: settings.timeoutMs,
+    concurrency: settings.concurrency,
+    rate: settings.rate,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  });
+
+  const emit = (event: RunEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A reporter's bug must not stop the run (nor skip the cleanup).
+    }
+  };
+  const passive = CHECKS.filter((check) => check.judge && selection.checks.has(check.id) && applicable(check, settings) === undefined);
+  const tallies = new Map<string, Map<string, Tally>>(passive.map((check) => [check.id, new Map()]));
+  let done = 0;
+
+  const ctx = new RunContext(
+    contract,
+    compiled,
+    buildLinkModel(contract),
+    settings.seed,
+    runTag,
+    client,
+    { readOnly: settings.readOnly, ...(settings.origin ? { origin: settings.origin } : {}), headerNames: Object.keys(options.headers ?? {}) },
+    selection.operations,
+    {
+      onExchange(record) {
+        const judged = judgeExchange(compiled, record);
+        if (!judged) return;
+        if (judged.operation && !selection.operations.has(judged.operation.operationId)) return;
+        const key = judged.operation?.operationId ?? '';
+        for (const check of passive) {
+          const verdict = check.judge!(judged, ctx);
+          if (verdict.verdict === 'n/a') continue;
+          const byOperation = tallies.get(check.id)!;
+          let tally = byOperation.get(key);
+          if (!tally) byOperation.set(key, (tally = { judged: 0, failures: [] }));
+          tally.judged += 1;
+          if (verdict.verdict === 'fail') tally.failures.push({ record, reason: verdict.reason, findings: verdict.findings });
+        }
+      },
+      onResult(result) {
+        done += 1;
+        emit({ type: 'check-finished', result, done });
+      },
+    },
+  );
+  const onAbort = (): void => ctx.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) ctx.abort();
+
+  const meta: RunMeta = {
+    kit: { name: 'petstore-kit', version: KIT_VERSION },
+    document: { title: contract.title, version: contract.version, sha256: contract.sha256, file: contract.file },
+    target: settings.displayUrl,
+    startedAt: startedAt.toISOString(),
+    seed: settings.seed,
+    options: {
+      readOnly: settings.readOnly,
+      only: [...(options.only ?? [])],
+      skip: [...(options.skip ?? [])],
+      timeoutMs: settings.timeoutMs,
+      concurrency: settings.concurrency,
+      rate: settings.rate,
+      ...(settings.origin ? { origin: settings.origin } : {}),
+      // Names only: the values are secrets (issue 4, point 5).
+      headers: Object.keys(options.headers ?? {}),
+      specPath: contract.file,
+    },
+    checks: checkInfos(),
+  };
+
+  let cleanup: CleanupReport = { deleted: 0, leftBehind: [] };
+  try {
+    await probe(ctx, contract, settings.displayUrl);
+    emit({ type: 'run-started', meta });
+    const runnable: CheckDefinition[] = [];
+    for (const check of CHECKS) {
+      // A check --only/--skip leaves out is not reported at all (meta.options says what was asked); one that cannot run here is reported skipped, with why.
+      if (!selection.checks.has(check.id)) continue;
+      const reason = applicable(check, settings);
+      if (reason !== undefined) ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason, findings: [], evidence: [] });
+      else if (check.run) runnable.push(check);
+    }
+    const runOne = async (check: CheckDefinition): Promise<void> => {
+      if (ctx.aborted) {
+        ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'interrupted', findings: [], evidence: [] });
+        return;
+      }
+      try {
+        await check.run!(ctx);
+      } catch (error) {
+        // A bug of the kit: shown as such, and the run goes on.
+        ctx.report({ checkId: check.id, title: check.description, verdict: 'failed', reason: `internal error in the check (a petstore-kit bug, please report it): ${(error as Error).stack ?? String(error)}`, findings: [], evidence: [] });
+      }
+    };
+    // Checks own their records, so most can run side by side; those that compare whole-collection counts run alone, after.
+    await inParallel(runnable.filter((check) => !check.exclusive), settings.concurrency, runOne);
+    for (const check of runnable.filter((c) => c.exclusive)) await runOne(check);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    try {
+      if (ctx.exchanges.length > 0) cleanup = await ctx.cleanup.run(ctx);
+    } finally {
+      await client.close();
+    }
+  }
+
+  for (const check of passive) reportPassive(ctx, check, tallies.get(check.id)!, contract);
+
+  const durationMs = Math.round(performance.now() - started);
+  const order = new Map(CHECK_IDS.map((id, i) => [id, i]));
+  const results = [...ctx.results].sort((a, b) => (order.get(a.checkId) ?? 0) - (order.get(b.checkId) ?? 0));
+  const exchanges = client.requestCount;
+  const report: RunReport = {
+    formatVersion: REPORT_FORMAT_VERSION,
+    meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
+    summary: {
+      total: results.length,
+      passed: results.filter((r) => r.verdict === 'passed').length,
+      failed: results.filter((r) => r.verdict === 'failed').length,
+      skipped: results.filter((r) => r.verdict === 'skipped').length,
+      exchanges,
+      exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
+    },
+    coverage: coverage(contract, ctx.exchanges),
+    results,
+    cleanup,
+  };
+  emit({ type: 'run-finished', report });
+  return report;
+}
+
+/** Runs `task` over `items`, at most `limit` at a time. */
+async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next]!;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+}
+
+interface Settings {
+  readonly baseUrl: string;
+  /** The base URL as reports show it: without user info. */
+  readonly displayUrl: string;
+  readonly readOnly: boolean;
+  readonly timeoutMs: number;
+  readonly concurrency: number;
+  readonly rate: number;
+  readonly seed: number;
+  readonly origin?: string;
+}
+
+function validateOptions(options: RunOptions): Settings {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new KitError('USAGE', `--base-url ${JSON.stringify(options.baseUrl)} is not a URL; give one such as http://127.0.0.1:4010 or https://staging.example.com/api/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new KitError('USAGE', `--base-url must be an http or https URL; got ${url.protocol}`);
+  if (url.search || url.hash) throw new KitError('USAGE', `--base-url must not carry a query or fragment; got ${url.origin}${url.pathname}…`);
+  if (url.username || url.password) {
+    // Credentials in a URL end up in every recorded request; a header can be redacted.
+    throw new KitError('USAGE', "--base-url must not carry credentials (user:password@); pass them with --header 'Authorization: Basic …', whose value is never printed.");
+  }
+  const display = new URL(url.href);
+  let origin: string | undefined;
+  if (options.origin !== undefined) {
+    try {
+      origin = new URL(options.origin).origin;
+    } catch {
+      throw new KitError('USAGE', `--origin ${JSON.stringify(options.origin)} is not a URL; give the origin of the page, such as http://localhost:5173.`);
+    }
+    if (origin === 'null') throw new KitError('USAGE', `--origin must be an http or https origin; got ${options.origin}`);
+  }
+  const positive = (name: string, value: number | undefined, fallback: number, min: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isFinite(v) || v < min) throw new KitError('USAGE', `${name} must be a number >= ${min}; got ${v}`);
+    return v;
+  };
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new KitError('USAGE', `--header name ${JSON.stringify(name)} is not a valid header name (RFC 9110 §5.1).`);
+    if (/[\r\n\0]/.test(value)) throw new KitError('USAGE', `--header ${name}: the value holds a line break or NUL, which HTTP forbids.`);
+  }
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    displayUrl: display.href.replace(/\/+$/, ''),
+    readOnly: options.readOnly === true,
+    timeoutMs: positive('timeout', options.timeoutMs, 10_000, 1),
+    concurrency: Math.floor(positive('concurrency', options.concurrency, 4, 1)),
+    rate: positive('rate', options.rate, 0, 0),
+    seed: Math.floor(positive('seed', options.seed, 1, 0)),
+    ...(origin ? { origin } : {}),
+  };
+}
+
+/** Why a selected check cannot run with these settings, or undefined. */
+function applicable(check: CheckDefinition, settings: Settings): string | undefined {
+  if (check.needsOrigin && !settings.origin) return 'needs --origin URL (the page origin a browser would call from)';
+  if (check.writes && settings.readOnly) return '--read-only: this check needs POST, PUT, PATCH or DELETE';
+  return undefined;
+}
+
+/**
+ * --only/--skip take check ids, check families, operationIds and tags. A
+ * value that is none of them is a usage error rather than a silent no-op.
+ */
+function select(contract: Contract, only: readonly string[], skip: readonly string[]): { checks: Set<string>; operations: Set<string> } {
+  const classify = (flag: string, value: string): { checks: string[]; operations: string[] } => {
+    const checks = CHECK_IDS.includes(value) ? [value] : CHECK_FAMILIES.includes(value) ? CHECKS.filter((c) => c.family === value).map((c) => c.id) : [];
+    const operations = contract.operations.filter((op) => op.operationId === value || op.tags.includes(value)).map((op) => op.operationId);
+    if (checks.length === 0 && operations.length === 0) {
+      throw new KitError('USAGE', `--${flag} ${value}: not a check id, check family, operationId or tag of the document. See petstore-kit conformance --list-checks.`);
+    }
+    return { checks, operations };
+  };
+  const onlyParts = only.map((v) => classify('only', v));
+  const skipParts = skip.map((v) => classify('skip', v));
+  const onlyChecks = new Set(onlyParts.flatMap((p) => p.checks));
+  const onlyOps = new Set(onlyParts.flatMap((p) => p.operations));
+  const checks = new Set(onlyChecks.size > 0 ? onlyChecks : CHECK_IDS);
+  const operations = new Set(onlyOps.size > 0 ? onlyOps : contract.operations.map((op) => op.operationId));
+  for (const part of skipParts) {
+    for (const id of part.checks) checks.delete(id);
+    for (const id of part.operations) operations.delete(id);
+  }
+  return { checks, operations };
+}
+
+/** One request before any check: a target that does not answer at all is a kit error, not a list of failed checks. */
+async function probe(ctx: RunContext, contract: Contract, displayUrl: string): Promise<void> {
+  const operation: Operation | undefined = contract.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
+  const query = operation?.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: '1' } : undefined;
+  const record = await ctx.send('probe', { method: 'GET', path: operation?.pathTemplate ?? '/', ...(query ? { query } : {}) }, operation ? { kind: 'operation', operation } : { kind: 'none' });
+  const error = record.result.error;
+  if (error && error.code !== 'REDIRECT') {
+    await ctx.client.close();
+    throw new KitError('TARGET_UNREACHABLE', `${displayUrl} did not answer ${record.method} ${record.path}: ${error.message}. Is the server running, and is --base-url right?`, { reason: error.code });
+  }
+}
+
+function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: ReadonlyMap<string, Tally>, contract: Contract): void {
+  if (tallies.size === 0) {
+    ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'no exchange of the run was one this check judges', findings: [], evidence: [] });
+    return;
+  }
+  const keys = [...contract.operations.map((op) => op.operationId).filter((id) => tallies.has(id)), ...(tallies.has('') ? [''] : [])];
+  for (const key of keys) {
+    const tally = tallies.get(key)!;
+    const operationId = key || undefined;
+    const where = operationId ?? 'requests no operation matches';
+    if (tally.failures.length === 0) {
+      ctx.report({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [] });
+      continue;
+    }
+    const listed = tally.failures.slice(0, MAX_FAILURES_LISTED);
+    for (const [i, failure] of listed.entries()) {
+      const more = i === listed.length - 1 && tally.failures.length > listed.length ? ` (and ${tally.failures.length - listed.length} more exchanges of ${where} like it)` : '';
+      ctx.report({
+        checkId: check.id,
+        ...(operationId ? { operationId } : {}),
+        title: describeExchange(failure.record),
+        verdict: 'failed',
+        reason: `${failure.reason}${more}`,
+        findings: failure.findings,
+        evidence: [failure.record.result.exchange],
+      });
+    }
+  }
+}
+
+/** Which operations, documented statuses and PetStatus values the run exercised and observed. */
+function coverage(contract: Contract, exchanges: readonly RecordedExchange[]): Coverage {
+  const exercised = new Set<string>();
+  const observed = new Set<string>();
+  const enumValues = petStatusValues(contract);
+  const sent = new Set<string>();
+  const seen = new Set<string>();
+  for (const record of exchanges) {
+    if (record.target.kind !== 'operation') continue;
+    const operation = record.target.operation;
+    collectStatuses(record.requestJson, enumValues, sent);
+    for (const value of record.query['status'] ?? []) if (enumValues.includes(value)) sent.add(value);
+    const response = record.result.response;
+    if (!response) continue;
+    exercised.add(operation.operationId);
+    const spec = responseFor(operation, response.status);
+    if (spec) observed.add(`${operation.operationId} ${spec.status}`);
+    if (response.status < 400 && response.body.kind === 'json') collectStatuses(response.body.value, enumValues, seen);
+  }
+  return {
+    operations: contract.operations.map((op) => ({ operationId: op.operationId, exercised: exercised.has(op.operationId) })),
+    statuses: contract.operations.flatMap((op) => [...op.responses.keys()].map((status) => ({ operationId: op.operationId, status, observed: observed.has(`${op.operationId} ${status}`) }))),
+    petStatuses: enumValues.map((value) => ({ value, sent: sent.has(value), observed: seen.has(value) })),
+  };
+}
+
+/** The PetStatus enum, read from the document (empty for a document without one). */
+function petStatusValues(contract: Contract): string[] {
+  const schema = contract.document.components?.schemas?.['PetStatus'] as { enum?: unknown[] } | undefined;
+  return (schema?.enum ?? []).filter((v): v is string => typeof v === 'string');
+}
+
+/** Every `status` string of a JSON value that is a PetStatus value. */
+function collectStatuses(value: unknown, values: readonly string[], into: Set<string>, depth = 0): void {
+  if (depth > 4 || values.length === 0) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectStatuses(item, values, into, depth + 1);
+  } else if (isObject(value)) {
+    const status = value['status'];
+    if (typeof status === 'string' && values.includes(status)) into.add(status);
+    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) collectStatuses(child, values, into, depth + 1);
+  }
+}
