@@ -135,8 +135,11 @@ describe('petstore-kit mock', () => {
   it('exits 0 on SIGINT, even with a request still waiting on Prefer: delay', async () => {
     const mock = await start(['--port', '0', '--quiet']);
     const api = clientFor(mock.url);
-    const slow = api.get('/categories', { headers: { prefer: 'delay=300' } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The request must be in the server's hands before the signal: on a loaded
+    // 2-core CI machine 50 ms was not always enough (it failed once), so the
+    // delay is long and the signal waits 500 ms.
+    const slow = api.get('/categories', { headers: { prefer: 'delay=2000' } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
     process.kill(mock.child.pid!, 'SIGINT');
     expect((await slow).status).toBe(200);
     expect(await mock.exit).toBe(0);
