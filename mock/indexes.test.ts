@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdTable, PetIndex, SortedIds } from './indexes.js';
+import { mulberry32 as seeded } from './random.js';
 
-/** mulberry32: the tests' own seeded generator, so every run replays the same sequence. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('SortedIds', () => {
   it.each([1, 2, 3])('matches a sorted array through random adds and deletes that split and merge chunks (seed %i)', (seed) => {

@@ -13,6 +13,7 @@ import { checkConsistency, type ConsistencyLevel } from './store-consistency.js'
 import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 import type { Category, Order, Pet, PetStatus } from '../src/types.js';
+import { mulberry32 } from './random.js';
 
 export type { ConsistencyLevel } from './store-consistency.js';
 
@@ -227,14 +228,3 @@ export function generateSnapshot(seed: number, pets: number): StoreSnapshot {
   return { categories, pets: petList, orders, inventory };
 }
 
-/** A fast 32-bit generator (mulberry32): deterministic per seed, one multiply-xorshift per draw. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

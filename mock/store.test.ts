@@ -4,6 +4,7 @@ import { createStore, createStoreRegistry } from './store.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { isKitError } from '../src/kit-error.js';
 import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
+import { mulberry32 as seeded } from './random.js';
 
 const ALL = { offset: 0, limit: 100 } as const;
 const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
@@ -472,17 +473,6 @@ describe('registry', () => {
   });
 });
 
-/** mulberry32: a seeded generator, so a failing sequence replays exactly. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('indexes (issue 5): every filtered list equals the same filter over all pets', () => {
   /** A world big enough that the status indexes span several chunks, so moves land mid-chunk. */
