@@ -21,7 +21,7 @@ export interface Page {
 
 /** One page and the number of records matching the filters before paging (X-Total-Count). */
 export interface PageOf<T> {
-  readonly items: readonly T[];
+  readonly items: readonly Readonly<T>[];
   readonly total: number;
 }
 
@@ -42,9 +42,9 @@ export interface InventoryFilter {
 
 /** Everything a store holds, as plain JSON: what /__mock/state exports and imports, and what fixtures contain. */
 export interface StoreSnapshot {
-  readonly categories: readonly Category[];
-  readonly pets: readonly Pet[];
-  readonly orders: readonly Order[];
+  readonly categories: readonly Readonly<Category>[];
+  readonly pets: readonly Readonly<Pet>[];
+  readonly orders: readonly Readonly<Order>[];
   /** Stock per pet; an entry's status is always derived from its pet (state rule 6), so it is not stored. */
   readonly inventory: readonly { readonly petId: number; readonly quantity: number }[];
 }
@@ -52,25 +52,27 @@ export interface StoreSnapshot {
 /**
  * One isolated data set. Every method is synchronous, so on Node's single
  * thread a read-check-write can never interleave with another request: no
- * lost or duplicated writes without locks. Returned records are copies.
+ * lost or duplicated writes without locks. Returned pets, categories and
+ * orders are frozen and shared (a change replaces them); inventory items are
+ * fresh objects.
  */
 export interface Store {
   listPets(filter: PetFilter, page: Page): PageOf<Pet>;
-  getPet(id: number): Result<Pet>;
-  createPet(input: NewPet): Result<Pet>;
-  replacePet(id: number, input: NewPet): Result<Pet>;
+  getPet(id: number): Result<Readonly<Pet>>;
+  createPet(input: NewPet): Result<Readonly<Pet>>;
+  replacePet(id: number, input: NewPet): Result<Readonly<Pet>>;
   deletePet(id: number): Result<void>;
 
   listCategories(page: Page): PageOf<Category>;
-  getCategory(id: number): Result<Category>;
-  createCategory(input: NewCategory): Result<Category>;
-  replaceCategory(id: number, input: NewCategory): Result<Category>;
+  getCategory(id: number): Result<Readonly<Category>>;
+  createCategory(input: NewCategory): Result<Readonly<Category>>;
+  replaceCategory(id: number, input: NewCategory): Result<Readonly<Category>>;
   deleteCategory(id: number): Result<void>;
 
   listOrders(filter: OrderFilter, page: Page): PageOf<Order>;
-  getOrder(id: number): Result<Order>;
-  placeOrder(input: NewOrder): Result<Order>;
-  updateOrder(id: number, change: OrderUpdate): Result<Order>;
+  getOrder(id: number): Result<Readonly<Order>>;
+  placeOrder(input: NewOrder): Result<Readonly<Order>>;
+  updateOrder(id: number, change: OrderUpdate): Result<Readonly<Order>>;
   cancelOrder(id: number): Result<void>;
 
   listInventory(filter: InventoryFilter, page: Page): PageOf<InventoryItem>;

@@ -15,6 +15,7 @@ import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js'
 import { compileContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import type { StoreSnapshot } from './domain.js';
+import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
@@ -241,7 +242,8 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
   const headers = response.headers;
   let text: string | undefined;
   if (response.body !== undefined) {
-    text = JSON.stringify(response.body);
+    // Keep the text of records a read answers with; they are likely to be read again (json.ts).
+    text = encodeJson(response.body, method === 'GET' || method === 'HEAD');
     headers['content-length'] = String(Buffer.byteLength(text));
   }
   if (close) headers['connection'] = 'close';

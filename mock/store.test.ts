@@ -322,20 +322,45 @@ describe('listing pets', () => {
 });
 
 describe('isolation of what goes in and out', () => {
-  it('returned records are copies: changing them changes nothing', () => {
+  it('returned pets, categories and orders are frozen: changing one throws and changes nothing', () => {
     const store = fresh();
     const before = store.snapshot();
-    const pet = value(store.getPet(1));
-    pet.name = 'Hacked';
-    pet.status = 'sold';
-    const listed = store.listPets({}, ALL).items[0]!;
-    (listed as { name: string }).name = 'Hacked';
+    // The casts stand for a caller that ignores the read-only types (plain JavaScript, an `as`).
+    expect(() => Object.assign(value(store.getPet(1)) as Pet, { name: 'Hacked', status: 'sold' })).toThrow(TypeError);
+    expect(() => Object.assign(store.listPets({}, ALL).items[0] as Pet, { name: 'Hacked' })).toThrow(TypeError);
+    expect(() => Object.assign(value(store.getCategory(1)), { description: 'Hacked' })).toThrow(TypeError);
+    expect(() => Object.assign(value(store.getOrder(1)) as Order, { complete: true })).toThrow(TypeError);
     const snapshot = store.snapshot();
+    expect(() => Object.assign(snapshot.categories[0]!, { name: 'Hacked' })).toThrow(TypeError);
+    // The lists around them and the inventory entries are fresh objects: changing those is harmless.
     (snapshot.pets as Pet[]).push({ id: 99, name: 'Ghost', categoryId: 1 });
-    (snapshot.categories[0] as { name: string }).name = 'Hacked';
-    value(store.getOrder(1)).complete = true;
     value(store.getInventoryItem(1)).quantity = 99;
     expect(store.snapshot()).toEqual(before);
+  });
+
+  it('a change replaces a record instead of editing it: what a caller read earlier stays as it was', () => {
+    const store = fresh();
+    const pet = value(store.getPet(1));
+    const category = value(store.getCategory(1));
+    const order = value(store.getOrder(1));
+    value(store.replacePet(1, { name: 'Renamed', categoryId: 2 }));
+    value(store.replaceCategory(1, { name: 'Hounds' }));
+    value(store.updateOrder(1, { complete: true, shipDate: '2026-12-01T00:00:00Z' }));
+    expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(category).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions' });
+    expect(order).toEqual({ id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false });
+    expect(value(store.getPet(1))).toEqual({ id: 1, name: 'Renamed', categoryId: 2, status: 'available' });
+    expect(value(store.getCategory(1))).toEqual({ id: 1, name: 'Hounds' });
+    expect(value(store.getOrder(1))).toEqual({ id: 1, petId: 2, quantity: 1, shipDate: '2026-12-01T00:00:00Z', complete: true });
+    // The order's pet was replaced too (rule 3), and the earlier read of it still says pending.
+    expect(statusOf(store, 2)).toBe('sold');
+  });
+
+  it('an unchanged record is the same object on every read, so its JSON can be kept (json.ts)', () => {
+    const store = fresh();
+    expect(value(store.getPet(1))).toBe(store.listPets({ status: 'available' }, ALL).items[0]);
+    expect(value(store.getCategory(2))).toBe(store.listCategories(ALL).items[1]);
+    expect(value(store.getOrder(2))).toBe(store.listOrders({ complete: true }, ALL).items[0]);
   });
 
   it('the initial data is copied: changing it later changes no store', () => {

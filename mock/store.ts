@@ -5,8 +5,12 @@
  *
  * Records are built field by field from typed inputs, never by spreading or
  * assigning a client's object, so keys such as `__proto__` or `constructor`
- * can neither pollute a prototype nor slip into stored data. Every record
- * that leaves the store is a fresh copy.
+ * can neither pollute a prototype nor slip into stored data.
+ *
+ * Every record that leaves the store is frozen, and a change replaces the
+ * record rather than editing it. So reads share records instead of copying
+ * them, nothing a caller does can change the store, and a record's JSON text
+ * can be kept by identity for as long as the record lives (json.ts; issue 5).
  */
 import type {
   InventoryFilter,
@@ -28,28 +32,20 @@ import type { Category, InventoryItem, NewCategory, NewOrder, NewPet, Order, Ord
 /** The largest Stock the document allows (int32); returning stock on cancel never pushes past it. */
 const MAX_STOCK = 2_147_483_647;
 
+/** A pet as reads return it: frozen, with the status every stored pet has. */
+type StoredPet = Readonly<Pet> & { readonly status: PetStatus };
+
 interface PetRecord {
-  readonly id: number;
-  name: string;
-  categoryId: number;
-  status: PetStatus;
+  /** Replaced, never edited, on every change of name, category or status. */
+  pet: StoredPet;
   /** The inventory entry's quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
   stock: number;
 }
 
-interface CategoryRecord {
-  readonly id: number;
-  name: string;
-  description: string | undefined;
-}
+type CategoryRecord = Readonly<Category>;
 
-interface OrderRecord {
-  readonly id: number;
-  readonly petId: number;
-  readonly quantity: number;
-  shipDate: string | undefined;
-  complete: boolean;
-}
+/** An order as reads return it: frozen, with the fields every stored order has. */
+type OrderRecord = Readonly<Order> & { readonly id: number; readonly petId: number; readonly quantity: number; readonly complete: boolean };
 
 interface State {
   readonly pets: IdTable<PetRecord>;
@@ -160,7 +156,7 @@ function buildState(snapshot: StoreSnapshot): State {
 
   // Sorted once here, so every index below is filled by appends (its fast path) and lists come out oldest first.
   for (const category of byId(snapshot.categories)) {
-    state.categories.set(category.id, { id: category.id, name: category.name, description: category.description });
+    state.categories.set(category.id, freezeCategory(category.id, category));
     state.categoryIds.add(category.id);
     state.categoryByName.set(foldName(category.name), category.id);
     state.next.category = Math.max(state.next.category, category.id + 1);
@@ -169,16 +165,16 @@ function buildState(snapshot: StoreSnapshot): State {
   const stock = new IdTable<number>();
   for (const item of snapshot.inventory) stock.set(item.petId, item.quantity);
   for (const pet of byId(snapshot.pets)) {
-    const record: PetRecord = { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status ?? 'available', stock: stock.get(pet.id) ?? 0 };
-    state.pets.set(record.id, record);
-    state.petIndex.add(record.id, record);
-    state.next.pet = Math.max(state.next.pet, record.id + 1);
+    const record: PetRecord = { pet: freezePet(pet.id, pet, pet.status ?? 'available'), stock: stock.get(pet.id) ?? 0 };
+    state.pets.set(pet.id, record);
+    state.petIndex.add(pet.id, record.pet);
+    state.next.pet = Math.max(state.next.pet, pet.id + 1);
   }
 
   // checkConsistency guarantees every order has an id, a petId and a quantity.
   for (const order of byId(snapshot.orders)) {
     if (order.petId === undefined || order.quantity === undefined) continue;
-    addOrder(state, { id: order.id, petId: order.petId, quantity: order.quantity, shipDate: order.shipDate, complete: order.complete ?? false });
+    addOrder(state, freezeOrder(order.id, order.petId, order.quantity, order.shipDate, order.complete ?? false));
     state.next.order = Math.max(state.next.order, order.id + 1);
   }
   return state;
@@ -213,19 +209,26 @@ interface StoreCell {
 function createStoreCell(initialState: State): StoreCell {
   let state = initialState;
 
-  /** Changes a pet's status, keeping the indexes in step (rule 6 follows: inventory reads the pet's status). */
-  const setStatus = (pet: PetRecord, status: PetStatus): void => {
-    if (pet.status === status) return;
-    const before = { categoryId: pet.categoryId, status: pet.status };
-    pet.status = status;
-    state.petIndex.move(pet.id, before, pet);
+  /** Replaces a pet with a changed copy, keeping the indexes in step (rule 6 follows: inventory reads the pet's status). */
+  const replacePetRecord = (record: PetRecord, next: StoredPet): void => {
+    const before = record.pet;
+    record.pet = next;
+    state.petIndex.move(next.id, before, next);
   };
 
-  const setComplete = (order: OrderRecord): void => {
-    state.ordersByComplete.delete(false, order.id);
-    order.complete = true;
-    state.ordersByComplete.add(true, order.id);
-    if (state.openOrderByPet.get(order.petId) === order.id) state.openOrderByPet.delete(order.petId);
+  const setStatus = (record: PetRecord, status: PetStatus): void => {
+    if (record.pet.status !== status) replacePetRecord(record, freezePet(record.pet.id, record.pet, status));
+  };
+
+  const replaceOrder = (order: OrderRecord, changes: { shipDate: string | undefined; complete: boolean }): OrderRecord => {
+    const next = freezeOrder(order.id, order.petId, order.quantity, changes.shipDate, changes.complete);
+    state.orders.set(order.id, next);
+    if (next.complete !== order.complete) {
+      state.ordersByComplete.delete(order.complete, order.id);
+      state.ordersByComplete.add(next.complete, order.id);
+      if (next.complete && state.openOrderByPet.get(order.petId) === order.id) state.openOrderByPet.delete(order.petId);
+    }
+    return next;
   };
 
   const store: Store = {
@@ -235,70 +238,66 @@ function createStoreCell(initialState: State): StoreCell {
         // The id filter is answered by direct lookups (at most 100 ids), never by walking an index.
         const matching = [...new Set(filter.ids)]
           .sort((a, b) => a - b)
-          .map((id) => pets.get(id))
-          .filter((pet): pet is PetRecord => pet !== undefined && (filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId));
-        return { items: window(matching, page).map(toPet), total: matching.length };
+          .map((id) => pets.get(id)?.pet)
+          .filter((pet): pet is StoredPet => pet !== undefined && (filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId));
+        return { items: window(matching, page), total: matching.length };
       }
       const ids = state.petIndex.select(filter);
-      return { items: ids.slice(page.offset, page.limit).map((id) => toPet(pets.get(id)!)), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => pets.get(id)!.pet), total: ids.size };
     },
 
     getPet(id) {
-      const pet = state.pets.get(id);
-      return pet ? ok(toPet(pet)) : petNotFound(id);
+      const record = state.pets.get(id);
+      return record ? ok(record.pet) : petNotFound(id);
     },
 
     createPet(input: NewPet) {
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
       // Rule 1: available unless the body says otherwise, with an inventory entry of quantity 1.
-      const pet: PetRecord = { id: state.next.pet++, name: input.name, categoryId: input.categoryId, status: input.status ?? 'available', stock: 1 };
-      state.pets.set(pet.id, pet);
+      const pet = freezePet(state.next.pet++, input, input.status ?? 'available');
+      state.pets.set(pet.id, { pet, stock: 1 });
       state.petIndex.add(pet.id, pet);
-      return ok(toPet(pet));
+      return ok(pet);
     },
 
     replacePet(id, input: NewPet) {
-      const pet = state.pets.get(id);
-      if (!pet) return petNotFound(id);
+      const record = state.pets.get(id);
+      if (!record) return petNotFound(id);
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
-      const before = { categoryId: pet.categoryId, status: pet.status };
-      pet.name = input.name;
-      pet.categoryId = input.categoryId;
       // "Details": a replace that omits status keeps the current one.
-      pet.status = input.status ?? pet.status;
-      state.petIndex.move(pet.id, before, pet);
-      return ok(toPet(pet));
+      replacePetRecord(record, freezePet(id, input, input.status ?? record.pet.status));
+      return ok(record.pet);
     },
 
     deletePet(id) {
-      const pet = state.pets.get(id);
-      if (!pet) return petNotFound(id);
+      const record = state.pets.get(id);
+      if (!record) return petNotFound(id);
       const open = state.openOrderByPet.get(id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${id} has the open order ${open}; complete or cancel it first.`);
       // The inventory entry lives on the record, so it goes with the pet ("Details": a later read is a 404).
       state.pets.delete(id);
-      state.petIndex.remove(id, pet);
+      state.petIndex.remove(id, record.pet);
       return done;
     },
 
     listCategories(page) {
       const { categoryIds, categories } = state;
-      return { items: categoryIds.slice(page.offset, page.limit).map((id) => toCategory(categories.get(id)!)), total: categoryIds.size };
+      return { items: categoryIds.slice(page.offset, page.limit).map((id) => categories.get(id)!), total: categoryIds.size };
     },
 
     getCategory(id) {
       const category = state.categories.get(id);
-      return category ? ok(toCategory(category)) : categoryNotFound(id);
+      return category ? ok(category) : categoryNotFound(id);
     },
 
     createCategory(input: NewCategory) {
       const taken = nameTaken(state, input.name, undefined);
       if (taken) return taken;
-      const category: CategoryRecord = { id: state.next.category++, name: input.name, description: input.description };
+      const category = freezeCategory(state.next.category++, input);
       state.categories.set(category.id, category);
       state.categoryIds.add(category.id);
       state.categoryByName.set(foldName(category.name), category.id);
-      return ok(toCategory(category));
+      return ok(category);
     },
 
     replaceCategory(id, input: NewCategory) {
@@ -306,12 +305,12 @@ function createStoreCell(initialState: State): StoreCell {
       if (!category) return categoryNotFound(id);
       const taken = nameTaken(state, input.name, id);
       if (taken) return taken;
-      state.categoryByName.delete(foldName(category.name));
-      category.name = input.name;
       // A replace without description removes it (replaceCategory's description in the document).
-      category.description = input.description;
-      state.categoryByName.set(foldName(category.name), id);
-      return ok(toCategory(category));
+      const next = freezeCategory(id, input);
+      state.categories.set(id, next);
+      state.categoryByName.delete(foldName(category.name));
+      state.categoryByName.set(foldName(next.name), id);
+      return ok(next);
     },
 
     deleteCategory(id) {
@@ -332,33 +331,34 @@ function createStoreCell(initialState: State): StoreCell {
         // A pet has few orders (at most one open), so filtering its list is cheap.
         const ofPet = state.ordersByPet.get(filter.petId) ?? [];
         const matching = filter.complete === undefined ? ofPet : ofPet.filter((id) => orders.get(id)!.complete === filter.complete);
-        return { items: window(matching, page).map((id) => toOrder(orders.get(id)!)), total: matching.length };
+        return { items: window(matching, page).map((id) => orders.get(id)!), total: matching.length };
       }
       const ids = filter.complete === undefined ? state.orderIds : state.ordersByComplete.get(filter.complete);
-      return { items: ids.slice(page.offset, page.limit).map((id) => toOrder(orders.get(id)!)), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => orders.get(id)!), total: ids.size };
     },
 
     getOrder(id) {
       const order = state.orders.get(id);
-      return order ? ok(toOrder(order)) : orderNotFound(id);
+      return order ? ok(order) : orderNotFound(id);
     },
 
     placeOrder(input: NewOrder) {
-      const pet = state.pets.get(input.petId);
-      if (!pet) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
+      const record = state.pets.get(input.petId);
+      if (!record) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
+      const { pet } = record;
       // Rule 2, checked in the order that tells the client most: the open order explains a pending pet.
       const open = state.openOrderByPet.get(pet.id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${pet.id} has the open order ${open}; complete or cancel it first.`);
       if (pet.status !== 'available') return fail('PET_NOT_AVAILABLE', `Pet ${pet.id} is ${pet.status}; only available pets can be ordered.`);
-      if (pet.stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${pet.stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
+      if (record.stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${record.stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
 
-      const order: OrderRecord = { id: state.next.order++, petId: pet.id, quantity: input.quantity, shipDate: input.shipDate, complete: input.complete ?? false };
+      const order = freezeOrder(state.next.order++, pet.id, input.quantity, input.shipDate, input.complete ?? false);
       // The quantity is reserved at placement and stays consumed when the order completes.
-      pet.stock -= order.quantity;
+      record.stock -= order.quantity;
       addOrder(state, order);
       // "Details": complete at placement means placed and fulfilled at once, so the pet goes straight to sold.
-      setStatus(pet, order.complete ? 'sold' : 'pending');
-      return ok(toOrder(order));
+      setStatus(record, order.complete ? 'sold' : 'pending');
+      return ok(order);
     },
 
     updateOrder(id, change: OrderUpdate) {
@@ -366,14 +366,14 @@ function createStoreCell(initialState: State): StoreCell {
       if (!order) return orderNotFound(id);
       // Rule 4: a complete order cannot be reopened. Checked before anything changes, so a refused update changes nothing.
       if (order.complete && change.complete === false) return alreadyComplete(id);
-      if (change.shipDate !== undefined) order.shipDate = change.shipDate;
-      if (change.complete === true && !order.complete) {
-        setComplete(order);
+      const completing = change.complete === true && !order.complete;
+      const next = replaceOrder(order, { shipDate: change.shipDate ?? order.shipDate, complete: order.complete || completing });
+      if (completing) {
         // Rule 3: completing an order sells its pet. An open order's pet always exists (rule 5).
-        const pet = state.pets.get(order.petId);
-        if (pet) setStatus(pet, 'sold');
+        const record = state.pets.get(order.petId);
+        if (record) setStatus(record, 'sold');
       }
-      return ok(toOrder(order));
+      return ok(next);
     },
 
     cancelOrder(id) {
@@ -381,10 +381,10 @@ function createStoreCell(initialState: State): StoreCell {
       if (!order) return orderNotFound(id);
       if (order.complete) return alreadyComplete(id);
       // Rule 4: the stock comes back and the pet is available again; the order is gone (a later read is a 404).
-      const pet = state.pets.get(order.petId);
-      if (pet) {
-        pet.stock = Math.min(MAX_STOCK, pet.stock + order.quantity);
-        setStatus(pet, 'available');
+      const record = state.pets.get(order.petId);
+      if (record) {
+        record.stock = Math.min(MAX_STOCK, record.stock + order.quantity);
+        setStatus(record, 'available');
       }
       state.orders.delete(id);
       state.orderIds.delete(id);
@@ -404,26 +404,26 @@ function createStoreCell(initialState: State): StoreCell {
     },
 
     getInventoryItem(petId) {
-      const pet = state.pets.get(petId);
-      return pet ? ok(toInventoryItem(pet)) : inventoryNotFound(petId);
+      const record = state.pets.get(petId);
+      return record ? ok(toInventoryItem(record)) : inventoryNotFound(petId);
     },
 
     updateInventory(petId, quantity) {
-      const pet = state.pets.get(petId);
-      if (!pet) return inventoryNotFound(petId);
-      pet.stock = quantity;
-      return ok(toInventoryItem(pet));
+      const record = state.pets.get(petId);
+      if (!record) return inventoryNotFound(petId);
+      record.stock = quantity;
+      return ok(toInventoryItem(record));
     },
 
     snapshot(): StoreSnapshot {
-      const categories = [...state.categoryIds.values()].map((id) => toCategory(state.categories.get(id)!));
+      const categories = [...state.categoryIds.values()].map((id) => state.categories.get(id)!);
       const petRecords = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
-      const orders = [...state.orderIds.values()].map((id) => toOrder(state.orders.get(id)!));
+      const orders = [...state.orderIds.values()].map((id) => state.orders.get(id)!);
       return {
         categories,
-        pets: petRecords.map(toPet),
+        pets: petRecords.map((record) => record.pet),
         orders,
-        inventory: petRecords.map((pet) => ({ petId: pet.id, quantity: pet.stock })),
+        inventory: petRecords.map((record) => ({ petId: record.pet.id, quantity: record.stock })),
       };
     },
   };
@@ -454,22 +454,21 @@ const inventoryNotFound = <T>(petId: number): Result<T> => fail('INVENTORY_ITEM_
 const unknownCategory = <T>(id: number): Result<T> => fail('UNKNOWN_CATEGORY', `No category has id ${id}; create it first or pick another.`);
 const alreadyComplete = <T>(id: number): Result<T> => fail('ORDER_ALREADY_COMPLETE', `Order ${id} is complete; it cannot be reopened or cancelled.`);
 
-// Copies built field by field: what leaves the store cannot change it, and carries only the document's fields.
-function toPet(pet: PetRecord): Pet {
-  return { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status };
+// Records built field by field and frozen: they carry only the document's fields, in the document's order,
+// and what leaves the store cannot change it.
+function freezePet(id: number, from: { readonly name: string; readonly categoryId: number }, status: PetStatus): StoredPet {
+  return Object.freeze({ id, name: from.name, categoryId: from.categoryId, status });
 }
 
-function toCategory(category: CategoryRecord): Category {
-  return category.description === undefined ? { id: category.id, name: category.name } : { id: category.id, name: category.name, description: category.description };
+function freezeCategory(id: number, from: { readonly name: string; readonly description?: string | undefined }): CategoryRecord {
+  return Object.freeze(from.description === undefined ? { id, name: from.name } : { id, name: from.name, description: from.description });
 }
 
-function toOrder(order: OrderRecord): Order {
-  const out: Order = { id: order.id, petId: order.petId, quantity: order.quantity };
-  if (order.shipDate !== undefined) out.shipDate = order.shipDate;
-  out.complete = order.complete;
-  return out;
+function freezeOrder(id: number, petId: number, quantity: number, shipDate: string | undefined, complete: boolean): OrderRecord {
+  return Object.freeze(shipDate === undefined ? { id, petId, quantity, complete } : { id, petId, quantity, shipDate, complete });
 }
 
-function toInventoryItem(pet: PetRecord): InventoryItem {
-  return { petId: pet.id, quantity: pet.stock, status: pet.status };
+/** A fresh entry each time: its quantity lives on the pet's record and changes in place. */
+function toInventoryItem(record: PetRecord): InventoryItem {
+  return { petId: record.pet.id, quantity: record.stock, status: record.pet.status };
 }
