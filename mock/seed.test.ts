@@ -126,8 +126,8 @@ describe('validateSnapshot', () => {
     expect(validateSnapshot(EMPTY_SNAPSHOT, compiled)).toEqual([]);
   });
 
-  it('a state a live store can reach passes at the reachable level, though not as fixtures', () => {
-    const store = createStore(generateSnapshot(5, 50));
+  it('a state a live store can reach passes at the reachable level, though not as fixtures', async () => {
+    const store = createStore(await generateSnapshot(5, 50));
     const sold = store.listPets({ status: 'sold' }, { offset: 0, limit: 2 }).items;
     // A sold pet is listed again, and another with only complete orders is deleted: both legitimate.
     expect(store.replacePet(sold[0]!.id, { name: 'Back again', categoryId: 1, status: 'available' }).ok).toBe(true);
@@ -146,13 +146,13 @@ describe('validateSnapshot', () => {
 });
 
 describe('generateSnapshot', () => {
-  it('gives the same data for the same seed, and other data for another seed', () => {
-    expect(generateSnapshot(42, 300)).toEqual(generateSnapshot(42, 300));
-    expect(generateSnapshot(43, 300).pets).not.toEqual(generateSnapshot(42, 300).pets);
+  it('gives the same data for the same seed, and other data for another seed', async () => {
+    expect(await generateSnapshot(42, 300)).toEqual(await generateSnapshot(42, 300));
+    expect((await generateSnapshot(43, 300)).pets).not.toEqual((await generateSnapshot(42, 300)).pets);
   });
 
-  it.each([1, 2, 3])('validates as fixtures, with every status, open and complete orders (seed %i)', (seed) => {
-    const snapshot = generateSnapshot(seed, 2_000);
+  it.each([1, 2, 3])('validates as fixtures, with every status, open and complete orders (seed %i)', async (seed) => {
+    const snapshot = await generateSnapshot(seed, 2_000);
     expect(validateSnapshot(snapshot, compiled)).toEqual([]);
     expect(snapshot.pets).toHaveLength(2_000);
     expect(new Set(snapshot.pets.map((p) => p.status))).toEqual(new Set(['available', 'pending', 'sold']));
@@ -162,23 +162,23 @@ describe('generateSnapshot', () => {
     expect(snapshot.categories.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('a store built from it works like any other', () => {
-    const store = createStore(generateSnapshot(9, 500));
+  it('a store built from it works like any other', async () => {
+    const store = createStore(await generateSnapshot(9, 500));
     const available = store.listPets({ status: 'available' }, { offset: 0, limit: 1 }).items[0]!;
     const order = store.placeOrder({ petId: available.id, quantity: 1 });
     expect(order.ok && order.value.id).toBe(store.listOrders({}, { offset: 0, limit: 1 }).total);
     expect(store.getPet(available.id)).toEqual({ ok: true, value: { ...available, status: 'pending' } });
   });
 
-  it('zero pets is a store with categories only', () => {
-    const snapshot: StoreSnapshot = generateSnapshot(1, 0);
+  it('zero pets is a store with categories only', async () => {
+    const snapshot: StoreSnapshot = await generateSnapshot(1, 0);
     expect(snapshot.pets).toEqual([]);
     expect(snapshot.categories.length).toBeGreaterThan(0);
     expect(validateSnapshot(snapshot, compiled)).toEqual([]);
   });
 
-  it.each([-1, 1.5, Number.NaN])('refuses %s pets with a USAGE kit error', (pets) => {
-    expect(() => generateSnapshot(1, pets)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  it.each([-1, 1.5, Number.NaN])('refuses %s pets with a USAGE kit error', async (pets) => {
+    await expect(generateSnapshot(1, pets)).rejects.toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 
   it('does not touch the global faker', async () => {
@@ -186,7 +186,7 @@ describe('generateSnapshot', () => {
     faker.seed(7);
     const expected = faker.number.int();
     faker.seed(7);
-    generateSnapshot(1, 10);
+    await generateSnapshot(1, 10);
     expect(faker.number.int()).toBe(expected);
   });
 });

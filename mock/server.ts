@@ -82,7 +82,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 async function initialData(options: MockOptions, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
-  if (options.seed !== undefined) return generateSnapshot(options.seed, options.pets ?? 20);
+  if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
 }
