@@ -1,6 +1,7 @@
 // The bench's pure helpers. Nothing here is timed: the bench's figures are
 // reported by `npm run bench`, never asserted by `npm test`.
 import { describe, expect, it } from 'vitest';
+import { parseCpuList } from './lib/pinning.mjs';
 import { compareMetrics, flattenMetrics, fmt, formatTable, median, percentileSorted, ratio, verdict } from './lib/stats.mjs';
 
 describe('median', () => {
@@ -105,5 +106,21 @@ describe('comparison with the committed figures', () => {
   it('skips figures that only one side has', () => {
     const rows = compareMetrics({ a: { value: 1, better: 'higher' } }, { b: { value: 1, better: 'higher' } });
     expect(rows).toEqual([]);
+  });
+});
+
+describe('parseCpuList (which CPUs the bench may pin to, from /proc/self/status)', () => {
+  it.each([
+    ['0-1', [0, 1]],
+    ['0', [0]],
+    ['0-3,8,10-11', [0, 1, 2, 3, 8, 10, 11]],
+    ['2,0-1', [0, 1, 2]],
+    [' 4-5\n', [4, 5]],
+  ])('%j is %j', (text, cpus) => {
+    expect(parseCpuList(text)).toEqual(cpus);
+  });
+
+  it.each(['', 'ff', '3-1', '0-1,,2', '0-99999'])('%j cannot be read, so nothing is pinned', (text) => {
+    expect(parseCpuList(text)).toEqual([]);
   });
 });

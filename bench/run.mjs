@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad } from './lib/load.mjs';
+import { planPinning, setAffinity } from './lib/pinning.mjs';
 import { closeRequestAgent, installCleanupHandlers, readCpuUs, readRss, request, runNode, startServer } from './lib/procs.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
 import { compareMetrics, flattenMetrics, fmt, fmtMiB, formatTable, median, percentileSorted, ratio, verdict } from './lib/stats.mjs';
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --sizes LIST          pet counts of the scale section (default 10000,100000,1000000)
   --runner-repeats N    conformance runs per target (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
+  --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
   --update-baseline     also write this run's figures to bench/baseline.json
   --self-test           benchmark the baseline against itself (checks the harness; no mock needed)
   --quick               a short smoke run (2 rounds of 1 s, sizes 10000,100000, 1 runner repeat)`;
@@ -46,6 +48,7 @@ function parseOptions() {
       sizes: { type: 'string', default: '10000,100000,1000000' },
       'runner-repeats': { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
+      'no-pin': { type: 'boolean', default: false },
       'update-baseline': { type: 'boolean', default: false },
       'self-test': { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
@@ -74,6 +77,7 @@ function parseOptions() {
     sizes: values.sizes.split(',').map(Number),
     runnerRepeats: int('runner-repeats', 1, 10),
     build: !values['no-build'],
+    pin: !values['no-pin'],
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
   };
@@ -182,14 +186,14 @@ function summarize(rounds, peakRssBytes) {
 
 const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x);
 
-async function runScenario(o, scenario) {
+async function runScenario(o, scenario, cpu) {
   const started = performance.now();
-  const mock = await startServer({ name: o.selfTest ? 'mock (self-test: baseline)' : 'mock', args: mockArgs(o), cwd: ROOT, timeoutMs: 60_000 });
+  const mock = await startServer({ name: o.selfTest ? 'mock (self-test: baseline)' : 'mock', args: mockArgs(o), cwd: ROOT, timeoutMs: 60_000, cpu });
   try {
     const { ctx, recorded, notes } = await scenario.setup(mock.url);
     const file = path.join(tmpDir, `${scenario.id}.json`);
     fs.writeFileSync(file, JSON.stringify(recorded));
-    const base = await startServer({ name: 'baseline', args: ['bench/baseline-server.mjs', '--port', '0', '--responses', file], cwd: ROOT, timeoutMs: 30_000 });
+    const base = await startServer({ name: 'baseline', args: ['bench/baseline-server.mjs', '--port', '0', '--responses', file], cwd: ROOT, timeoutMs: 30_000, cpu });
     try {
       const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid }, baseline: { kind: 'baseline', url: base.url, pid: base.pid } };
       // One load round, plus the CPU the server process and the load generator (this process) used during it.
@@ -499,16 +503,25 @@ async function main() {
   if (o.build && !o.selfTest) results.build = await buildIfNeeded();
 
   if (o.sections.has('scenarios')) {
-    console.log(`\n1. The mock against a bare node:http baseline: ${o.rounds} interleaved rounds of ${o.seconds} s, ${o.connections} connections, pipelining 1`);
+    const pinning = o.pin ? planPinning() : { reason: '--no-pin' };
+    results.pinning = pinning;
+    const placement = 'server' in pinning ? `each server on CPU ${pinning.server}, the load generator on CPU ${pinning.load}` : `not pinned: ${pinning.reason}`;
+    console.log(`\n1. The mock against a bare node:http baseline: ${o.rounds} interleaved rounds of ${o.seconds} s, ${o.connections} connections, pipelining 1; ${placement}`);
     results.scenarios = [];
-    for (const id of o.scenarios) {
-      const scenario = SCENARIOS.find((s) => s.id === id);
-      try {
-        results.scenarios.push(await runScenario(o, scenario));
-      } catch (error) {
-        console.log(`  ${id}: ERROR ${error.message ?? error}`);
-        results.scenarios.push({ id, title: scenario.title, target: scenario.target, error: String(error.message ?? error), verdict: 'ERROR' });
+    // Only this section is pinned: the runner's and the scale section's targets are about the whole machine.
+    if ('server' in pinning) setAffinity(process.pid, pinning.load);
+    try {
+      for (const id of o.scenarios) {
+        const scenario = SCENARIOS.find((s) => s.id === id);
+        try {
+          results.scenarios.push(await runScenario(o, scenario, 'server' in pinning ? pinning.server : undefined));
+        } catch (error) {
+          console.log(`  ${id}: ERROR ${error.message ?? error}`);
+          results.scenarios.push({ id, title: scenario.title, target: scenario.target, error: String(error.message ?? error), verdict: 'ERROR' });
+        }
       }
+    } finally {
+      if ('server' in pinning) setAffinity(process.pid, pinning.all);
     }
     console.log('');
     printScenarios(results.scenarios);

@@ -97,6 +97,10 @@ export interface ServeOptions {
 export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<{ port: number; close(): Promise<void> }> {
   let closing = false;
   let inFlight = 0;
+  // One listener shared by every response rather than a closure per request ('close' fires once per response).
+  const settled = (): void => {
+    inFlight--;
+  };
 
   const server: Server = createServer(
     {
@@ -110,7 +114,7 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
     },
     (req, res) => {
       inFlight++;
-      res.once('close', () => inFlight--);
+      res.on('close', settled);
       onRequest(req, res);
     },
   );

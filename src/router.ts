@@ -79,8 +79,10 @@ export function createRouter(contract: Contract, basePath = ''): Router {
   };
 }
 
+/** Runs per request: a slice, not a regular expression (issue 5). */
 function splitPath(path: string): string[] {
-  return path === '/' ? [] : path.replace(/^\//, '').split('/');
+  if (path === '/') return [];
+  return (path.charCodeAt(0) === 0x2f ? path.slice(1) : path).split('/');
 }
 
 function decodeSegment(segment: string): string | undefined {

@@ -47,11 +47,15 @@ export function installCleanupHandlers() {
 /**
  * Spawns `node ...args` and resolves once it prints `listening on URL`.
  * Rejects (after killing it) when it exits first or the timeout passes.
+ * With `cpu`, the server runs on that CPU only, from its first instruction
+ * (`taskset -c CPU node ...`: taskset execs node, so the PID is node's).
  * @returns {Promise<Server>}
  */
-export function startServer({ name, args, cwd, timeoutMs = 30_000, nodeArgs = [] }) {
+export function startServer({ name, args, cwd, timeoutMs = 30_000, nodeArgs = [], cpu }) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [process.execPath, ...nodeArgs, ...args];
+  if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
+  const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -82,7 +86,7 @@ export function startServer({ name, args, cwd, timeoutMs = 30_000, nodeArgs = []
     const fail = (why) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new Error(`${name}: ${why}\n  command: node ${[...nodeArgs, ...args].join(' ')}\n  stderr: ${stderr.trim().split('\n').slice(-8).join('\n          ') || '(empty)'}`));
+      reject(new Error(`${name}: ${why}\n  command: ${command.join(' ')}\n  stderr: ${stderr.trim().split('\n').slice(-8).join('\n          ') || '(empty)'}`));
     };
     const timer = setTimeout(() => fail(`no "listening on" line within ${timeoutMs} ms`), timeoutMs);
     child.stdout.setEncoding('utf8');
