@@ -34,6 +34,17 @@ describe('createMockApp', () => {
     expect(core.handle(request('POST', '/categories', { body: { kind: 'too-large', limit: 1024 } }))).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', status: 413 } });
   });
 
+  it('notes the deprecation for the request log, unless told nobody reads it (--quiet); the headers stay either way', () => {
+    const get = request('GET', '/pets/7');
+    const logged = app().handle(get);
+    const quiet = app({ deprecationNotes: false }).handle(get);
+    expect(logged.notes).toEqual([expect.stringMatching(/^getPet is deprecated .*use GET \/pets\?id=7$/)]);
+    expect(quiet.notes).toBeUndefined();
+    expect(quiet).toMatchObject({ status: 404, body: { code: 'PET_NOT_FOUND' } });
+    expect(quiet.headers).toEqual(logged.headers);
+    expect(Object.keys(quiet.headers)).toEqual(expect.arrayContaining(['deprecation', 'sunset', 'link']));
+  });
+
   it('refuses to start when the document has an operation without a handler', () => {
     const { getPet: _dropped, ...rest } = HANDLERS;
     expect(() => app({ handlers: rest })).toThrow(KitError);

@@ -55,6 +55,11 @@ export interface MockAppOptions {
   readonly now?: Date;
   /** For tests of the start-up check; the real table by default. */
   readonly handlers?: Readonly<Record<string, Handler>>;
+  /**
+   * Whether answers carry the deprecation warning in `notes` for the request log (default true). The server
+   * turns it off under --quiet, where nothing reads it, so getPet does not build a string per request for nothing.
+   */
+  readonly deprecationNotes?: boolean;
 }
 
 export interface MockApp {
@@ -89,6 +94,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const basePath = normalizeBasePath(options.basePath ?? '');
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
+  const deprecationNotes = options.deprecationNotes ?? true;
 
   const errors = createErrorFactory(contract);
   const handlers = bindHandlers(contract, options.handlers);
@@ -159,7 +165,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const { deprecation } = route;
     // Every answer of a deprecated operation carries its headers, errors included (contract.md, Deprecation).
     const deprecationHeaders = deprecation?.headers(pathParams);
-    const notes: string[] = deprecation ? [deprecation.warning(pathParams)] : [];
+    const notes: string[] = deprecation && deprecationNotes ? [deprecation.warning(pathParams)] : [];
 
     const prefer = parsePrefer(headerList(request.headers, 'prefer'));
     const preferences = prefer.ok ? prefer.preferences : undefined;

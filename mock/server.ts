@@ -74,6 +74,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    deprecationNotes: !options.quiet,
   });
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const host = options.host ?? '127.0.0.1';
