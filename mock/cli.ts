@@ -14,6 +14,8 @@ import { normalizeBasePath, VALIDATION_MODES } from './settings.js';
 
 /** Generous for a demo, bounded so a typo (an extra 0) fails clearly instead of exhausting memory. */
 const MAX_PETS = 5_000_000;
+/** Each session is a copy of the data: bounded for the same reason. */
+const MAX_SESSIONS = 10_000;
 
 export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const raw = parseCommand('mock', argv);
@@ -21,6 +23,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const seed = integerOption('mock', 'seed', raw.seed, 0, Number.MAX_SAFE_INTEGER);
   const pets = integerOption('mock', 'pets', raw.pets, 0, MAX_PETS);
   const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
+  const maxSessions = integerOption('mock', 'max-sessions', raw['max-sessions'], 1, MAX_SESSIONS);
 
   if (seed !== undefined && raw.fixtures !== undefined && raw.fixtures !== 'none') {
     throw new KitError('USAGE', 'petstore-kit mock: --seed generates the data, --fixtures reads it from a folder; give one of them (or --fixtures none with --seed).');
@@ -50,6 +53,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(basePath !== undefined ? { basePath } : {}),
     ...(corsOrigin !== undefined ? { corsOrigin } : {}),
     ...(validation !== undefined ? { validation } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
   };
 }

@@ -19,7 +19,7 @@ import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
-import { createStoreRegistry } from './store.js';
+import { createStoreRegistry, DEFAULT_MAX_SESSIONS } from './store.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -41,6 +41,8 @@ export interface MockOptions {
   /** `*` (default) or the one origin CORS allows. */
   readonly corsOrigin?: string;
   readonly validation?: ValidationMode;
+  /** How many X-Mock-Session stores are kept at once; past it the least recently used is dropped (default 100). */
+  readonly maxSessions?: number;
   /** No log line per request. */
   readonly quiet?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
@@ -67,16 +69,21 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
   const compiled = compileContract(contract);
   const initial = await initialData(options, compiled);
+  const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const registry = createStoreRegistry(initial, {
+    maxSessions,
+    onDrop: (session) => log?.(`session ${session} dropped: the least recently used of ${maxSessions} (--max-sessions); its next request starts from the initial data`),
+  });
   const app = createMockApp({
     compiled,
-    registry: createStoreRegistry(initial),
+    registry,
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     deprecationNotes: !options.quiet,
   });
-  const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const host = options.host ?? '127.0.0.1';
   const served = await serve(app, { port: options.port ?? 4010, host, ...(log ? { log } : {}) });
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close: served.close };

@@ -69,6 +69,26 @@ describe('sessions', () => {
     expect(await t.client.state(two)).toEqual(initial);
   });
 
+  it('past --max-sessions the least recently used session is dropped, logged, and starts afresh on its next request', async () => {
+    const lines: string[] = [];
+    const small = await startTestMock({ maxSessions: 2, quiet: false, log: (line) => lines.push(line) });
+    try {
+      const [one, two, three] = ['cap-one', 'cap-two', 'cap-three'].map(sessionName) as [string, string, string];
+      const initial = await small.client.state(one);
+      await newCategory(small.client.session(one), 'Only in one');
+      await newCategory(small.client.session(two), 'Only in two');
+      await newCategory(small.client.session(one), 'One again');
+      // A third session: two is the least recently used, so it goes; one keeps its data.
+      await newCategory(small.client.session(three), 'Only in three');
+      expect(lines.filter((line) => line.includes('dropped'))).toEqual([expect.stringMatching(new RegExp(`^session ${two} dropped: the least recently used of 2 \\(--max-sessions\\)`))]);
+      expect(await namesOf(small.client.session(one), '/categories')).toEqual(expect.arrayContaining(['Only in one', 'One again']));
+      expect((await small.client.get('/__mock/health')).body).toMatchObject({ sessions: 2 });
+      expect(await small.client.state(two)).toEqual(initial);
+    } finally {
+      await small.close();
+    }
+  });
+
   it.each(['', 'has space', 'x'.repeat(65), 'slash/no', 'ümlaut'])('an invalid session name (%j) is a 400 that changes nothing', async (bad) => {
     const name = sessionName('bad-session');
     const answer = await expectUnchanged(t.client, name, () => t.client.send('POST', '/categories', { json: { name: 'Nope' }, headers: { 'x-mock-session': encodeURIComponent(bad) === bad ? bad : bad.replace(/[^\x20-\x7e]/g, '?') } }));

@@ -411,6 +411,41 @@ describe('prototype pollution', () => {
   });
 });
 
+describe('registry: a bounded number of sessions', () => {
+  it('keeps at most maxSessions, dropping the least recently used and saying which', () => {
+    const dropped: string[] = [];
+    const registry = createStoreRegistry(BASE, { maxSessions: 2, onDrop: (name) => dropped.push(name) });
+    value(registry.get('a').createCategory({ name: 'Kept in a' }));
+    value(registry.get('b').createCategory({ name: 'Kept in b' }));
+    // Using a makes b the least recently used, so the third session pushes out b, not a.
+    registry.get('a');
+    registry.get('c');
+    expect(dropped).toEqual(['b']);
+    expect([...registry.sessions()].sort()).toEqual(['a', 'c']);
+    expect(registry.get('a').listCategories(ALL).items.map((c) => c.name)).toContain('Kept in a');
+    // A dropped name starts afresh from the initial data, and in turn pushes out the least recently used (c).
+    expect(registry.get('b').listCategories(ALL).items.map((c) => c.name)).toEqual(['Dogs', 'Cats', 'Birds']);
+    expect(dropped).toEqual(['b', 'c']);
+    // The default store is not a session: it is never dropped and never counts.
+    value(registry.get().createCategory({ name: 'Default' }));
+    registry.get('d');
+    expect(registry.get().listCategories(ALL).items.map((c) => c.name)).toContain('Default');
+    expect(registry.sessions()).toHaveLength(2);
+  });
+
+  it('keeps 100 by default', () => {
+    const dropped: string[] = [];
+    const registry = createStoreRegistry(BASE, { onDrop: (name) => dropped.push(name) });
+    for (let i = 0; i < 101; i++) registry.get(`s${i}`);
+    expect(registry.sessions()).toHaveLength(100);
+    expect(dropped).toEqual(['s0']);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxSessions %s with a USAGE kit error', (maxSessions) => {
+    expect(() => createStoreRegistry(BASE, { maxSessions })).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
+
 describe('initial data the store cannot hold', () => {
   it.each([
     ['a pet in a missing category', { ...BASE, pets: [...BASE.pets, { id: 5, name: 'Ghost', categoryId: 9 }], inventory: [...BASE.inventory, { petId: 5, quantity: 1 }] }, '/pets/4/categoryId'],

@@ -79,26 +79,52 @@ export function createStore(initial: StoreSnapshot): Store {
   return createStoreCell(buildState(assertHoldable(initial))).store;
 }
 
+/** How many session stores a registry keeps by default (`--max-sessions`). */
+export const DEFAULT_MAX_SESSIONS = 100;
+
+export interface StoreRegistryOptions {
+  /**
+   * At most this many session stores at once (default 100). Each holds a whole
+   * copy of the initial data, so without a bound a client looping over fresh
+   * session names would exhaust memory (a million generated pets are ~400 MB a
+   * copy). Past it the least recently used session is dropped.
+   */
+  readonly maxSessions?: number;
+  /** Told the name of each session dropped to make room, for the log. */
+  readonly onDrop?: (session: string) => void;
+}
+
 /**
  * The default store plus one per session name, each a copy of `initial`.
  * Session stores are created on first use. `reset(name)` restores that
  * session in place; `reset()` restores the default store in place and drops
  * every session (freeing its memory): the next use of a name creates it
- * afresh from `initial`, which is the same data.
+ * afresh from `initial`, which is the same data. A session dropped to stay
+ * within `maxSessions` likewise starts afresh on its next use.
  */
-export function createStoreRegistry(initial: StoreSnapshot): StoreRegistry {
+export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegistryOptions = {}): StoreRegistry {
   assertHoldable(initial);
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new KitError('USAGE', `The number of sessions kept must be a whole number >= 1; got ${maxSessions}.`);
   const fallback = createStoreCell(buildState(initial));
-  // A Map, not an object: a session named `__proto__` is just a name.
+  // A Map, not an object: a session named `__proto__` is just a name. Its order is the order of last use (a
+  // used session is moved to the end), so the first entry is always the least recently used.
   const sessions = new Map<string, StoreCell>();
 
   const cellFor = (session: string | undefined): StoreCell => {
     if (session === undefined) return fallback;
     let cell = sessions.get(session);
-    if (cell === undefined) {
+    if (cell !== undefined) {
+      sessions.delete(session);
+    } else {
       cell = createStoreCell(buildState(initial));
-      sessions.set(session, cell);
+      for (const oldest of sessions.keys()) {
+        if (sessions.size < maxSessions) break;
+        sessions.delete(oldest);
+        options.onDrop?.(oldest);
+      }
     }
+    sessions.set(session, cell);
     return cell;
   };
 
