@@ -34,10 +34,10 @@ describe('createMockApp', () => {
     expect(core.handle(request('POST', '/categories', { body: { kind: 'too-large', limit: 1024 } }))).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', status: 413 } });
   });
 
-  it('notes the deprecation for the request log, unless told nobody reads it (--quiet); the headers stay either way', () => {
+  it('notes the deprecation for the request log, unless told nobody reads notes (--quiet); the headers stay either way', () => {
     const get = request('GET', '/pets/7');
     const logged = app().handle(get);
-    const quiet = app({ deprecationNotes: false }).handle(get);
+    const quiet = app({ notes: false }).handle(get);
     expect(logged.notes).toEqual([expect.stringMatching(/^getPet is deprecated .*use GET \/pets\?id=7$/)]);
     expect(quiet.notes).toBeUndefined();
     expect(quiet).toMatchObject({ status: 404, body: { code: 'PET_NOT_FOUND' } });

@@ -56,10 +56,10 @@ export interface MockAppOptions {
   /** For tests of the start-up check; the real table by default. */
   readonly handlers?: Readonly<Record<string, Handler>>;
   /**
-   * Whether answers carry the deprecation warning in `notes` for the request log (default true). The server
-   * turns it off under --quiet, where nothing reads it, so getPet does not build a string per request for nothing.
+   * Whether answers carry `notes` for a request log (default true). The server turns it off under --quiet, where
+   * nothing reads them, so no note is built for nothing (getPet's deprecation warning would be one per request).
    */
-  readonly deprecationNotes?: boolean;
+  readonly notes?: boolean;
 }
 
 export interface MockApp {
@@ -94,7 +94,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const basePath = normalizeBasePath(options.basePath ?? '');
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
-  const deprecationNotes = options.deprecationNotes ?? true;
+  const withNotes = options.notes ?? true;
 
   const errors = createErrorFactory(contract);
   const handlers = bindHandlers(contract, options.handlers);
@@ -148,7 +148,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; notes?: readonly string[] } = { status, headers };
     if (body !== undefined) response.body = body;
     if (preferences?.delayMs) response.delayMs = preferences.delayMs;
-    if (notes && notes.length > 0) response.notes = notes;
+    if (withNotes && notes && notes.length > 0) response.notes = notes;
     return response;
   };
 
@@ -165,7 +165,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const { deprecation } = route;
     // Every answer of a deprecated operation carries its headers, errors included (contract.md, Deprecation).
     const deprecationHeaders = deprecation?.headers(pathParams);
-    const notes: string[] = deprecation && deprecationNotes ? [deprecation.warning(pathParams)] : [];
+    const notes: string[] = deprecation && withNotes ? [deprecation.warning(pathParams)] : [];
 
     const prefer = parsePrefer(headerList(request.headers, 'prefer'));
     const preferences = prefer.ok ? prefer.preferences : undefined;

@@ -82,7 +82,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
-    deprecationNotes: !options.quiet,
+    notes: !options.quiet,
   });
   const host = options.host ?? '127.0.0.1';
   const served = await serve(app, { port: options.port ?? 4010, host, ...(log ? { log } : {}) });

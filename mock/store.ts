@@ -117,12 +117,13 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
     if (cell !== undefined) {
       sessions.delete(session);
     } else {
-      cell = createStoreCell(buildState(initial));
+      // Make room first, so no more than maxSessions copies of the data are ever held, not even while building one.
       for (const oldest of sessions.keys()) {
         if (sessions.size < maxSessions) break;
         sessions.delete(oldest);
         options.onDrop?.(oldest);
       }
+      cell = createStoreCell(buildState(initial));
     }
     sessions.set(session, cell);
     return cell;
