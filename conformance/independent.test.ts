@@ -24,6 +24,7 @@ import { runConformance, type RunOptions } from './runner.js';
 
 /** Before getPet's sunset, so these runs do not change meaning on 2027-07-01; the server's clock runs on from here. */
 const BEFORE_SUNSET = new Date('2026-11-01T12:00:00Z');
+const AFTER_SUNSET = new Date('2027-07-01T00:00:00Z');
 const RUN_TIMEOUT = 180_000;
 const LATENCY_FAMILIES = ['response', 'stateful', 'workflow', 'deprecation', 'routing', 'errors'];
 
@@ -82,6 +83,13 @@ describe.concurrent('the runner against the independent implementation', () => {
   it('every variant combined but latency: zero findings', { timeout: RUN_TIMEOUT }, async () => {
     const all = Object.fromEntries(ALONE.map((name) => [name, true])) as Variants;
     expectZeroFindings(await runAgainst({ variants: all }));
+  });
+
+  it("past getPet's sunset (the target's clock at 2027-07-01): zero findings, getPet answering 410 throughout", { timeout: RUN_TIMEOUT }, async () => {
+    // This server answers 410 to every getPet request after the sunset, before validating the id; 400 first would be as legal (both are documented).
+    const report = await runAgainst({ now: AFTER_SUNSET });
+    expectZeroFindings(report);
+    expect(report.coverage.statuses.find((s) => s.operationId === 'getPet' && s.status === '410')?.observed).toBe(true);
   });
 
   it('a target that assigns ids above 2^53 passes, and the runner read its records back by those exact ids', { timeout: RUN_TIMEOUT }, async () => {
