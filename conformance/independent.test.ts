@@ -80,6 +80,10 @@ describe.concurrent('the runner against the independent implementation', () => {
     expectZeroFindings(await runAgainst({ variants: { latency: true } }, { only: LATENCY_FAMILIES }));
   });
 
+  it('variants bigIds and numberForms together (ids above 2^53 written with a zero fraction, 4590224790122085204.0): zero findings', { timeout: RUN_TIMEOUT }, async () => {
+    expectZeroFindings(await runAgainst({ variants: { bigIds: true, numberForms: true } }));
+  });
+
   it('every variant combined but latency: zero findings', { timeout: RUN_TIMEOUT }, async () => {
     const all = Object.fromEntries(ALONE.map((name) => [name, true])) as Variants;
     expectZeroFindings(await runAgainst({ variants: all }));
