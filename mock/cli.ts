@@ -1,7 +1,7 @@
 /**
  * `petstore-kit mock`: flags (from the one options table, src/cli/options.ts)
  * → MockOptions → startMock. Prints exactly one line on stdout once serving,
- * `listening on http://HOST:PORT`, so scripts can wait for it and read the
+ * `listening on http://HOST:PORT[/BASE-PATH]`, so scripts can wait for it and read the
  * port; request logs go to stderr. SIGINT and SIGTERM close it gracefully and
  * the command resolves with 0.
  */
@@ -63,7 +63,8 @@ export async function runMockCommand(argv: readonly string[]): Promise<number> {
   // Loaded once the flags are known to be right: a usage error should not wait for the contract and Ajv.
   const { startMock } = await import('./server.js');
   const mock = await startMock(options);
-  process.stdout.write(`listening on ${mock.url}\n`);
+  // The URL of the API itself, base path included, so a script can hand it straight to a client or the runner.
+  process.stdout.write(`listening on ${mock.url}${mock.app.basePath}\n`);
 
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -15,8 +15,17 @@ export interface Preferences {
   readonly code?: number;
   readonly example?: string;
   readonly delayMs?: number;
-  /** What a `Preference-Applied` header (RFC 7240 §3) should echo. */
-  readonly applied: readonly string[];
+  /**
+   * Each understood preference as `Preference-Applied` (RFC 7240 §3) would echo it. The core sends only the ones it
+   * honoured for this answer: `code=409` is not applied when the request is refused with a 400 first.
+   */
+  readonly tokens: PreferenceTokens;
+}
+
+export interface PreferenceTokens {
+  readonly code?: string;
+  readonly example?: string;
+  readonly delay?: string;
 }
 
 export type PreferOutcome = { readonly ok: true; readonly preferences?: Preferences } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -34,7 +43,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
   if (header === undefined || header.trim() === '') return NONE;
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  const applied: string[] = [];
+  const tokens: { code?: string; example?: string; delay?: string } = {};
   let code: number | undefined;
   let example: string | undefined;
   let delayMs: number | undefined;
@@ -57,7 +66,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: `code must be a three-digit HTTP status, e.g. code=404; got ${JSON.stringify(value ?? '')}`, actual: value });
         } else {
           code = Number(value);
-          applied.push(`code=${value}`);
+          tokens.code = `code=${value}`;
         }
         break;
       case 'example':
@@ -65,7 +74,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: 'example must name an example of the document, e.g. example=petNotFound' });
         } else {
           example = value;
-          applied.push(`example=${/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? value : JSON.stringify(value)}`);
+          tokens.example = `example=${/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? value : JSON.stringify(value)}`;
         }
         break;
       case 'delay':
@@ -73,7 +82,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: `delay must be whole milliseconds from 0 to ${MAX_DELAY_MS}, e.g. delay=250; got ${JSON.stringify(value ?? '')}`, actual: value });
         } else {
           delayMs = Math.min(Number(value), MAX_DELAY_MS);
-          applied.push(`delay=${delayMs}`);
+          tokens.delay = `delay=${delayMs}`;
         }
         break;
       default:
@@ -81,9 +90,9 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
     }
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
-  if (applied.length === 0) return NONE;
+  if (code === undefined && example === undefined && delayMs === undefined) return NONE;
   return {
     ok: true,
-    preferences: { ...(code !== undefined ? { code } : {}), ...(example !== undefined ? { example } : {}), ...(delayMs !== undefined ? { delayMs } : {}), applied },
+    preferences: { ...(code !== undefined ? { code } : {}), ...(example !== undefined ? { example } : {}), ...(delayMs !== undefined ? { delayMs } : {}), tokens },
   };
 }
