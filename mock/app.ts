@@ -29,6 +29,7 @@ import { BODY_LIMIT, readJsonBody } from './body.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
+import { createDocs, type DocsFiles } from './docs.js';
 import type { StoreRegistry } from './domain.js';
 import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
@@ -64,6 +65,8 @@ export interface MockAppOptions {
   readonly notes?: boolean;
   /** How many requests the journal (`GET /__mock/requests`) keeps; the newest win. */
   readonly journalSize?: number;
+  /** What `/openapi.yaml`, `/openapi.json` and `/__mock/docs` serve (docs-files.ts reads them); no docs without. */
+  readonly docs?: DocsFiles;
 }
 
 export interface MockApp {
@@ -121,6 +124,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = createJournal(options.journalSize);
+  const docs = options.docs ? createDocs(options.docs, basePath, `${contract.title} ${contract.version}`) : undefined;
 
   const routes = new Map<string, Route>();
   for (const operation of contract.operations) {
@@ -317,6 +321,14 @@ export function createMockApp(options: MockAppOptions): MockApp {
     handle(request) {
       if (isPreflight(request.method, request.headers)) return preflight(request);
       const corsHeaders = cors.responseHeaders(request.headers);
+      const page = docs?.answer(request.method, request.path);
+      if (page) {
+        if ('refused' in page) {
+          const answer = errors.error(page.refused === 'method' ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', page.message);
+          return respond(answer.status, answer.body, corsHeaders, page.refused === 'method' ? { allow: 'GET, HEAD' } : undefined);
+        }
+        return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
+      }
       if (isAdminPath(request.path)) {
         const answer = request.path === JOURNAL_PATH ? journalAnswer(request) : admin.handle(request);
         return respond(answer.status, answer.body, corsHeaders, answer.headers);

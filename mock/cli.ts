@@ -1,7 +1,7 @@
 /**
  * `petstore-kit mock`: flags (from the one options table, src/cli/options.ts)
  * → MockOptions → startMock. Prints exactly one line on stdout once serving,
- * `listening on http://HOST:PORT[/BASE-PATH]`, so scripts can wait for it and read the
+ * `listening on http://HOST:PORT[/BASE-PATH] (docs: …)`, so scripts can wait for it and read the
  * port; request logs go to stderr. SIGINT and SIGTERM close it gracefully and
  * the command resolves with 0.
  */
@@ -64,7 +64,7 @@ export async function runMockCommand(argv: readonly string[]): Promise<number> {
   const { startMock } = await import('./server.js');
   const mock = await startMock(options);
   // The URL of the API itself, base path included, so a script can hand it straight to a client or the runner.
-  process.stdout.write(`listening on ${mock.url}${mock.app.basePath}\n`);
+  process.stdout.write(`listening on ${mock.url}${mock.app.basePath} (docs: ${mock.url}/__mock/docs)\n`);
 
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -34,6 +34,8 @@ export interface MockResponse {
   readonly headers: Record<string, string>;
   /** A JSON value, or undefined for no body (204, HEAD is the adapter's business). */
   readonly body?: unknown;
+  /** A body that is not JSON (the docs page, its files, /openapi.yaml): sent as these bytes; `body` is then absent. */
+  readonly raw?: Uint8Array | string;
   /** `Prefer: delay=MS`: the adapter waits this long before answering, without blocking others. */
   readonly delayMs?: number;
   /** For the request log only, never sent: the deprecation warning, relaxed-validation problems. */

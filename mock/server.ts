@@ -14,6 +14,7 @@ import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
 import { compileContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
+import { loadDocsFiles } from './docs-files.js';
 import type { StoreSnapshot } from './domain.js';
 import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
@@ -78,6 +79,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const app = createMockApp({
     compiled,
     registry,
+    docs: await loadDocsFiles(contract.file),
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
@@ -252,8 +254,12 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
 function writeResponse(res: ServerResponse, method: string, response: MockResponse, close: boolean): void {
   if (res.destroyed || res.headersSent) return;
   const headers = response.headers;
-  let text: string | undefined;
-  if (response.body !== undefined) {
+  let text: string | Uint8Array | undefined;
+  if (response.raw !== undefined) {
+    // The docs page and the document (docs.ts): sent as they are.
+    text = response.raw;
+    headers['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
+  } else if (response.body !== undefined) {
     // Keep the text of records a read answers with; they are likely to be read again (json.ts).
     text = encodeJson(response.body, method === 'GET' || method === 'HEAD');
     headers['content-length'] = String(Buffer.byteLength(text));
