@@ -19,7 +19,6 @@
  */
 import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import { KIT_VERSION } from '../src/package-info.js';
 import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
@@ -65,6 +64,11 @@ export interface MockAppOptions {
   readonly notes?: boolean;
   /** How many requests the journal (`GET /__mock/requests`) keeps; the newest win. */
   readonly journalSize?: number;
+  /**
+   * The kit's version for /__mock/health. An option, not an import of package-info.ts (which reads package.json
+   * from disk), so the core bundles for a browser (MSW's worker) with no Node module in it.
+   */
+  readonly kitVersion?: string;
   /** What `/openapi.yaml`, `/openapi.json` and `/__mock/docs` serve (docs-files.ts reads them); no docs without. */
   readonly docs?: DocsFiles;
 }
@@ -120,7 +124,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: KIT_VERSION });
+  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown' });
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = createJournal(options.journalSize);

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
+import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { compileContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { loadDocsFiles } from './docs-files.js';
@@ -80,6 +80,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     compiled,
     registry,
     docs: await loadDocsFiles(contract.file),
+    kitVersion: KIT_VERSION,
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
@@ -91,7 +92,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close: served.close };
 }
 
-async function initialData(options: MockOptions, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
+/** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
+export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
