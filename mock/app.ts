@@ -32,6 +32,7 @@ import { createDocs, type DocsFiles } from './docs.js';
 import type { StoreRegistry } from './domain.js';
 import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
+import { createChaos, type Fault } from './faults.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
@@ -71,6 +72,8 @@ export interface MockAppOptions {
   readonly kitVersion?: string;
   /** What `/openapi.yaml`, `/openapi.json` and `/__mock/docs` serve (docs-files.ts reads them); no docs without. */
   readonly docs?: DocsFiles;
+  /** `--chaos RATE` with its seed: that share of API requests get a random documented error or a fault (faults.ts). */
+  readonly chaos?: { readonly rate: number; readonly seed: number };
 }
 
 export interface MockApp {
@@ -94,6 +97,8 @@ export interface MockApp {
  * otherwise be ignored in silence; exposed to browser code (cors.ts).
  */
 export const UNKNOWN_QUERY_HEADER = 'x-mock-unknown-query';
+/** Says that `--chaos` chose this answer (`code=503`), so a developer can tell it from a real one. */
+export const CHAOS_HEADER = 'x-mock-chaos';
 
 /** The per-request header through which a client sets the mock's clock, e.g. to rehearse a sunset. */
 export const NOW_HEADER = 'x-mock-now';
@@ -109,6 +114,8 @@ interface Route {
   readonly location: LocationOf;
   /** The query parameters the operation documents: anything else is named back (UNKNOWN_QUERY_HEADER). */
   readonly queryNames: ReadonlySet<string>;
+  /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
+  readonly chaosStatuses: readonly number[];
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
@@ -129,6 +136,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = createJournal(options.journalSize);
   const docs = options.docs ? createDocs(options.docs, basePath, `${contract.title} ${contract.version}`) : undefined;
+  const chaos = options.chaos && options.chaos.rate > 0 ? createChaos(options.chaos.rate, options.chaos.seed) : undefined;
 
   const routes = new Map<string, Route>();
   for (const operation of contract.operations) {
@@ -147,6 +155,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       location,
       expectsBody: operation.requestBody !== undefined,
       queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
       ...(deprecation ? { deprecation } : {}),
     });
@@ -174,14 +183,15 @@ export function createMockApp(options: MockAppOptions): MockApp {
     if (operationHeaders) copy(operationHeaders, headers);
     if (answerHeaders) copy(answerHeaders, headers);
     if (preferences) {
-      const { code, example, delay } = preferences.tokens;
-      const applied = forced ? [code, example, delay] : [delay];
+      const { code, example, delay, fault } = preferences.tokens;
+      const applied = forced ? [code, example, delay, fault] : [delay, fault];
       const text = applied.filter((token) => token !== undefined).join(', ');
       if (text !== '') headers['preference-applied'] = text;
     }
-    const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; notes?: readonly string[] } = { status, headers };
+    const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; fault?: Fault; notes?: readonly string[] } = { status, headers };
     if (body !== undefined) response.body = body;
     if (preferences?.delayMs) response.delayMs = preferences.delayMs;
+    if (preferences?.fault) response.fault = preferences.fault;
     if (withNotes && notes && notes.length > 0) response.notes = notes;
     return response;
   };
@@ -360,7 +370,19 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const answer = errors.error('INTERNAL_ERROR', `The mock has no route for ${match.operation.operationId}.`);
       return respond(answer.status, answer.body, corsHeaders);
     }
-    return operation(request, route, match.pathParams, corsHeaders);
+    const draw = chaos?.draw(route.chaosStatuses);
+    if (draw?.kind === 'status') {
+      // A canned error of this operation, like `Prefer: code=`, instead of reaching the store.
+      const outcome = catalog.force(route.operation.operationId, draw.status, undefined, { pathParams: match.pathParams, body: undefined });
+      if (outcome.ok) {
+        const { status, body, headers } = outcome.answer;
+        return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), { ...headers, [CHAOS_HEADER]: `code=${status}` }, undefined, [`chaos: code=${status}`]);
+      }
+    }
+    const response = operation(request, route, match.pathParams, corsHeaders);
+    if (draw?.kind !== 'fault') return response;
+    // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
+    return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };
   }
 
   /** A 404 that says what would have matched: the path under --base-path, or where the paths are listed. */

@@ -58,7 +58,7 @@ export function createCors(contract: Contract, allowedOrigin: string): Cors {
  * (RFC 9110 §10.2.1), `Preference-Applied` (RFC 7240 §3), and the mock's own notices. Without them in
  * `Access-Control-Expose-Headers`, `response.headers.get('Allow')` is null in a page (Fetch §3.2.4).
  */
-const MOCK_HEADERS = ['Allow', 'Preference-Applied', 'X-Mock-Unknown-Query'];
+const MOCK_HEADERS = ['Allow', 'Preference-Applied', 'X-Mock-Unknown-Query', 'X-Mock-Chaos'];
 
 /** The mock's own headers, then every header some documented response declares (Location, X-Total-Count, Deprecation, Sunset, Link), in document order. */
 function exposedHeaders(contract: Contract): string[] {

@@ -4,6 +4,7 @@
  * handler in a browser could be another, with no second implementation and
  * no WHATWG Request/Response objects on the Node path.
  */
+import type { Fault } from './faults.js';
 
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -38,6 +39,8 @@ export interface MockResponse {
   readonly raw?: Uint8Array | string;
   /** `Prefer: delay=MS`: the adapter waits this long before answering, without blocking others. */
   readonly delayMs?: number;
+  /** `Prefer: fault=…` or `--chaos`: the adapter breaks the connection this way instead of answering (faults.ts). */
+  readonly fault?: Fault;
   /** For the request log only, never sent: the deprecation warning, relaxed-validation problems. */
   readonly notes?: readonly string[];
 }

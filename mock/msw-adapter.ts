@@ -7,6 +7,7 @@
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockApp } from './app.js';
+import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 
@@ -20,6 +21,8 @@ export function mswHandlers(app: MockApp, origin: string = DEFAULT_MSW_ORIGIN): 
     http.all(`${base}/*`, async ({ request }) => {
       const response = app.handle(await toMockRequest(request, app));
       if (response.delayMs) await delay(response.delayMs);
+      // A broken connection is a network error to fetch, whether reset or closed empty (Fetch §4.1 "network error").
+      if (response.fault === 'reset' || response.fault === 'empty') return HttpResponse.error();
       return toFetchResponse(request.method, response);
     }),
   ];
@@ -55,7 +58,7 @@ export function toFetchResponse(method: string, response: MockResponse): Respons
   let body: string | Uint8Array | null = null;
   if (!empty) {
     if (response.raw !== undefined) body = response.raw;
-    else if (response.body !== undefined) body = encodeJson(response.body, false);
+    else if (response.body !== undefined) body = response.fault === 'malformed' ? truncateJson(encodeJson(response.body, false)) : encodeJson(response.body, false);
   }
   return new HttpResponse(body, { status: response.status, headers: response.headers });
 }

@@ -1,7 +1,9 @@
 /**
  * The `Prefer` request header (RFC 7240) with Prism's mock conventions, so
  * users can switch between the two: `code=404` forces a documented status,
- * `example=petNotFound` picks a named example, and `delay=250` adds latency.
+ * `example=petNotFound` picks a named example, and `delay=250` adds latency;
+ * and `fault=reset|empty|malformed` breaks the connection the way networks do
+ * (faults.ts), as WireMock's faults do.
  *
  * RFC 7240 §2: names are case-insensitive, only the first instance of a
  * repeated preference counts, and a preference the server does not know is
@@ -10,11 +12,13 @@
  * `code=4o4` wants to hear about it, not to get a 200.
  */
 import type { Diagnostic } from '../src/schema/index.js';
+import { FAULTS, isFault, type Fault } from './faults.js';
 
 export interface Preferences {
   readonly code?: number;
   readonly example?: string;
   readonly delayMs?: number;
+  readonly fault?: Fault;
   /**
    * Each understood preference as `Preference-Applied` (RFC 7240 §3) would echo it. The core sends only the ones it
    * honoured for this answer: `code=409` is not applied when the request is refused with a 400 first.
@@ -26,6 +30,7 @@ export interface PreferenceTokens {
   readonly code?: string;
   readonly example?: string;
   readonly delay?: string;
+  readonly fault?: string;
 }
 
 export type PreferOutcome = { readonly ok: true; readonly preferences?: Preferences } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -43,7 +48,8 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
   if (header === undefined || header.trim() === '') return NONE;
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  const tokens: { code?: string; example?: string; delay?: string } = {};
+  const tokens: { code?: string; example?: string; delay?: string; fault?: string } = {};
+  let fault: Fault | undefined;
   let code: number | undefined;
   let example: string | undefined;
   let delayMs: number | undefined;
@@ -85,14 +91,28 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           tokens.delay = `delay=${delayMs}`;
         }
         break;
+      case 'fault':
+        if (value === undefined || !isFault(value)) {
+          diagnostics.push({ pointer: POINTER, keyword: 'enum', message: `fault must be one of ${FAULTS.join(', ')}; got ${JSON.stringify(value ?? '')}`, actual: value });
+        } else {
+          fault = value;
+          tokens.fault = `fault=${value}`;
+        }
+        break;
       default:
       // Unknown preferences are ignored (RFC 7240 §2).
     }
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
-  if (code === undefined && example === undefined && delayMs === undefined) return NONE;
+  if (code === undefined && example === undefined && delayMs === undefined && fault === undefined) return NONE;
   return {
     ok: true,
-    preferences: { ...(code !== undefined ? { code } : {}), ...(example !== undefined ? { example } : {}), ...(delayMs !== undefined ? { delayMs } : {}), tokens },
+    preferences: {
+      ...(code !== undefined ? { code } : {}),
+      ...(example !== undefined ? { example } : {}),
+      ...(delayMs !== undefined ? { delayMs } : {}),
+      ...(fault !== undefined ? { fault } : {}),
+      tokens,
+    },
   };
 }

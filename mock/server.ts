@@ -16,6 +16,7 @@ import { compileContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { loadDocsFiles } from './docs-files.js';
 import type { StoreSnapshot } from './domain.js';
+import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
@@ -44,6 +45,8 @@ export interface MockOptions {
   readonly validation?: ValidationMode;
   /** How many X-Mock-Session stores are kept at once; past it the least recently used is dropped (default 100). */
   readonly maxSessions?: number;
+  /** `--chaos`: that share of requests get a random documented error or fault, drawn from `seed` (faults.ts). */
+  readonly chaos?: { readonly rate: number; readonly seed: number };
   /** No log line per request. */
   readonly quiet?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
@@ -81,6 +84,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     registry,
     docs: await loadDocsFiles(contract.file),
     kitVersion: KIT_VERSION,
+    ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
@@ -255,6 +259,15 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
 
 function writeResponse(res: ServerResponse, method: string, response: MockResponse, close: boolean): void {
   if (res.destroyed || res.headersSent) return;
+  // Faults (faults.ts): only a transport can break a connection, so the core asks and the adapter does it.
+  if (response.fault === 'reset') {
+    res.socket?.resetAndDestroy();
+    return;
+  }
+  if (response.fault === 'empty') {
+    res.socket?.end();
+    return;
+  }
   const headers = response.headers;
   let text: string | Uint8Array | undefined;
   if (response.raw !== undefined) {
@@ -264,6 +277,7 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
   } else if (response.body !== undefined) {
     // Keep the text of records a read answers with; they are likely to be read again (json.ts).
     text = encodeJson(response.body, method === 'GET' || method === 'HEAD');
+    if (response.fault === 'malformed') text = truncateJson(text);
     headers['content-length'] = String(Buffer.byteLength(text));
   }
   if (close) headers['connection'] = 'close';

@@ -41,6 +41,9 @@ export const COMMANDS = {
         description: 'an invalid request gets a 400 (error; strict also refuses undocumented query parameters), or is logged (warn) or ignored (off) as far as it cannot corrupt the data',
       },
       'max-sessions': { type: 'string', placeholder: 'N', default: '100', description: 'X-Mock-Session stores kept at once, each a copy of the initial data; past it the least recently used is dropped' },
+      // Front-end rehearsal (issue 13).
+      chaos: { type: 'string', placeholder: 'RATE', description: 'fail this share of requests (0..1) with a random documented error or fault; --seed N replays the same failures' },
+      watch: { type: 'boolean', description: 'reload openapi.yaml and the fixtures when they change; an invalid document is reported and the previous one keeps serving' },
       quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
