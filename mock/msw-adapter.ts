@@ -6,13 +6,54 @@
  * under `setupServer` (msw/node) and `setupWorker` (msw/browser).
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import type { MockApp } from './app.js';
+import type { CompiledContract } from '../src/schema/index.js';
+import { createMockApp, type MockApp, type MockAppOptions } from './app.js';
+import type { StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
+import { createStoreRegistry } from './store.js';
 
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
 export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
+
+export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now'> {
+  /** The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default http://localhost:4010. */
+  readonly origin?: string;
+  /** How many X-Mock-Session stores are kept at once (default 100). */
+  readonly maxSessions?: number;
+}
+
+export interface MswMock {
+  /** Spread into `setupServer(...)`, `setupWorker(...)` or `server.use(...)`. */
+  readonly handlers: HttpHandler[];
+  /** The core, for in-process checks (the journal: `mock.app.journal.list({})`). */
+  readonly app: MockApp;
+  /** Back to the initial data: every store (and the journal), or one X-Mock-Session. */
+  reset(session?: string): void;
+}
+
+/** The core and its stores behind MSW handlers: what both entries (msw.ts for Node, msw-browser.ts) hand out. */
+export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnapshot, kitVersion: string, settings: MswMockSettings): MswMock {
+  const registry = createStoreRegistry(initial, settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {});
+  const app = createMockApp({
+    compiled,
+    registry,
+    kitVersion,
+    notes: false,
+    ...(settings.basePath !== undefined ? { basePath: settings.basePath } : {}),
+    ...(settings.validation !== undefined ? { validation: settings.validation } : {}),
+    ...(settings.now !== undefined ? { now: settings.now } : {}),
+  });
+  return {
+    handlers: mswHandlers(app, settings.origin),
+    app,
+    reset(session) {
+      registry.reset(session);
+      if (session === undefined) app.journal.clear();
+    },
+  };
+}
 
 /** One handler for every request to `origin` (scheme, host and port); requests elsewhere pass through untouched. */
 export function mswHandlers(app: MockApp, origin: string = DEFAULT_MSW_ORIGIN): HttpHandler[] {
