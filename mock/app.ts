@@ -65,6 +65,8 @@ export interface MockAppOptions {
   readonly notes?: boolean;
   /** How many requests the journal (`GET /__mock/requests`) keeps; the newest win. */
   readonly journalSize?: number;
+  /** A journal to keep writing to (--watch hands the running one to the reloaded core); a new one by default. */
+  readonly journal?: Journal;
   /**
    * The kit's version for /__mock/health. An option, not an import of package-info.ts (which reads package.json
    * from disk), so the core bundles for a browser (MSW's worker) with no Node module in it.
@@ -134,7 +136,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown' });
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
-  const journal = createJournal(options.journalSize);
+  const journal = options.journal ?? createJournal(options.journalSize);
   const docs = options.docs ? createDocs(options.docs, basePath, `${contract.title} ${contract.version}`) : undefined;
   const chaos = options.chaos && options.chaos.rate > 0 ? createChaos(options.chaos.rate, options.chaos.seed) : undefined;
 

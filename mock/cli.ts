@@ -58,6 +58,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(validation !== undefined ? { validation } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
+    ...(raw.watch ? { watch: true } : {}),
     ...(chaosRate !== undefined ? { chaos: { rate: chaosRate, seed: seed ?? Math.floor(Math.random() * 2 ** 31) } } : {}),
   };
 }
