@@ -5,7 +5,7 @@
  * forced 201 pointing at another pet, a misspelled filter answered in silence, a base path nobody was told about.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJournal } from './journal.js';
+import { createJournal, MAX_JOURNAL_BODY_BYTES } from './journal.js';
 import { detailPaths, expectError, newCategory, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 
 const ORIGIN = { origin: 'http://localhost:5173' };
@@ -145,5 +145,16 @@ describe('the request journal: GET /__mock/requests', () => {
     for (let i = 1; i <= 5; i++) journal.record({ method: 'GET', path: `/pets/${i}`, query: {}, headers: {} }, 200, 'getPet', undefined);
     expect(journal.list({}).map((e) => e.path)).toEqual(['/pets/3', '/pets/4', '/pets/5']);
     expect(journal.list({ path: '/pets/4' }).map((e) => e.seq)).toEqual([4]);
+  });
+
+  it('keeps the size, not the content, of a body too large to hold a thousand of', () => {
+    const journal = createJournal(2);
+    const bytes = new Uint8Array(MAX_JOURNAL_BODY_BYTES + 1);
+    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes } }, 400, 'createPet', { big: true });
+    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes: new Uint8Array(10) } }, 201, 'createPet', { small: true });
+    expect(journal.list({}).map((e) => [e.body, e.bodyBytesOmitted])).toEqual([
+      [undefined, MAX_JOURNAL_BODY_BYTES + 1],
+      [{ small: true }, undefined],
+    ]);
   });
 });

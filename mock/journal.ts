@@ -15,6 +15,9 @@ export const JOURNAL_METHODS: readonly string[] = ['GET', 'DELETE'];
 /** Enough for a test's whole session of requests; old entries fall off past it. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
+/** A body larger than this is not kept (its size is): a thousand 1 MiB bodies would hold a gigabyte. */
+export const MAX_JOURNAL_BODY_BYTES = 64 * 1024;
+
 /** Headers worth asserting on that carry no secret: the mock's conventions and content negotiation. */
 const KEPT_HEADERS = ['content-type', 'accept', 'prefer', 'origin', 'x-mock-session', 'x-mock-now'] as const;
 
@@ -27,8 +30,10 @@ export interface JournalEntry {
   /** The matched operation, when the path and method matched one. */
   readonly operationId?: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** The JSON body as parsed, when there was one and it was JSON. */
+  /** The JSON body as parsed, when there was one and it was JSON (and at most MAX_JOURNAL_BODY_BYTES). */
   readonly body?: unknown;
+  /** The size of a body too large to keep. */
+  readonly bodyBytesOmitted?: number;
   readonly status: number;
 }
 
@@ -54,6 +59,8 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   return {
     record(request, status, operationId, body) {
       seq++;
+      const bodyBytes = request.body?.kind === 'bytes' ? request.body.bytes.byteLength : 0;
+      const omitted = bodyBytes > MAX_JOURNAL_BODY_BYTES;
       ring[next] = {
         seq,
         method: request.method,
@@ -61,7 +68,8 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
         query: request.query,
         ...(operationId !== undefined ? { operationId } : {}),
         headers: keptHeaders(request.headers),
-        ...(body !== undefined ? { body } : {}),
+        ...(body !== undefined && !omitted ? { body } : {}),
+        ...(omitted ? { bodyBytesOmitted: bodyBytes } : {}),
         status,
       };
       next = (next + 1) % size;
