@@ -14,27 +14,30 @@
  *   6. 410 OPERATION_SUNSET after a deprecated operation's sunset;
  *   7. `Prefer: code|example` answers from the document's examples;
  *   8. the operation's handler and its store.
- * A request refused at any step has not reached the store, so it changed nothing.
+ * A request refused at any step has not reached the store, so it changed nothing. Every answer outside /__mock/ is
+ * written to the request journal (journal.ts), whichever transport (node:http, MSW) brought it.
  */
 import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import { KIT_VERSION } from '../src/package-info.js';
 import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
 import { ADMIN_BODY_LIMIT, createAdmin, isAdminPath } from './admin.js';
+import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { BODY_LIMIT, readJsonBody } from './body.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
+import { createDocs, type DocsFiles } from './docs.js';
 import type { StoreRegistry } from './domain.js';
 import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
+import { createChaos, type Fault } from './faults.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
 import { locationFromLinks, type LocationOf } from './location.js';
-import { headerList, type MockRequest, type MockResponse } from './message.js';
+import { headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import { compileRelaxed } from './relaxed.js';
 import { readSession, SESSION_HEADER } from './session.js';
@@ -60,6 +63,19 @@ export interface MockAppOptions {
    * nothing reads them, so no note is built for nothing (getPet's deprecation warning would be one per request).
    */
   readonly notes?: boolean;
+  /** How many requests the journal (`GET /__mock/requests`) keeps; the newest win. */
+  readonly journalSize?: number;
+  /** A journal to keep writing to (--watch hands the running one to the reloaded core); a new one by default. */
+  readonly journal?: Journal;
+  /**
+   * The kit's version for /__mock/health. An option, not an import of package-info.ts (which reads package.json
+   * from disk), so the core bundles for a browser (MSW's worker) with no Node module in it.
+   */
+  readonly kitVersion?: string;
+  /** What `/openapi.yaml`, `/openapi.json` and `/__mock/docs` serve (docs-files.ts reads them); no docs without. */
+  readonly docs?: DocsFiles;
+  /** `--chaos RATE` with its seed: that share of API requests get a random documented error or a fault (faults.ts). */
+  readonly chaos?: { readonly rate: number; readonly seed: number };
 }
 
 export interface MockApp {
@@ -72,7 +88,19 @@ export interface MockApp {
   unparsableRequest(message: string): MockResponse;
   readonly contract: Contract;
   readonly registry: StoreRegistry;
+  /** The requests answered so far (bounded): what `GET /__mock/requests` lists. */
+  readonly journal: Journal;
+  /** The path prefix the API is served under ('' for none). */
+  readonly basePath: string;
 }
+
+/**
+ * Names the query parameters a request sent that its operation does not document (`?stauts=sold`), which would
+ * otherwise be ignored in silence; exposed to browser code (cors.ts).
+ */
+export const UNKNOWN_QUERY_HEADER = 'x-mock-unknown-query';
+/** Says that `--chaos` chose this answer (`code=503`), so a developer can tell it from a real one. */
+export const CHAOS_HEADER = 'x-mock-chaos';
 
 /** The per-request header through which a client sets the mock's clock, e.g. to rehearse a sunset. */
 export const NOW_HEADER = 'x-mock-now';
@@ -86,6 +114,10 @@ interface Route {
   readonly deprecation?: Deprecation;
   readonly expectsBody: boolean;
   readonly location: LocationOf;
+  /** The query parameters the operation documents: anything else is named back (UNKNOWN_QUERY_HEADER). */
+  readonly queryNames: ReadonlySet<string>;
+  /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
+  readonly chaosStatuses: readonly number[];
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
@@ -101,8 +133,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: KIT_VERSION });
-  const relaxed = mode === 'error' ? undefined : compileRelaxed(contract);
+  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown' });
+  const strictMode = mode === 'error' || mode === 'strict';
+  const relaxed = strictMode ? undefined : compileRelaxed(contract);
+  const journal = options.journal ?? createJournal(options.journalSize);
+  const docs = options.docs ? createDocs(options.docs, basePath, `${contract.title} ${contract.version}`) : undefined;
+  const chaos = options.chaos && options.chaos.rate > 0 ? createChaos(options.chaos.rate, options.chaos.seed) : undefined;
 
   const routes = new Map<string, Route>();
   for (const operation of contract.operations) {
@@ -120,6 +156,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
       handler,
       location,
       expectsBody: operation.requestBody !== undefined,
+      queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
       ...(deprecation ? { deprecation } : {}),
     });
@@ -127,7 +165,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
   /**
    * Assembles a response: JSON content type when there is a body, CORS, the operation's own headers (deprecation),
-   * then this answer's (Location, X-Total-Count, Allow), and `Preference-Applied` (RFC 7240 §3).
+   * then this answer's (Location, X-Total-Count, Allow), and `Preference-Applied` (RFC 7240 §3) naming only the
+   * preferences this answer honoured: a delay always, `code`/`example` only when the forced answer is the one sent.
    */
   const respond = (
     status: number,
@@ -137,6 +176,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     answerHeaders?: Readonly<Record<string, string>>,
     preferences?: Preferences,
     notes?: readonly string[],
+    forced = false,
   ): MockResponse => {
     // Plain assignments rather than object spreads: this runs for every answer, and spreads cost (issue 5).
     const headers: Record<string, string> = {};
@@ -144,16 +184,27 @@ export function createMockApp(options: MockAppOptions): MockApp {
     copy(corsHeaders, headers);
     if (operationHeaders) copy(operationHeaders, headers);
     if (answerHeaders) copy(answerHeaders, headers);
-    if (preferences) headers['preference-applied'] = preferences.applied.join(', ');
-    const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; notes?: readonly string[] } = { status, headers };
+    if (preferences) {
+      const { code, example, delay, fault } = preferences.tokens;
+      const applied = forced ? [code, example, delay, fault] : [delay, fault];
+      const text = applied.filter((token) => token !== undefined).join(', ');
+      if (text !== '') headers['preference-applied'] = text;
+    }
+    const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; fault?: Fault; notes?: readonly string[] } = { status, headers };
     if (body !== undefined) response.body = body;
     if (preferences?.delayMs) response.delayMs = preferences.delayMs;
+    if (preferences?.fault) response.fault = preferences.fault;
     if (withNotes && notes && notes.length > 0) response.notes = notes;
     return response;
   };
 
+  /** The parsed body of the request being handled, for the journal (handle() is synchronous: one at a time). */
+  let journalBody: unknown;
+
+  const adminMethods = (path: string): readonly string[] | undefined => (path === JOURNAL_PATH ? JOURNAL_METHODS : admin.methods(path));
+
   const preflight = (request: MockRequest): MockResponse => {
-    const methods = isAdminPath(request.path) ? admin.methods(request.path) : allowedMethods(router.match('OPTIONS', request.path));
+    const methods = isAdminPath(request.path) ? adminMethods(request.path) : anyMethodOnKnownPath(router.match('OPTIONS', request.path), request.headers);
     if (!methods) {
       const answer = errors.error('ROUTE_NOT_FOUND', `No operation matches ${request.path}, so there is nothing to preflight.`);
       return respond(answer.status, answer.body, cors.responseHeaders(request.headers));
@@ -169,7 +220,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
     const prefer = parsePrefer(headerList(request.headers, 'prefer'));
     const preferences = prefer.ok ? prefer.preferences : undefined;
-    const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, undefined, preferences, notes);
+    let unknownQuery: Record<string, string> | undefined;
+    const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
     if (!acceptsJson(headerList(request.headers, 'accept'))) {
       return fail(errors.error('NOT_ACCEPTABLE', 'This API answers application/json only; accept it (Accept: application/json) or leave Accept out.'));
@@ -177,9 +229,21 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
     const body = readJsonBody(request.body, request.headers, route.expectsBody);
     if (!body.ok) return fail(errors.error(body.code, body.message));
+    journalBody = body.value;
 
     // The mock's own control headers: always checked, whatever --validation says.
     const control: Diagnostic[] = [];
+    // A parameter the operation does not document is ignored by the contract, so a typo (`?stauts=sold`) would
+    // silently answer every pet: name it in a header and the log, and refuse it under --validation strict.
+    for (const name in request.query) {
+      if (route.queryNames.has(name)) continue;
+      unknownQuery ??= {};
+      const listed = unknownQuery[UNKNOWN_QUERY_HEADER];
+      const shown = encodeURIComponent(name).slice(0, 100);
+      unknownQuery[UNKNOWN_QUERY_HEADER] = listed === undefined ? shown : `${listed}, ${shown}`;
+      if (mode === 'strict') control.push({ pointer: `/query/${name}`, keyword: 'additionalProperties', message: `is not a query parameter of ${route.operation.operationId}; it takes ${[...route.queryNames].join(', ') || 'none'}` });
+    }
+    if (unknownQuery && mode !== 'strict') notes.push(`unknown query parameter ${unknownQuery[UNKNOWN_QUERY_HEADER]}, ignored (not documented for ${route.operation.operationId})`);
     if (!prefer.ok) control.push(...prefer.diagnostics);
     const session = readSession(request.headers[SESSION_HEADER], `/header/${SESSION_HEADER}`);
     if (!session.ok) control.push(session.diagnostic);
@@ -191,7 +255,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     let forced: ForcedAnswer | undefined;
     if (preferences && (preferences.code !== undefined || preferences.example !== undefined)) {
-      const outcome = catalog.force(route.operation.operationId, preferences.code, preferences.example);
+      const store = registry.get(session.ok ? session.session : undefined);
+      const outcome = catalog.force(route.operation.operationId, preferences.code, preferences.example, {
+        pathParams,
+        body: body.value,
+        locationTaken: (location) => exists(store, location),
+      });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);
     }
@@ -202,7 +271,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
     if (deprecation?.isSunset(now ?? clock())) return fail(errors.error('OPERATION_SUNSET', deprecation.sunsetMessage(pathParams)));
 
-    if (forced) return respond(forced.status, forced.body, corsHeaders, deprecationHeaders, forced.headers, preferences, notes);
+    if (forced) return respond(forced.status, forced.body, corsHeaders, deprecationHeaders, withExtra(forced.headers, unknownQuery), preferences, notes, true);
 
     let result: HandlerResult;
     try {
@@ -213,7 +282,21 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return fail(errors.error('INTERNAL_ERROR', `The mock ${what} while handling ${route.operation.operationId}; nothing was changed. Please report it with the request.`));
     }
     if ('error' in result) return fail(errors.error(result.error.code, result.error.message));
-    return respond(result.status, result.body, corsHeaders, deprecationHeaders, result.headers, preferences, notes);
+    return respond(result.status, result.body, corsHeaders, deprecationHeaders, withExtra(result.headers, unknownQuery), preferences, notes);
+  };
+
+  /** Whether a GET of `path` (a created record's Location) finds a record: a forced 201 must not name one. */
+  const exists = (store: ReturnType<StoreRegistry['get']>, path: string): boolean => {
+    const match = router.match('GET', path);
+    const route = match.kind === 'match' ? routes.get(match.operation.operationId) : undefined;
+    if (!route || match.kind !== 'match') return false;
+    const params = route.validators.parameters({ path: match.pathParams, query: {}, headers: {} });
+    if (!params.ok) return false;
+    try {
+      return !('error' in route.handler({ store, params: params.values, body: undefined, location: noLocation }));
+    } catch {
+      return false;
+    }
   };
 
   type Checked = { ok: true; values: ParsedParameters } | { ok: false; diagnostics: Diagnostic[] };
@@ -225,7 +308,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const bodyProblems = route.validators.body(body);
       if (params.ok && bodyProblems.length === 0 && control.length === 0) return params;
       const problems = [...control, ...(params.ok ? [] : params.diagnostics), ...bodyProblems];
-      if (mode === 'error' || !route.relaxed || control.length > 0) return { ok: false, diagnostics: problems };
+      if (strictMode || !route.relaxed || control.length > 0) return { ok: false, diagnostics: problems };
       notes.push(`the request breaks the contract, let through by --validation warn: ${problems.map((d) => `${d.pointer} ${d.message}`).join('; ')}`);
     } else if (control.length > 0) {
       return { ok: false, diagnostics: [...control] };
@@ -249,31 +332,94 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const answer = errors.error('VALIDATION_FAILED', message);
       return respond(answer.status, answer.body, cors.responseHeaders({}));
     },
+    journal,
+    basePath,
     handle(request) {
       if (isPreflight(request.method, request.headers)) return preflight(request);
       const corsHeaders = cors.responseHeaders(request.headers);
+      const page = docs?.answer(request.method, request.path);
+      if (page) {
+        if ('refused' in page) {
+          const answer = errors.error(page.refused === 'method' ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', page.message);
+          return respond(answer.status, answer.body, corsHeaders, page.refused === 'method' ? { allow: 'GET, HEAD' } : undefined);
+        }
+        return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
+      }
       if (isAdminPath(request.path)) {
-        const answer = admin.handle(request);
+        const answer = request.path === JOURNAL_PATH ? journalAnswer(request) : admin.handle(request);
         return respond(answer.status, answer.body, corsHeaders, answer.headers);
       }
+      journalBody = undefined;
       const match = router.match(request.method, request.path);
-      if (match.kind === 'no-path') {
-        const answer = errors.error('ROUTE_NOT_FOUND', `No operation matches ${request.method} ${clip(request.path)}; see the paths of ${contract.title} ${contract.version}.`);
-        return respond(answer.status, answer.body, corsHeaders);
-      }
-      if (match.kind === 'no-method') {
-        const allow = match.allow.join(', ');
-        const answer = errors.error('METHOD_NOT_ALLOWED', `${clip(request.method)} is not allowed on ${match.pathTemplate}; use ${allow}.`);
-        return respond(answer.status, answer.body, corsHeaders, { allow });
-      }
-      const route = routes.get(match.operation.operationId);
-      if (!route) {
-        const answer = errors.error('INTERNAL_ERROR', `The mock has no route for ${match.operation.operationId}.`);
-        return respond(answer.status, answer.body, corsHeaders);
-      }
-      return operation(request, route, match.pathParams, corsHeaders);
+      const response = api(request, match, corsHeaders);
+      journal.record(request, response.status, match.kind === 'match' ? match.operation.operationId : undefined, journalBody);
+      return response;
     },
   };
+
+  function api(request: MockRequest, match: ReturnType<typeof router.match>, corsHeaders: Readonly<Record<string, string>>): MockResponse {
+    if (match.kind === 'no-path') {
+      const answer = errors.error('ROUTE_NOT_FOUND', notFoundMessage(request));
+      return respond(answer.status, answer.body, corsHeaders);
+    }
+    if (match.kind === 'no-method') {
+      const allow = match.allow.join(', ');
+      const answer = errors.error('METHOD_NOT_ALLOWED', `${clip(request.method)} is not allowed on ${match.pathTemplate}; use ${allow}.`);
+      return respond(answer.status, answer.body, corsHeaders, { allow });
+    }
+    const route = routes.get(match.operation.operationId);
+    if (!route) {
+      const answer = errors.error('INTERNAL_ERROR', `The mock has no route for ${match.operation.operationId}.`);
+      return respond(answer.status, answer.body, corsHeaders);
+    }
+    const draw = chaos?.draw(route.chaosStatuses);
+    if (draw?.kind === 'status') {
+      // A canned error of this operation, like `Prefer: code=`, instead of reaching the store.
+      const outcome = catalog.force(route.operation.operationId, draw.status, undefined, { pathParams: match.pathParams, body: undefined });
+      if (outcome.ok) {
+        const { status, body, headers } = outcome.answer;
+        return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), { ...headers, [CHAOS_HEADER]: `code=${status}` }, undefined, [`chaos: code=${status}`]);
+      }
+    }
+    const response = operation(request, route, match.pathParams, corsHeaders);
+    if (draw?.kind !== 'fault') return response;
+    // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
+    return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };
+  }
+
+  /** A 404 that says what would have matched: the path under --base-path, or where the paths are listed. */
+  function notFoundMessage(request: MockRequest): string {
+    const where = `${request.method} ${clip(request.path)}`;
+    if (basePath !== '' && !request.path.startsWith(`${basePath}/`) && router.match(request.method, `${basePath}${request.path}`).kind !== 'no-path') {
+      return `No operation matches ${where}: this mock serves the API under the base path ${basePath} (--base-path); did you mean ${clip(`${basePath}${request.path}`)}?`;
+    }
+    return `No operation matches ${where}; see the paths of ${contract.title} ${contract.version} at /__mock/docs (the document itself: /openapi.yaml).`;
+  }
+
+  /** GET /__mock/requests (filtered by method, path, operationId, session), DELETE to forget them (journal.ts). */
+  function journalAnswer(request: MockRequest): { status: number; body: unknown; headers?: Readonly<Record<string, string>> } {
+    if (!JOURNAL_METHODS.includes(request.method)) {
+      const allow = JOURNAL_METHODS.join(', ');
+      const answer = errors.error('METHOD_NOT_ALLOWED', `${clip(request.method)} is not allowed on ${JOURNAL_PATH}; use ${allow}.`);
+      return { ...answer, headers: { allow } };
+    }
+    if (request.method === 'DELETE') return { status: 200, body: { cleared: journal.clear() } };
+    const filter: Record<string, string> = {};
+    const problems: Diagnostic[] = [];
+    for (const name in request.query) {
+      const value = request.query[name];
+      if (name !== 'method' && name !== 'path' && name !== 'operationId' && name !== 'session') {
+        problems.push({ pointer: `/query/${name}`, keyword: 'additionalProperties', message: 'the journal filters by method, path, operationId and session only' });
+      } else if (typeof value !== 'string') {
+        problems.push({ pointer: `/query/${name}`, keyword: 'type', message: 'give each filter once' });
+      } else {
+        filter[name] = value;
+      }
+    }
+    if (problems.length > 0) return errors.validationFailed(problems);
+    const requests = journal.list(filter);
+    return { status: 200, body: { count: requests.length, requests } };
+  }
 }
 
 const noLocation: LocationOf = () => undefined;
@@ -285,9 +431,21 @@ function copy(from: Readonly<Record<string, string>>, to: Record<string, string>
   }
 }
 
-function allowedMethods(match: ReturnType<ReturnType<typeof createRouter>['match']>): readonly string[] | undefined {
-  if (match.kind === 'no-method') return match.allow;
-  return undefined;
+/**
+ * A preflight on a known path allows the documented methods AND the one asked for: a browser then sends a wrong
+ * method for real and its code sees the 405 with `Allow` (RFC 9110 §15.5.6), instead of "TypeError: Failed to
+ * fetch" from a refused preflight (Fetch §4.8 "CORS-preflight fetch").
+ */
+function anyMethodOnKnownPath(match: ReturnType<ReturnType<typeof createRouter>['match']>, headers: MockRequest['headers']): readonly string[] | undefined {
+  if (match.kind !== 'no-method') return undefined;
+  const requested = headerValue(headers, 'access-control-request-method')?.trim();
+  if (requested === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,20}$/.test(requested) || match.allow.includes(requested)) return match.allow;
+  return [...match.allow, requested];
+}
+
+function withExtra(headers: Readonly<Record<string, string>> | undefined, extra: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  if (!extra) return headers;
+  return headers ? { ...headers, ...extra } : extra;
 }
 
 function clip(text: string): string {

@@ -65,7 +65,7 @@ function start(args: readonly string[]): Promise<Running> {
     const timer = setTimeout(() => reject(new Error(`no listening line within 15 s; stderr: ${err}`)), 15_000);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)\n/.exec(out);
+      const match = /^listening on (http:\/\/\S+)[^\n]*\n/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exit });
@@ -128,8 +128,20 @@ describe('petstore-kit mock', () => {
 
     process.kill(mock.child.pid!, 'SIGTERM');
     expect(await mock.exit).toBe(0);
-    expect(mock.stdout()).toBe(`listening on ${mock.url}\n`);
+    expect(mock.stdout()).toBe(`listening on ${mock.url} (docs: ${mock.url}/__mock/docs)\n`);
     expect(mock.stderr()).toMatch(/^GET \/pets 200 [0-9.]+ms$/m);
+  });
+
+  it('the start-up line shows the base path and names the docs page (regression: --base-path was not shown)', async () => {
+    const mock = await start(['--port', '0', '--base-path', '/api/v1', '-q']);
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+\/api\/v1$/);
+    const origin = mock.url.replace(/\/api\/v1$/, '');
+    expect(mock.stdout()).toBe(`listening on ${origin}/api/v1 (docs: ${origin}/__mock/docs)\n`);
+    const api = createContractClient({ origin, compiled, basePath: '/api/v1' });
+    clients.push(api);
+    expect((await api.get('/api/v1/pets')).status).toBe(200);
+    process.kill(mock.child.pid!, 'SIGTERM');
+    expect(await mock.exit).toBe(0);
   });
 
   it('exits 0 on SIGINT, even with a request still waiting on Prefer: delay', async () => {
@@ -193,7 +205,7 @@ describe('mock flags, in process', () => {
   it.each([
     [['--port', 'abc'], /--port takes a whole number/],
     [['--port', '70000'], /--port takes a whole number from 0 to 65535/],
-    [['--validation', 'loose'], /--validation takes one of error, warn, off/],
+    [['--validation', 'loose'], /--validation takes one of error, strict, warn, off/],
     [['--now', 'soon'], /--now takes an RFC 3339 date-time/],
     [['--cors-origin', 'localhost:5173'], /--cors-origin takes \*/],
     [['--cors-origin', 'http://localhost:5173/app'], /--cors-origin takes \*/],

@@ -1,7 +1,7 @@
 /**
  * `petstore-kit mock`: flags (from the one options table, src/cli/options.ts)
  * → MockOptions → startMock. Prints exactly one line on stdout once serving,
- * `listening on http://HOST:PORT`, so scripts can wait for it and read the
+ * `listening on http://HOST:PORT[/BASE-PATH] (docs: …)`, so scripts can wait for it and read the
  * port; request logs go to stderr. SIGINT and SIGTERM close it gracefully and
  * the command resolves with 0.
  */
@@ -25,7 +25,10 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
   const maxSessions = integerOption('mock', 'max-sessions', raw['max-sessions'], 1, MAX_SESSIONS);
 
-  if (seed !== undefined && raw.fixtures !== undefined && raw.fixtures !== 'none') {
+  const chaosRate = raw.chaos === undefined ? undefined : chaosRateOf(raw.chaos);
+  // With --chaos, --seed also seeds the failures; beside --fixtures it seeds only them.
+  const dataSeed = chaosRate !== undefined && raw.fixtures !== undefined ? undefined : seed;
+  if (dataSeed !== undefined && raw.fixtures !== undefined && raw.fixtures !== 'none') {
     throw new KitError('USAGE', 'petstore-kit mock: --seed generates the data, --fixtures reads it from a folder; give one of them (or --fixtures none with --seed).');
   }
   let now: Date | undefined;
@@ -47,7 +50,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(host !== undefined ? { host } : {}),
     ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
-    ...(seed !== undefined ? { seed } : {}),
+    ...(dataSeed !== undefined ? { seed: dataSeed } : {}),
     ...(pets !== undefined ? { pets } : {}),
     ...(now !== undefined ? { now } : {}),
     ...(basePath !== undefined ? { basePath } : {}),
@@ -55,7 +58,16 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(validation !== undefined ? { validation } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
+    ...(raw.watch ? { watch: true } : {}),
+    ...(chaosRate !== undefined ? { chaos: { rate: chaosRate, seed: seed ?? Math.floor(Math.random() * 2 ** 31) } } : {}),
   };
+}
+
+/** A share of requests, 0 to 1 (`0.1` is one request in ten). */
+function chaosRateOf(text: string): number {
+  const rate = /^(0|1|0?\.[0-9]+|1\.0*)$/.test(text) ? Number(text) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) throw new KitError('USAGE', `petstore-kit mock: --chaos takes the share of requests to fail, from 0 to 1 (e.g. 0.1); got '${text}'.`);
+  return rate;
 }
 
 export async function runMockCommand(argv: readonly string[]): Promise<number> {
@@ -63,7 +75,9 @@ export async function runMockCommand(argv: readonly string[]): Promise<number> {
   // Loaded once the flags are known to be right: a usage error should not wait for the contract and Ajv.
   const { startMock } = await import('./server.js');
   const mock = await startMock(options);
-  process.stdout.write(`listening on ${mock.url}\n`);
+  // The URL of the API itself, base path included, so a script can hand it straight to a client or the runner.
+  process.stdout.write(`listening on ${mock.url}${mock.app.basePath} (docs: ${mock.url}/__mock/docs)\n`);
+  if (options.chaos) process.stderr.write(`chaos: ${options.chaos.rate} of the requests fail with a documented error or a fault; --seed ${options.chaos.seed} replays these failures\n`);
 
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type TestMock } from './test-support/harness.js';
 
-const EXPOSED = ['Deprecation', 'Link', 'Location', 'Sunset', 'X-Total-Count'];
+const EXPOSED = ['Allow', 'Deprecation', 'Link', 'Location', 'Preference-Applied', 'Sunset', 'X-Mock-Chaos', 'X-Mock-Unknown-Query', 'X-Total-Count'];
 const exposed = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).sort();
 
 let open: TestMock;

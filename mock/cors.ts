@@ -12,7 +12,7 @@ export interface Cors {
   responseHeaders(headers: HeaderMap): Readonly<Record<string, string>>;
   /** Headers for a preflight's answer, given the methods the path documents. */
   preflightHeaders(headers: HeaderMap, allowMethods: readonly string[]): Record<string, string>;
-  /** The header names browser code may read: every response header the document declares. */
+  /** The header names browser code may read: every response header the document declares, and the mock's own. */
   readonly exposed: readonly string[];
 }
 
@@ -53,9 +53,17 @@ export function createCors(contract: Contract, allowedOrigin: string): Cors {
   };
 }
 
-/** Every header some documented response declares (Location, X-Total-Count, Deprecation, Sunset, Link), in document order. */
+/**
+ * Headers the mock sends that no operation declares, which browser code still needs: `Allow` on a 405
+ * (RFC 9110 §10.2.1), `Preference-Applied` (RFC 7240 §3), and the mock's own notices. Without them in
+ * `Access-Control-Expose-Headers`, `response.headers.get('Allow')` is null in a page (Fetch §3.2.4).
+ */
+const MOCK_HEADERS = ['Allow', 'Preference-Applied', 'X-Mock-Unknown-Query', 'X-Mock-Chaos'];
+
+/** The mock's own headers, then every header some documented response declares (Location, X-Total-Count, Deprecation, Sunset, Link), in document order. */
 function exposedHeaders(contract: Contract): string[] {
   const names = new Map<string, string>();
+  for (const name of MOCK_HEADERS) names.set(name.toLowerCase(), name);
   for (const operation of contract.operations) {
     for (const response of operation.responses.values()) {
       for (const header of response.headers) {

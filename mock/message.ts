@@ -4,6 +4,7 @@
  * handler in a browser could be another, with no second implementation and
  * no WHATWG Request/Response objects on the Node path.
  */
+import type { Fault } from './faults.js';
 
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -34,8 +35,12 @@ export interface MockResponse {
   readonly headers: Record<string, string>;
   /** A JSON value, or undefined for no body (204, HEAD is the adapter's business). */
   readonly body?: unknown;
+  /** A body that is not JSON (the docs page, its files, /openapi.yaml): sent as these bytes; `body` is then absent. */
+  readonly raw?: Uint8Array | string;
   /** `Prefer: delay=MS`: the adapter waits this long before answering, without blocking others. */
   readonly delayMs?: number;
+  /** `Prefer: fault=…` or `--chaos`: the adapter breaks the connection this way instead of answering (faults.ts). */
+  readonly fault?: Fault;
   /** For the request log only, never sent: the deprecation warning, relaxed-validation problems. */
   readonly notes?: readonly string[];
 }

@@ -1,7 +1,9 @@
 /**
  * The `Prefer` request header (RFC 7240) with Prism's mock conventions, so
  * users can switch between the two: `code=404` forces a documented status,
- * `example=petNotFound` picks a named example, and `delay=250` adds latency.
+ * `example=petNotFound` picks a named example, and `delay=250` adds latency;
+ * and `fault=reset|empty|malformed` breaks the connection the way networks do
+ * (faults.ts), as WireMock's faults do.
  *
  * RFC 7240 §2: names are case-insensitive, only the first instance of a
  * repeated preference counts, and a preference the server does not know is
@@ -10,13 +12,25 @@
  * `code=4o4` wants to hear about it, not to get a 200.
  */
 import type { Diagnostic } from '../src/schema/index.js';
+import { FAULTS, isFault, type Fault } from './faults.js';
 
 export interface Preferences {
   readonly code?: number;
   readonly example?: string;
   readonly delayMs?: number;
-  /** What a `Preference-Applied` header (RFC 7240 §3) should echo. */
-  readonly applied: readonly string[];
+  readonly fault?: Fault;
+  /**
+   * Each understood preference as `Preference-Applied` (RFC 7240 §3) would echo it. The core sends only the ones it
+   * honoured for this answer: `code=409` is not applied when the request is refused with a 400 first.
+   */
+  readonly tokens: PreferenceTokens;
+}
+
+export interface PreferenceTokens {
+  readonly code?: string;
+  readonly example?: string;
+  readonly delay?: string;
+  readonly fault?: string;
 }
 
 export type PreferOutcome = { readonly ok: true; readonly preferences?: Preferences } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -34,7 +48,8 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
   if (header === undefined || header.trim() === '') return NONE;
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  const applied: string[] = [];
+  const tokens: { code?: string; example?: string; delay?: string; fault?: string } = {};
+  let fault: Fault | undefined;
   let code: number | undefined;
   let example: string | undefined;
   let delayMs: number | undefined;
@@ -57,7 +72,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: `code must be a three-digit HTTP status, e.g. code=404; got ${JSON.stringify(value ?? '')}`, actual: value });
         } else {
           code = Number(value);
-          applied.push(`code=${value}`);
+          tokens.code = `code=${value}`;
         }
         break;
       case 'example':
@@ -65,7 +80,7 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: 'example must name an example of the document, e.g. example=petNotFound' });
         } else {
           example = value;
-          applied.push(`example=${/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? value : JSON.stringify(value)}`);
+          tokens.example = `example=${/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? value : JSON.stringify(value)}`;
         }
         break;
       case 'delay':
@@ -73,7 +88,15 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
           diagnostics.push({ pointer: POINTER, keyword: 'format', message: `delay must be whole milliseconds from 0 to ${MAX_DELAY_MS}, e.g. delay=250; got ${JSON.stringify(value ?? '')}`, actual: value });
         } else {
           delayMs = Math.min(Number(value), MAX_DELAY_MS);
-          applied.push(`delay=${delayMs}`);
+          tokens.delay = `delay=${delayMs}`;
+        }
+        break;
+      case 'fault':
+        if (value === undefined || !isFault(value)) {
+          diagnostics.push({ pointer: POINTER, keyword: 'enum', message: `fault must be one of ${FAULTS.join(', ')}; got ${JSON.stringify(value ?? '')}`, actual: value });
+        } else {
+          fault = value;
+          tokens.fault = `fault=${value}`;
         }
         break;
       default:
@@ -81,9 +104,15 @@ export function parsePrefer(header: string | undefined): PreferOutcome {
     }
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
-  if (applied.length === 0) return NONE;
+  if (code === undefined && example === undefined && delayMs === undefined && fault === undefined) return NONE;
   return {
     ok: true,
-    preferences: { ...(code !== undefined ? { code } : {}), ...(example !== undefined ? { example } : {}), ...(delayMs !== undefined ? { delayMs } : {}), applied },
+    preferences: {
+      ...(code !== undefined ? { code } : {}),
+      ...(example !== undefined ? { example } : {}),
+      ...(delayMs !== undefined ? { delayMs } : {}),
+      ...(fault !== undefined ? { fault } : {}),
+      tokens,
+    },
   };
 }

@@ -11,15 +11,19 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
-import { compileContract } from '../src/schema/index.js';
+import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
+import { compileContract, type CompiledContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
-import type { StoreSnapshot } from './domain.js';
+import { loadDocsFiles } from './docs-files.js';
+import type { DocsFiles } from './docs.js';
+import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
 import { createStoreRegistry, DEFAULT_MAX_SESSIONS } from './store.js';
+import { createLiveApp, watchSources } from './watch.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -43,8 +47,12 @@ export interface MockOptions {
   readonly validation?: ValidationMode;
   /** How many X-Mock-Session stores are kept at once; past it the least recently used is dropped (default 100). */
   readonly maxSessions?: number;
+  /** `--chaos`: that share of requests get a random documented error or fault, drawn from `seed` (faults.ts). */
+  readonly chaos?: { readonly rate: number; readonly seed: number };
   /** No log line per request. */
   readonly quiet?: boolean;
+  /** Reload the document and the fixtures when they change (watch.ts). */
+  readonly watch?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -66,30 +74,70 @@ const MAX_HEADER_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 12_000;
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
-  const compiled = compileContract(contract);
+  // The docs page serves the document a core was compiled from, read with it (a reload may meet a broken file later).
+  const docsOf = new WeakMap<CompiledContract, DocsFiles>();
+  const load = async (path: string): Promise<CompiledContract> => {
+    const loaded = compileContract(await loadContract(path));
+    docsOf.set(loaded, await loadDocsFiles(loaded.contract.file));
+    return loaded;
+  };
+  const compiled = await load(options.specPath ?? DEFAULT_SPEC_PATH);
+  const { contract } = compiled;
   const initial = await initialData(options, compiled);
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const registry = createStoreRegistry(initial, {
-    maxSessions,
-    onDrop: (session) => log?.(`session ${session} dropped: the least recently used of ${maxSessions} (--max-sessions); its next request starts from the initial data`),
-  });
-  const app = createMockApp({
-    compiled,
-    registry,
-    ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
-    ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
-    ...(options.validation !== undefined ? { validation: options.validation } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
-    notes: !options.quiet,
-  });
+  const makeRegistry = (data: StoreSnapshot): StoreRegistry =>
+    createStoreRegistry(data, {
+      maxSessions,
+      onDrop: (session) => log?.(`session ${session} dropped: the least recently used of ${maxSessions} (--max-sessions); its next request starts from the initial data`),
+    });
+  const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
+    const docs = docsOf.get(from);
+    return createMockApp({
+      compiled: from,
+      registry,
+      ...(docs ? { docs } : {}),
+      kitVersion: KIT_VERSION,
+      ...(previous ? { journal: previous.journal } : {}),
+      ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
+      ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
+      ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.validation !== undefined ? { validation: options.validation } : {}),
+      ...(options.now !== undefined ? { now: options.now } : {}),
+      notes: !options.quiet,
+    });
+  };
+  const first = await makeApp(compiled, makeRegistry(initial));
+  // --watch (watch.ts): the server serves a core that a reload can replace.
+  const live = options.watch ? createLiveApp(first) : undefined;
+  const app = live ?? first;
   const host = options.host ?? '127.0.0.1';
   const served = await serve(app, { port: options.port ?? 4010, host, ...(log ? { log } : {}) });
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close: served.close };
+  const watcher =
+    live
+      ? watchSources({
+          specPath: contract.file,
+          ...(options.seed === undefined && options.fixtures !== 'none' ? { fixturesDir: options.fixtures ?? DEFAULT_FIXTURES_DIR } : {}),
+          live,
+          compiled,
+          initial,
+          loadCompiled: load,
+          loadInitial: (from) => initialData(options, from),
+          makeRegistry,
+          makeApp,
+          // What was reloaded is said even under --quiet, which silences only the per-request lines.
+          log: options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)),
+        })
+      : undefined;
+  const close = async (): Promise<void> => {
+    watcher?.close();
+    await served.close();
+  };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close };
 }
 
-async function initialData(options: MockOptions, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
+/** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
+export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
@@ -251,11 +299,25 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
 
 function writeResponse(res: ServerResponse, method: string, response: MockResponse, close: boolean): void {
   if (res.destroyed || res.headersSent) return;
+  // Faults (faults.ts): only a transport can break a connection, so the core asks and the adapter does it.
+  if (response.fault === 'reset') {
+    res.socket?.resetAndDestroy();
+    return;
+  }
+  if (response.fault === 'empty') {
+    res.socket?.end();
+    return;
+  }
   const headers = response.headers;
-  let text: string | undefined;
-  if (response.body !== undefined) {
+  let text: string | Uint8Array | undefined;
+  if (response.raw !== undefined) {
+    // The docs page and the document (docs.ts): sent as they are.
+    text = response.raw;
+    headers['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
+  } else if (response.body !== undefined) {
     // Keep the text of records a read answers with; they are likely to be read again (json.ts).
     text = encodeJson(response.body, method === 'GET' || method === 'HEAD');
+    if (response.fault === 'malformed') text = truncateJson(text);
     headers['content-length'] = String(Buffer.byteLength(text));
   }
   if (close) headers['connection'] = 'close';

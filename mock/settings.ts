@@ -5,8 +5,8 @@
  */
 import { KitError } from '../src/kit-error.js';
 
-export type ValidationMode = 'error' | 'warn' | 'off';
-export const VALIDATION_MODES: readonly ValidationMode[] = ['error', 'warn', 'off'];
+export type ValidationMode = 'error' | 'strict' | 'warn' | 'off';
+export const VALIDATION_MODES: readonly ValidationMode[] = ['error', 'strict', 'warn', 'off'];
 
 /** `''` or `/segment[/segment…]` without a trailing slash; anything else is a usage error. */
 export function normalizeBasePath(basePath: string): string {

@@ -33,7 +33,7 @@ describe('acceptsJson (RFC 9110 §12.5.1)', () => {
 
 describe('parsePrefer (RFC 7240)', () => {
   it('reads code, example and delay, case-insensitively, first instance winning', () => {
-    expect(parsePrefer('Code=404, example="pet Not Found", delay=5, code=500')).toEqual({ ok: true, preferences: { code: 404, example: 'pet Not Found', delayMs: 5, applied: ['code=404', 'example="pet Not Found"', 'delay=5'] } });
+    expect(parsePrefer('Code=404, example="pet Not Found", delay=5, code=500')).toEqual({ ok: true, preferences: { code: 404, example: 'pet Not Found', delayMs: 5, tokens: { code: 'code=404', example: 'example="pet Not Found"', delay: 'delay=5' } } });
   });
   it('caps the delay', () => {
     expect(parsePrefer('delay=99999999')).toMatchObject({ ok: true, preferences: { delayMs: MAX_DELAY_MS } });

@@ -34,8 +34,16 @@ export const COMMANDS = {
       now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
       'base-path': { type: 'string', placeholder: 'PATH', default: '', description: 'serve under a path prefix, e.g. /api/v1' },
       'cors-origin': { type: 'string', placeholder: 'ORIGIN', default: '*', description: 'the one origin CORS allows, e.g. http://localhost:5173; * allows any' },
-      validation: { type: 'string', placeholder: 'error|warn|off', default: 'error', description: 'an invalid request gets a 400 (error), or is logged (warn) or ignored (off) as far as it cannot corrupt the data' },
+      validation: {
+        type: 'string',
+        placeholder: 'error|strict|warn|off',
+        default: 'error',
+        description: 'an invalid request gets a 400 (error; strict also refuses undocumented query parameters), or is logged (warn) or ignored (off) as far as it cannot corrupt the data',
+      },
       'max-sessions': { type: 'string', placeholder: 'N', default: '100', description: 'X-Mock-Session stores kept at once, each a copy of the initial data; past it the least recently used is dropped' },
+      // Front-end rehearsal (issue 13).
+      chaos: { type: 'string', placeholder: 'RATE', description: 'fail this share of requests (0..1) with a random documented error or fault; --seed N replays the same failures' },
+      watch: { type: 'boolean', description: 'reload openapi.yaml and the fixtures when they change; an invalid document is reported and the previous one keeps serving' },
       quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },

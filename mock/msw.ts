@@ -1,0 +1,37 @@
+/**
+ * `petstore-kit/msw`: the mock as MSW request handlers for Node tests (`setupServer(...mock.handlers)`), backed by
+ * the same core (app.ts) and store as the HTTP mock, with the same data options (`fixtures`, `seed`/`pets`), clock
+ * (`now`), base path and validation mode, and a `reset()`. For a browser (`setupWorker`), `browserData()` prepares
+ * the JSON that msw-browser.ts (`petstore-kit/msw/browser`) starts from.
+ *
+ *   const mock = await createMswMock({ origin: 'http://localhost:4010' });
+ *   const server = setupServer(...mock.handlers);
+ *   beforeAll(() => server.listen()); afterEach(() => mock.reset()); afterAll(() => server.close());
+ */
+import { loadContract } from '../src/contract/index.js';
+import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
+import { compileContract } from '../src/schema/index.js';
+import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
+import type { BrowserMockData } from './msw-browser.js';
+import { initialData, type MockOptions } from './server.js';
+
+export { DEFAULT_MSW_ORIGIN, mswHandlers, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
+
+export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> {}
+
+/**
+ * The document (dereferenced) and the initial data as one JSON-ready value, for `createBrowserMock` in a page:
+ * write it to a file the page fetches, e.g.
+ * `node -e "import('petstore-kit/msw').then(async (m) => process.stdout.write(JSON.stringify(await m.browserData())))" > public/petstore-mock.json`
+ */
+export async function browserData(options: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> = {}): Promise<BrowserMockData> {
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+  const initial = await initialData(options, compileContract(contract));
+  return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION };
+}
+
+export async function createMswMock(options: MswMockOptions = {}): Promise<MswMock> {
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+  const compiled = compileContract(contract);
+  return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, options);
+}

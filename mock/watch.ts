@@ -1,0 +1,149 @@
+/**
+ * `--watch`: the mock follows edits to openapi.yaml and the fixtures while it runs (issue 13, point 7).
+ *
+ * - The document changed: it is loaded and compiled again. If it is invalid, the reason is logged and the previous
+ *   document keeps serving. If it is valid, the new core takes over; the stores are kept when their data still
+ *   satisfies the new document (an edited example, description or new optional field), and otherwise start again
+ *   from the initial data, and the log says which.
+ * - The fixtures changed: the stores start again from the new data (that is what editing fixtures asks for); an
+ *   invalid fixture is logged and the previous data keeps serving.
+ *
+ * Folders are watched rather than files, since editors save by writing a new file and renaming it over the old one,
+ * which a watch on the old file would miss; bursts of events are folded into one reload.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { KitError } from '../src/kit-error.js';
+import type { CompiledContract } from '../src/schema/index.js';
+import type { MockApp } from './app.js';
+import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import { validateSnapshot } from './seed.js';
+
+/** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
+export interface LiveApp extends MockApp {
+  swap(next: MockApp): void;
+}
+
+export function createLiveApp(initial: MockApp): LiveApp {
+  let current = initial;
+  return {
+    handle: (request) => current.handle(request),
+    bodyLimit: (path) => current.bodyLimit(path),
+    internalError: () => current.internalError(),
+    unparsableRequest: (message) => current.unparsableRequest(message),
+    get contract() {
+      return current.contract;
+    },
+    get registry() {
+      return current.registry;
+    },
+    get journal() {
+      return current.journal;
+    },
+    get basePath() {
+      return current.basePath;
+    },
+    swap(next) {
+      current = next;
+    },
+  };
+}
+
+export interface WatchSources {
+  readonly specPath: string;
+  /** The fixtures folder, when the data comes from one (not with --seed or --fixtures none). */
+  readonly fixturesDir?: string;
+  readonly live: LiveApp;
+  /** The compiled document and the initial data the running core was built from. */
+  readonly compiled: CompiledContract;
+  readonly initial: StoreSnapshot;
+  loadCompiled(specPath: string): Promise<CompiledContract>;
+  loadInitial(compiled: CompiledContract): Promise<StoreSnapshot>;
+  makeRegistry(initial: StoreSnapshot): StoreRegistry;
+  makeApp(compiled: CompiledContract, registry: StoreRegistry, previous: MockApp): Promise<MockApp>;
+  readonly log: (line: string) => void;
+}
+
+/** How long a burst of file events may last before one reload runs. */
+const SETTLE_MS = 150;
+
+export function watchSources(sources: WatchSources): { close(): void } {
+  const specFile = resolve(sources.specPath);
+  let compiled = sources.compiled;
+  let initial = sources.initial;
+  let pending: { spec: boolean; fixtures: boolean } = { spec: false, fixtures: false };
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const reload = async (what: { spec: boolean; fixtures: boolean }): Promise<void> => {
+    const { live, log } = sources;
+    let nextCompiled = compiled;
+    if (what.spec) {
+      try {
+        nextCompiled = await sources.loadCompiled(specFile);
+      } catch (error) {
+        log(`watch: ${basename(specFile)} was not reloaded, ${reason(error)}; the previous document keeps serving`);
+        if (!what.fixtures) return;
+        nextCompiled = compiled;
+      }
+    }
+    let nextInitial = initial;
+    if (what.fixtures || nextCompiled !== compiled) {
+      try {
+        nextInitial = what.fixtures ? await sources.loadInitial(nextCompiled) : initial;
+      } catch (error) {
+        log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
+        return;
+      }
+      if (!what.fixtures && validateSnapshot(initial, nextCompiled).length > 0) {
+        log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it; the previous document keeps serving`);
+        return;
+      }
+    }
+    const specReloaded = what.spec && nextCompiled !== compiled;
+    // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
+    const previous = live.registry;
+    const keep = !what.fixtures && validateSnapshot(previous.get().snapshot(), nextCompiled, 'reachable').length === 0;
+    const registry = keep ? previous : sources.makeRegistry(nextInitial);
+    live.swap(await sources.makeApp(nextCompiled, registry, live));
+    compiled = nextCompiled;
+    initial = nextInitial;
+    const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined].filter(Boolean);
+    log(`watch: reloaded ${parts.join(' and ')}; ${keep ? 'the data is kept' : 'the data starts again from the fixtures'}`);
+  };
+
+  const schedule = (kind: 'spec' | 'fixtures'): void => {
+    pending = { ...pending, [kind]: true };
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      const what = pending;
+      pending = { spec: false, fixtures: false };
+      // One reload at a time, in order: a second edit waits for the first reload to finish.
+      running = running.then(() => reload(what)).catch((error: unknown) => sources.log(`watch: reload failed, ${reason(error)}`));
+    }, SETTLE_MS);
+  };
+
+  const watchers: FSWatcher[] = [
+    watch(dirname(specFile), (_event, name) => {
+      if (name === basename(specFile)) schedule('spec');
+    }),
+  ];
+  if (sources.fixturesDir) {
+    watchers.push(
+      watch(resolve(sources.fixturesDir), (_event, name) => {
+        if (name?.endsWith('.json')) schedule('fixtures');
+      }),
+    );
+  }
+  return {
+    close() {
+      if (timer) clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+    },
+  };
+}
+
+function reason(error: unknown): string {
+  if (error instanceof KitError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
