@@ -1,13 +1,81 @@
 /**
- * Ordered id sets for the store's filters (issue 5): a filtered, paged list
- * must cost the same at 1,000,000 pets as at 10,000, so no request may scan
- * every record. Each filter value keeps its ids in ascending order (lists are
- * "oldest first"), and a page at `offset` is found by skipping whole chunks.
+ * Ordered id sets and id tables for the store (issue 5), shared between
+ * stores by copy-on-write (issue 14).
+ *
+ * Speed (issue 5): a filtered, paged list must cost the same at 1,000,000
+ * pets as at 10,000, so no request may scan every record. Each filter value
+ * keeps its ids in ascending order (lists are "oldest first"), and a page at
+ * `offset` is found by skipping whole chunks.
+ *
+ * Sharing (issue 14): every `X-Mock-Session` starts from the same initial
+ * data, so a session must not copy it. Each structure here is cut into
+ * fixed-size pieces (chunks of ids, pages of records) held in one outer array;
+ * `fork()` gives a second structure over the same pieces, and whichever side
+ * writes first copies only the piece it changes (and, once, the outer array
+ * of piece references, 1/512 of the data). Reads run the very same code on a
+ * fork as on the original, so a session reads exactly as fast as the default
+ * store. After a fork neither side owns any piece any more, so forking a live
+ * structure is as safe as forking the frozen initial data.
  */
+
+/** Told of every byte a copy-on-write copy costs, so a session's memory can be bounded (store.ts). */
+export interface Meter {
+  add(bytes: number): void;
+}
+
+/** What one array slot costs on a 64-bit V8 without pointer compression (Node's default build). */
+export const SLOT_BYTES = 8;
+/** An array's or a Set entry's own header, roughly. */
+const ARRAY_BYTES = 32;
+
+/**
+ * Which pieces a structure may edit in place. `undefined` means all of them:
+ * a structure never forked (the initial data while it is built, an imported
+ * state) pays nothing for sharing.
+ */
+class Ownership<P extends object> {
+  #owned: Set<P> | undefined;
+  #outerOwned = true;
+
+  constructor(readonly meter: Meter | undefined) {}
+
+  /** After a fork both sides share every piece: whoever writes next copies. */
+  share(): void {
+    this.#owned = new Set();
+    this.#outerOwned = false;
+  }
+
+  /** Whether the outer array must be copied before it changes (and notes that it will have been). */
+  claimOuter(length: number): boolean {
+    if (this.#outerOwned) return false;
+    this.#outerOwned = true;
+    this.meter?.add(ARRAY_BYTES + length * SLOT_BYTES);
+    return true;
+  }
+
+  owns(piece: P): boolean {
+    return this.#owned === undefined || this.#owned.has(piece);
+  }
+
+  /** A piece this structure made (a copy, a split, a new chunk): it may edit it from now on. */
+  adopt(piece: P, bytes: number): P {
+    if (this.#owned !== undefined) {
+      this.#owned.add(piece);
+      this.meter?.add(ARRAY_BYTES + bytes);
+    }
+    return piece;
+  }
+
+  /** A piece replaced by another: no longer held, so no longer tracked. */
+  release(piece: P): void {
+    this.#owned?.delete(piece);
+  }
+}
 
 /**
  * Target chunk length. A chunk splits past twice this, so an insert or delete
- * moves at most ~1,000 numbers, and a page skips `offset / CHUNK` chunks.
+ * moves (or copies, when shared) at most ~1,000 numbers, and a page skips
+ * `offset / CHUNK` chunks.
  */
 const CHUNK = 512;
 
@@ -16,10 +84,16 @@ const CHUNK = 512;
  * (the layout of Python's sortedcontainers): inserts and deletes stay cheap
  * at any size, unlike one big array, and ordered paging stays cheap, unlike
  * an insertion-ordered Set whose order breaks when a pet leaves and re-enters.
+ * The chunks are also the unit of sharing between forks.
  */
 export class SortedIds {
   #chunks: number[][] = [];
   #size = 0;
+  #ownership: Ownership<number[]>;
+
+  constructor(meter?: Meter) {
+    this.#ownership = new Ownership(meter);
+  }
 
   /** Builds the set from ids already in strictly ascending order (a snapshot sorted once), in linear time. */
   static fromAscending(ids: readonly number[]): SortedIds {
@@ -27,6 +101,16 @@ export class SortedIds {
     for (let start = 0; start < ids.length; start += CHUNK) set.#chunks.push(ids.slice(start, start + CHUNK));
     set.#size = ids.length;
     return set;
+  }
+
+  /** A set with the same ids sharing every chunk; `meter` is told what the fork's own copies cost. O(1). */
+  fork(meter?: Meter): SortedIds {
+    const copy = new SortedIds(meter);
+    copy.#chunks = this.#chunks;
+    copy.#size = this.#size;
+    copy.#ownership.share();
+    this.#ownership.share();
+    return copy;
   }
 
   get size(): number {
@@ -40,40 +124,47 @@ export class SortedIds {
 
   /** Adds an id; false when it was there already. New ids are the largest so far, so appending is the fast path. */
   add(id: number): boolean {
-    const chunks = this.#chunks;
-    const last = chunks[chunks.length - 1];
+    const last = this.#chunks[this.#chunks.length - 1];
     if (last === undefined || last[last.length - 1]! < id) {
-      if (last === undefined || last.length >= CHUNK) chunks.push([id]);
-      else last.push(id);
+      if (last === undefined || last.length >= CHUNK) this.#outer().push(this.#ownership.adopt([id], SLOT_BYTES));
+      else this.#writable(this.#chunks.length - 1).push(id);
       this.#size++;
       return true;
     }
     const at = this.#chunkFor(id);
-    const chunk = chunks[at]!;
-    const position = lowerBound(chunk, id);
-    if (chunk[position] === id) return false;
+    const position = lowerBound(this.#chunks[at]!, id);
+    if (this.#chunks[at]![position] === id) return false;
+    const chunk = this.#writable(at);
     chunk.splice(position, 0, id);
     this.#size++;
-    if (chunk.length > 2 * CHUNK) chunks.splice(at, 1, chunk.slice(0, CHUNK), chunk.slice(CHUNK));
+    if (chunk.length > 2 * CHUNK) {
+      this.#ownership.release(chunk);
+      this.#outer().splice(at, 1, this.#ownership.adopt(chunk.slice(0, CHUNK), CHUNK * SLOT_BYTES), this.#ownership.adopt(chunk.slice(CHUNK), CHUNK * SLOT_BYTES));
+    }
     return true;
   }
 
   /** Removes an id; false when it was not there. */
   delete(id: number): boolean {
-    const chunks = this.#chunks;
     const at = this.#chunkFor(id);
-    const chunk = chunks[at];
-    if (chunk === undefined) return false;
-    const position = lowerBound(chunk, id);
-    if (chunk[position] !== id) return false;
-    chunk.splice(position, 1);
+    const found = this.#chunks[at];
+    if (found === undefined) return false;
+    const position = lowerBound(found, id);
+    if (found[position] !== id) return false;
     this.#size--;
-    if (chunk.length === 0) {
-      chunks.splice(at, 1);
-    } else {
-      // Merge a shrunken chunk into its successor, so deletions cannot leave thousands of tiny chunks to skip.
-      const next = chunks[at + 1];
-      if (next !== undefined && chunk.length + next.length <= CHUNK) chunks.splice(at, 2, chunk.concat(next));
+    if (found.length === 1) {
+      this.#ownership.release(found);
+      this.#outer().splice(at, 1);
+      return true;
+    }
+    const chunk = this.#writable(at);
+    chunk.splice(position, 1);
+    // Merge a shrunken chunk into its successor, so deletions cannot leave thousands of tiny chunks to skip.
+    const next = this.#chunks[at + 1];
+    if (next !== undefined && chunk.length + next.length <= CHUNK) {
+      this.#ownership.release(chunk);
+      this.#ownership.release(next);
+      this.#outer().splice(at, 2, this.#ownership.adopt(chunk.concat(next), (chunk.length + next.length) * SLOT_BYTES));
     }
     return true;
   }
@@ -97,6 +188,21 @@ export class SortedIds {
 
   *values(): IterableIterator<number> {
     for (const chunk of this.#chunks) yield* chunk;
+  }
+
+  /** The outer array, copied first if it is shared. */
+  #outer(): number[][] {
+    if (this.#ownership.claimOuter(this.#chunks.length)) this.#chunks = this.#chunks.slice();
+    return this.#chunks;
+  }
+
+  /** The chunk at `at`, copied first if it is shared. */
+  #writable(at: number): number[] {
+    const chunk = this.#chunks[at]!;
+    if (this.#ownership.owns(chunk)) return chunk;
+    const copy = this.#ownership.adopt(chunk.slice(), chunk.length * SLOT_BYTES);
+    this.#outer()[at] = copy;
+    return copy;
   }
 
   /** Index of the first chunk whose last id is >= id, or the chunk count when id is above them all. */
@@ -126,58 +232,113 @@ function lowerBound(values: readonly number[], id: number): number {
   return low;
 }
 
-/** The empty set every absent key reads as, so callers need no undefined checks. Never mutated. */
+/** The empty set every absent key reads as, so callers need no undefined checks. Never written. */
 const NONE = new SortedIds();
 
-/** One SortedIds per key (a status, a category, a pet); a key disappears with its last id. */
+/**
+ * One SortedIds per key (a status, a category, a pet). A fork shares the
+ * map of sets and forks a key's set only when that key is first written, so
+ * forking costs O(1) whatever the number of keys.
+ */
 export class KeyedIds<K> {
-  readonly #sets = new Map<K, SortedIds>();
+  /** Sets this structure may write (each a fork or its own). */
+  #own = new Map<K, SortedIds>();
+  /** Sets shared with other forks: read here, forked into #own before a write. */
+  #shared: ReadonlyMap<K, SortedIds> | undefined;
+  readonly #meter: Meter | undefined;
+
+  constructor(meter?: Meter) {
+    this.#meter = meter;
+  }
+
+  fork(meter?: Meter): KeyedIds<K> {
+    // Both sides now read one frozen map; a key's set is forked by whichever side writes it first.
+    const merged = this.#shared === undefined ? this.#own : new Map([...this.#shared, ...this.#own]);
+    this.#shared = merged;
+    this.#own = new Map();
+    const copy = new KeyedIds<K>(meter);
+    copy.#shared = merged;
+    return copy;
+  }
 
   get(key: K): SortedIds {
-    return this.#sets.get(key) ?? NONE;
+    return this.#own.get(key) ?? this.#shared?.get(key) ?? NONE;
   }
 
   add(key: K, id: number): void {
-    let set = this.#sets.get(key);
-    if (set === undefined) {
-      set = new SortedIds();
-      this.#sets.set(key, set);
-    }
-    set.add(id);
+    this.#writable(key).add(id);
   }
 
   delete(key: K, id: number): void {
-    const set = this.#sets.get(key);
-    if (set === undefined) return;
+    // Checked first, so deleting what is not there never forks a shared set for nothing.
+    if (!this.get(key).has(id)) return;
+    const set = this.#writable(key);
     set.delete(id);
-    if (set.size === 0) this.#sets.delete(key);
+    // A key disappears with its last id, unless a shared set still has it: then the empty set masks it.
+    if (set.size === 0 && !this.#shared?.has(key)) this.#own.delete(key);
   }
 
-  isEmpty(): boolean {
-    return this.#sets.size === 0;
+  #writable(key: K): SortedIds {
+    let set = this.#own.get(key);
+    if (set === undefined) {
+      set = this.#shared?.get(key)?.fork(this.#meter) ?? new SortedIds(this.#meter);
+      this.#own.set(key, set);
+    }
+    return set;
   }
 }
 
+/** Slots per page of an IdTable: a shared page is copied whole (4 KiB) on its first write in a fork. */
+const PAGE_BITS = 9;
+const PAGE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE - 1;
+
 /**
  * Records by id. Ids are server-assigned and sequential, so they are dense:
- * a plain array indexed by id holds them in a tenth of a Map's memory and time
- * (a million pets, issue 5). An id far past the dense part (imported data
- * with a huge id) goes to a Map instead, so the array never turns sparse.
+ * pages of a plain array indexed by id hold them in a tenth of a Map's memory
+ * and time (a million pets, issue 5), and the pages are the unit of sharing
+ * between forks. An id far past the dense part (imported data with a huge id)
+ * goes to a Map instead, so the pages never turn sparse; that Map is copied
+ * whole on a fork's first write to it (imports rarely hold many such ids).
  */
 export class IdTable<T> {
-  readonly #dense: (T | undefined)[] = [];
-  readonly #sparse = new Map<number, T>();
+  #pages: (T | undefined)[][] = [];
+  /** Ids below this are looked up in the pages: pages.length * PAGE, kept below 2^31 (see set). */
+  #limit = 0;
+  #sparse = new Map<number, T>();
+  #sparseOwned = true;
   #size = 0;
+  #ownership: Ownership<(T | undefined)[]>;
 
-  /** How far past the array's end an id may land and still be stored densely (the gap is filled). */
+  /** How far past the dense part an id may land and still be stored densely (the gap is filled). */
   static readonly GAP = 4096;
+  /** No dense page beyond this id: far ids go to the Map (and `>>>` stays exact). */
+  static readonly MAX_DENSE = 2 ** 31 - 1;
+
+  constructor(meter?: Meter) {
+    this.#ownership = new Ownership(meter);
+  }
+
+  fork(meter?: Meter): IdTable<T> {
+    const copy = new IdTable<T>(meter);
+    copy.#pages = this.#pages;
+    copy.#limit = this.#limit;
+    copy.#sparse = this.#sparse;
+    copy.#size = this.#size;
+    copy.#sparseOwned = false;
+    this.#sparseOwned = false;
+    copy.#ownership.share();
+    this.#ownership.share();
+    return copy;
+  }
 
   get size(): number {
     return this.#size;
   }
 
   get(id: number): T | undefined {
-    const found = id < this.#dense.length ? this.#dense[id] : undefined;
+    // `id >>> 0 === id`: a whole number in the pages' range, so a fraction never lands on a neighbour's slot.
+    const found = id < this.#limit && id >>> 0 === id ? this.#pages[id >>> PAGE_BITS]![id & PAGE_MASK] : undefined;
     return found !== undefined || this.#sparse.size === 0 ? found : this.#sparse.get(id);
   }
 
@@ -186,28 +347,93 @@ export class IdTable<T> {
   }
 
   set(id: number, value: T): void {
-    const dense = this.#dense;
-    if (!this.#sparse.has(id) && Number.isSafeInteger(id) && id >= 0 && id < dense.length + IdTable.GAP) {
-      if (dense[id] === undefined) this.#size++;
-      while (dense.length < id) dense.push(undefined);
-      dense[id] = value;
+    if (!this.#sparse.has(id) && Number.isSafeInteger(id) && id >= 0 && id < this.#limit + IdTable.GAP && id <= IdTable.MAX_DENSE) {
+      while (id >= this.#limit) {
+        if (this.#ownership.claimOuter(this.#pages.length)) this.#pages = this.#pages.slice();
+        this.#pages.push(this.#ownership.adopt(new Array<T | undefined>(PAGE).fill(undefined), PAGE * SLOT_BYTES));
+        this.#limit += PAGE;
+      }
+      const page = this.#writablePage(id >>> PAGE_BITS);
+      if (page[id & PAGE_MASK] === undefined) this.#size++;
+      page[id & PAGE_MASK] = value;
       return;
     }
-    if (!this.#sparse.has(id)) this.#size++;
-    this.#sparse.set(id, value);
+    const sparse = this.#writableSparse();
+    if (!sparse.has(id)) this.#size++;
+    sparse.set(id, value);
   }
 
   delete(id: number): boolean {
-    if (id < this.#dense.length && this.#dense[id] !== undefined) {
-      this.#dense[id] = undefined;
+    if (id < this.#limit && id >>> 0 === id && this.#pages[id >>> PAGE_BITS]![id & PAGE_MASK] !== undefined) {
+      this.#writablePage(id >>> PAGE_BITS)[id & PAGE_MASK] = undefined;
       this.#size--;
       return true;
     }
-    if (this.#sparse.delete(id)) {
+    if (this.#sparse.has(id)) {
+      this.#writableSparse().delete(id);
       this.#size--;
       return true;
     }
     return false;
+  }
+
+  #writablePage(at: number): (T | undefined)[] {
+    const page = this.#pages[at]!;
+    if (this.#ownership.owns(page)) return page;
+    const copy = this.#ownership.adopt(page.slice(), PAGE * SLOT_BYTES);
+    if (this.#ownership.claimOuter(this.#pages.length)) this.#pages = this.#pages.slice();
+    this.#pages[at] = copy;
+    this.#ownership.release(page);
+    return copy;
+  }
+
+  #writableSparse(): Map<number, T> {
+    if (!this.#sparseOwned) {
+      this.#sparse = new Map(this.#sparse);
+      this.#sparseOwned = true;
+      this.#ownership.meter?.add(this.#sparse.size * 4 * SLOT_BYTES);
+    }
+    return this.#sparse;
+  }
+}
+
+/** A Map shared between forks and copied whole on a fork's first write: for small maps (category names). */
+export class SharedMap<K, V> {
+  #map: Map<K, V>;
+  #owned = true;
+  readonly #meter: Meter | undefined;
+
+  constructor(meter?: Meter, map = new Map<K, V>()) {
+    this.#meter = meter;
+    this.#map = map;
+  }
+
+  fork(meter?: Meter): SharedMap<K, V> {
+    this.#owned = false;
+    const copy = new SharedMap<K, V>(meter, this.#map);
+    copy.#owned = false;
+    return copy;
+  }
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.#writable().set(key, value);
+  }
+
+  delete(key: K): void {
+    if (this.#map.has(key)) this.#writable().delete(key);
+  }
+
+  #writable(): Map<K, V> {
+    if (!this.#owned) {
+      this.#map = new Map(this.#map);
+      this.#owned = true;
+      this.#meter?.add(this.#map.size * 4 * SLOT_BYTES);
+    }
+    return this.#map;
   }
 }
 
@@ -224,43 +450,72 @@ export interface PetKeys {
  * `remove` or `move` on every change of a pet's category or status.
  */
 export class PetIndex {
-  readonly all = new SortedIds();
-  readonly #byStatus = new KeyedIds<string>();
-  readonly #byCategory = new KeyedIds<number>();
-  /** Category → status → ids: nested rather than a composite string key, so no string is built per change. */
-  readonly #byBoth = new Map<number, KeyedIds<string>>();
+  readonly all: SortedIds;
+  readonly #byStatus: KeyedIds<string>;
+  readonly #byCategory: KeyedIds<number>;
+  /** Status → category → ids: nested rather than a composite string key, so no string is built per change. */
+  readonly #byBoth: Map<string, KeyedIds<number>>;
+  readonly #meter: Meter | undefined;
+
+  constructor(meter?: Meter, parts?: { all: SortedIds; byStatus: KeyedIds<string>; byCategory: KeyedIds<number>; byBoth: Map<string, KeyedIds<number>> }) {
+    this.#meter = meter;
+    this.all = parts?.all ?? new SortedIds(meter);
+    this.#byStatus = parts?.byStatus ?? new KeyedIds(meter);
+    this.#byCategory = parts?.byCategory ?? new KeyedIds(meter);
+    this.#byBoth = parts?.byBoth ?? new Map();
+  }
+
+  /** An index with the same answers sharing every set (O(number of statuses)); see SortedIds.fork. */
+  fork(meter?: Meter): PetIndex {
+    const byBoth = new Map<string, KeyedIds<number>>();
+    for (const [status, byCategory] of this.#byBoth) byBoth.set(status, byCategory.fork(meter));
+    return new PetIndex(meter, { all: this.all.fork(meter), byStatus: this.#byStatus.fork(meter), byCategory: this.#byCategory.fork(meter), byBoth });
+  }
 
   add(id: number, keys: PetKeys): void {
     this.all.add(id);
     this.#byStatus.add(keys.status, id);
     this.#byCategory.add(keys.categoryId, id);
-    let statuses = this.#byBoth.get(keys.categoryId);
-    if (statuses === undefined) {
-      statuses = new KeyedIds<string>();
-      this.#byBoth.set(keys.categoryId, statuses);
-    }
-    statuses.add(keys.status, id);
+    this.#bothFor(keys.status).add(keys.categoryId, id);
   }
 
   remove(id: number, keys: PetKeys): void {
     this.all.delete(id);
     this.#byStatus.delete(keys.status, id);
     this.#byCategory.delete(keys.categoryId, id);
-    const statuses = this.#byBoth.get(keys.categoryId);
-    statuses?.delete(keys.status, id);
-    if (statuses?.isEmpty()) this.#byBoth.delete(keys.categoryId);
+    this.#byBoth.get(keys.status)?.delete(keys.categoryId, id);
   }
 
+  /** Only the sets whose key changed are touched (never `all`), so a fork copies as few chunks as it can. */
   move(id: number, before: PetKeys, after: PetKeys): void {
-    if (before.categoryId === after.categoryId && before.status === after.status) return;
-    this.remove(id, before);
-    this.add(id, after);
+    const statusChanged = before.status !== after.status;
+    const categoryChanged = before.categoryId !== after.categoryId;
+    if (!statusChanged && !categoryChanged) return;
+    if (statusChanged) {
+      this.#byStatus.delete(before.status, id);
+      this.#byStatus.add(after.status, id);
+    }
+    if (categoryChanged) {
+      this.#byCategory.delete(before.categoryId, id);
+      this.#byCategory.add(after.categoryId, id);
+    }
+    this.#byBoth.get(before.status)?.delete(before.categoryId, id);
+    this.#bothFor(after.status).add(after.categoryId, id);
+  }
+
+  #bothFor(status: string): KeyedIds<number> {
+    let byCategory = this.#byBoth.get(status);
+    if (byCategory === undefined) {
+      byCategory = new KeyedIds<number>(this.#meter);
+      this.#byBoth.set(status, byCategory);
+    }
+    return byCategory;
   }
 
   /** The ids matching the filter, ascending. */
   select(filter: { readonly status?: string | undefined; readonly categoryId?: number | undefined }): SortedIds {
     const { status, categoryId } = filter;
-    if (status !== undefined && categoryId !== undefined) return this.#byBoth.get(categoryId)?.get(status) ?? NONE;
+    if (status !== undefined && categoryId !== undefined) return this.#byBoth.get(status)?.get(categoryId) ?? NONE;
     if (status !== undefined) return this.#byStatus.get(status);
     if (categoryId !== undefined) return this.#byCategory.get(categoryId);
     return this.all;

@@ -19,11 +19,12 @@ import type {
   PageOf,
   PetFilter,
   Result,
+  SessionDropReason,
   Store,
   StoreRegistry,
   StoreSnapshot,
 } from './domain.js';
-import { IdTable, KeyedIds, PetIndex, SortedIds } from './indexes.js';
+import { IdTable, KeyedIds, PetIndex, SharedMap, SortedIds, type Meter } from './indexes.js';
 import { checkConsistency, foldName } from './store-consistency.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { KitError } from '../src/kit-error.js';
@@ -32,36 +33,47 @@ import type { Category, InventoryItem, NewCategory, NewOrder, NewPet, Order, Ord
 /** The largest Stock the document allows (int32); returning stock on cancel never pushes past it. */
 const MAX_STOCK = 2_147_483_647;
 
+/**
+ * What one written record costs a session, roughly: the frozen object, its
+ * strings, and its slots in the tables and sets that file it. The copies of
+ * shared pieces are counted exactly by indexes.ts; this covers the rest.
+ */
+const RECORD_BYTES = 160;
+/** What a session costs before it writes anything: its store object and the forked structures' shells. */
+const SESSION_BYTES = 4 * 1024;
+
 /** A pet as reads return it: frozen, with the status every stored pet has. */
 type StoredPet = Readonly<Pet> & { readonly status: PetStatus };
-
-interface PetRecord {
-  /** Replaced, never edited, on every change of name, category or status. */
-  pet: StoredPet;
-  /** The inventory entry's quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
-  stock: number;
-}
 
 type CategoryRecord = Readonly<Category>;
 
 /** An order as reads return it: frozen, with the fields every stored order has. */
 type OrderRecord = Readonly<Order> & { readonly id: number; readonly petId: number; readonly quantity: number; readonly complete: boolean };
 
+/**
+ * One store's data. Every structure is copy-on-write (indexes.ts): a session
+ * is `forkState(template)`, sharing the initial data until it writes, and a
+ * reset swaps in a fresh fork, dropping exactly what the session wrote.
+ */
 interface State {
-  readonly pets: IdTable<PetRecord>;
+  /** Told what this state's own writes cost (a session's memory bound). */
+  readonly meter: Meter | undefined;
+  readonly pets: IdTable<StoredPet>;
+  /** Pet id → its inventory quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
+  readonly stock: IdTable<number>;
   readonly petIndex: PetIndex;
   readonly categories: IdTable<CategoryRecord>;
   readonly categoryIds: SortedIds;
   /** Folded name → category id: the case-insensitive uniqueness rule in O(1). */
-  readonly categoryByName: Map<string, number>;
+  readonly categoryByName: SharedMap<string, number>;
   readonly orders: IdTable<OrderRecord>;
   readonly orderIds: SortedIds;
   readonly ordersByComplete: KeyedIds<boolean>;
-  /** Pet id → its order ids, ascending. A pet has few orders, so a small array beats a SortedIds each. */
-  readonly ordersByPet: IdTable<number[]>;
+  /** Pet id → its order ids, ascending; each list is replaced, never edited, so forks can share it. */
+  readonly ordersByPet: IdTable<readonly number[]>;
   /** Pet id → its one open order (rule 2: one open order per pet; rule 5: such a pet cannot be deleted). */
-  readonly openOrderByPet: Map<number, number>;
-  /** The next id per collection: sequential, starting after the largest id of the initial data, never reused. */
+  readonly openOrderByPet: IdTable<number>;
+  /** The next id per collection: sequential, past every id the data mentions, never reused. */
   readonly next: { pet: number; category: number; order: number };
 }
 
@@ -76,68 +88,157 @@ const fail = <T>(code: ApiErrorCode, message: string): Result<T> => ({ ok: false
  * seed.ts's validateSnapshot first to get every problem with its file.
  */
 export function createStore(initial: StoreSnapshot): Store {
-  return createStoreCell(buildState(assertHoldable(initial))).store;
+  return createStoreCell(buildState(assertHoldable(initial), undefined)).store;
 }
 
 /** How many session stores a registry keeps by default (`--max-sessions`). */
 export const DEFAULT_MAX_SESSIONS = 100;
+/** The memory all session stores may hold together when no budget is given (`--max-session-memory`). */
+export const DEFAULT_MAX_SESSION_MEMORY = 256 * 1024 * 1024;
+
+/**
+ * The session budget derived from the heap: a quarter of V8's heap limit,
+ * leaving the rest to the initial data, the default store and requests in
+ * flight; at least 64 MiB. The caller reads the limit (node:v8), so this
+ * module stays free of Node.
+ */
+export function sessionMemoryBudget(heapLimitBytes: number): number {
+  return Math.max(64 * 1024 * 1024, Math.floor(heapLimitBytes / 4));
+}
 
 export interface StoreRegistryOptions {
   /**
-   * At most this many session stores at once (default 100). Each holds a whole
-   * copy of the initial data, so without a bound a client looping over fresh
-   * session names would exhaust memory (a million generated pets are ~400 MB a
-   * copy). Past it the least recently used session is dropped.
+   * At most this many session stores at once (default 100). Past it the least
+   * recently used session is dropped.
    */
   readonly maxSessions?: number;
-  /** Told the name of each session dropped to make room, for the log. */
-  readonly onDrop?: (session: string) => void;
+  /**
+   * At most this many bytes (estimated) held by all session stores together
+   * (default 256 MiB). A session costs ~4 KiB until it writes, then what it
+   * writes: its records and the pieces of shared indexes it had to copy.
+   * Past the budget the least recently used sessions are dropped.
+   */
+  readonly maxSessionMemory?: number;
+  /** Told the name of each session dropped to make room, and which bound made it, for the log. */
+  readonly onDrop?: (session: string, reason: SessionDropReason) => void;
+}
+
+/** How many dropped names are remembered to tell their client (a bounded map: names are client input). */
+const NOTICES_KEPT = 10_000;
+
+/** A session store and what it holds beyond the shared initial data. */
+interface Session {
+  readonly cell: StoreCell;
+  meter: SessionMeter;
+}
+
+/** Counts a session's bytes, and every session's together in `tally`. */
+class SessionMeter implements Meter {
+  bytes = 0;
+  constructor(private readonly tally: { bytes: number }) {}
+  add(bytes: number): void {
+    this.bytes += bytes;
+    this.tally.bytes += bytes;
+  }
 }
 
 /**
- * The default store plus one per session name, each a copy of `initial`.
- * Session stores are created on first use. `reset(name)` restores that
- * session in place; `reset()` restores the default store in place and drops
- * every session (freeing its memory): the next use of a name creates it
- * afresh from `initial`, which is the same data. A session dropped to stay
- * within `maxSessions` likewise starts afresh on its next use.
+ * The default store plus one per session name. The initial data is built
+ * once into a template that is never written; every store, the default one
+ * included, is a copy-on-write fork of it (issue 14), so a session costs
+ * ~4 KiB and O(1) time to create whatever the data size, and holds only what
+ * it writes. `reset(name)` restores that session in place by swapping in a
+ * fresh fork; `reset()` restores the default store in place and drops every
+ * session. Sessions are bounded by count and by memory: past either bound
+ * the least recently used are dropped, and the next request of a dropped
+ * name starts afresh and can learn why through `dropNotice`.
  */
 export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegistryOptions = {}): StoreRegistry {
   assertHoldable(initial);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new KitError('USAGE', `The number of sessions kept must be a whole number >= 1; got ${maxSessions}.`);
-  const fallback = createStoreCell(buildState(initial));
+  const budget = options.maxSessionMemory ?? DEFAULT_MAX_SESSION_MEMORY;
+  if (!Number.isSafeInteger(budget) || budget < 1) throw new KitError('USAGE', `The memory sessions may hold must be a whole number of bytes >= 1; got ${budget}.`);
+
+  const template = buildState(initial, undefined);
+  const fallback = createStoreCell(forkState(template, undefined));
   // A Map, not an object: a session named `__proto__` is just a name. Its order is the order of last use (a
   // used session is moved to the end), so the first entry is always the least recently used.
-  const sessions = new Map<string, StoreCell>();
+  const sessions = new Map<string, Session>();
+  const tally = { bytes: 0 };
+  const notices = new Map<string, SessionDropReason>();
 
-  const cellFor = (session: string | undefined): StoreCell => {
-    if (session === undefined) return fallback;
-    let cell = sessions.get(session);
-    if (cell !== undefined) {
-      sessions.delete(session);
+  const freshMeter = (): SessionMeter => {
+    const meter = new SessionMeter(tally);
+    meter.add(SESSION_BYTES);
+    return meter;
+  };
+  const open = (): Session => {
+    const meter = freshMeter();
+    return { cell: createStoreCell(forkState(template, meter)), meter };
+  };
+  const refill = (session: Session, state: (meter: SessionMeter) => State): void => {
+    tally.bytes -= session.meter.bytes;
+    session.meter = freshMeter();
+    session.cell.replace(state(session.meter));
+  };
+  const drop = (name: string, reason: SessionDropReason): void => {
+    const session = sessions.get(name);
+    if (session === undefined) return;
+    sessions.delete(name);
+    tally.bytes -= session.meter.bytes;
+    notices.delete(name);
+    notices.set(name, reason);
+    for (const oldest of notices.keys()) {
+      if (notices.size <= NOTICES_KEPT) break;
+      notices.delete(oldest);
+    }
+    options.onDrop?.(name, reason);
+  };
+
+  const cellFor = (name: string | undefined): StoreCell => {
+    if (name === undefined) return fallback;
+    let session = sessions.get(name);
+    if (session !== undefined) {
+      sessions.delete(name);
     } else {
-      // Make room first, so no more than maxSessions copies of the data are ever held, not even while building one.
+      // Make room first, so no more than maxSessions are ever held, not even while creating one.
       for (const oldest of sessions.keys()) {
         if (sessions.size < maxSessions) break;
-        sessions.delete(oldest);
-        options.onDrop?.(oldest);
+        drop(oldest, 'max-sessions');
       }
-      cell = createStoreCell(buildState(initial));
+      session = open();
     }
-    sessions.set(session, cell);
-    return cell;
+    sessions.set(name, session);
+    if (tally.bytes > budget) {
+      // The least recently used go first; this session is the most recent, so it goes last, only when it alone
+      // holds more than the budget, and it then starts afresh like any dropped session.
+      for (const oldest of sessions.keys()) {
+        if (tally.bytes <= budget || oldest === name) break;
+        drop(oldest, 'max-session-memory');
+      }
+      if (tally.bytes > budget) {
+        drop(name, 'max-session-memory');
+        session = open();
+        sessions.set(name, session);
+      }
+    }
+    return session.cell;
   };
 
   return {
     get: (session) => cellFor(session).store,
     reset(session) {
       if (session === undefined) {
-        fallback.replace(buildState(initial));
+        fallback.replace(forkState(template, undefined));
         sessions.clear();
+        notices.clear();
+        tally.bytes = 0;
       } else {
         // In place, so a caller holding this session's store sees the reset too; an unknown name stays unknown.
-        sessions.get(session)?.replace(buildState(initial));
+        // A fresh fork: the session's own copies become garbage, O(what it wrote), and the template is untouched.
+        const found = sessions.get(session);
+        if (found !== undefined) refill(found, (meter) => forkState(template, meter));
       }
     },
     load(snapshot, session) {
@@ -147,11 +248,43 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
         const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
         return fail('VALIDATION_FAILED', `The state cannot be loaded: ${listed}${more}. Nothing was changed.`);
       }
-      cellFor(session).replace(buildState(snapshot));
+      if (session === undefined) {
+        fallback.replace(buildState(snapshot, undefined));
+        return done;
+      }
+      // An imported state shares nothing: the session holds all of it, which must fit in the budget.
+      const needed = SESSION_BYTES + estimatedBytes(snapshot);
+      if (needed > budget) {
+        return fail('VALIDATION_FAILED', `The state needs about ${mebibytes(needed)} MiB, more than the ${mebibytes(budget)} MiB all sessions may hold (--max-session-memory); load it without a session or raise the limit. Nothing was changed.`);
+      }
+      cellFor(session);
+      const target = sessions.get(session);
+      if (target === undefined) return fail('INTERNAL_ERROR', `The session ${session} could not be opened.`);
+      refill(target, (meter) => {
+        meter.add(needed - SESSION_BYTES);
+        return buildState(snapshot, meter);
+      });
       return done;
     },
     sessions: () => [...sessions.keys()],
+    dropNotice(session) {
+      const reason = notices.get(session);
+      // Told once, and only once the name is in use again (the request that started it afresh).
+      if (reason === undefined || !sessions.has(session)) return undefined;
+      notices.delete(session);
+      return reason;
+    },
+    sessionMemory: () => tally.bytes,
   };
+}
+
+/** An import's cost as a session's own data: every record and its index slots. */
+function estimatedBytes(snapshot: StoreSnapshot): number {
+  return (snapshot.categories.length + snapshot.pets.length + snapshot.orders.length + snapshot.inventory.length) * RECORD_BYTES;
+}
+
+function mebibytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
 }
 
 function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
@@ -166,19 +299,40 @@ function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
   return snapshot;
 }
 
-function buildState(snapshot: StoreSnapshot): State {
+/** A state sharing everything with `base` (O(1) in the data size); `base` must not be written while forks live on it. */
+function forkState(base: State, meter: Meter | undefined): State {
+  return {
+    meter,
+    pets: base.pets.fork(meter),
+    stock: base.stock.fork(meter),
+    petIndex: base.petIndex.fork(meter),
+    categories: base.categories.fork(meter),
+    categoryIds: base.categoryIds.fork(meter),
+    categoryByName: base.categoryByName.fork(meter),
+    orders: base.orders.fork(meter),
+    orderIds: base.orderIds.fork(meter),
+    ordersByComplete: base.ordersByComplete.fork(meter),
+    ordersByPet: base.ordersByPet.fork(meter),
+    openOrderByPet: base.openOrderByPet.fork(meter),
+    next: { ...base.next },
+  };
+}
+
+function buildState(snapshot: StoreSnapshot, meter: Meter | undefined): State {
   const state: State = {
+    meter,
     pets: new IdTable(),
+    stock: new IdTable(),
     petIndex: new PetIndex(),
     categories: new IdTable(),
     categoryIds: new SortedIds(),
-    categoryByName: new Map(),
+    categoryByName: new SharedMap(),
     orders: new IdTable(),
     orderIds: new SortedIds(),
     ordersByComplete: new KeyedIds(),
     ordersByPet: new IdTable(),
-    openOrderByPet: new Map(),
-    next: { pet: 1, category: 1, order: 1 },
+    openOrderByPet: new IdTable(),
+    next: nextIds(snapshot),
   };
 
   // Sorted once here, so every index below is filled by appends (its fast path) and lists come out oldest first.
@@ -186,25 +340,46 @@ function buildState(snapshot: StoreSnapshot): State {
     state.categories.set(category.id, freezeCategory(category.id, category));
     state.categoryIds.add(category.id);
     state.categoryByName.set(foldName(category.name), category.id);
-    state.next.category = Math.max(state.next.category, category.id + 1);
   }
 
   const stock = new IdTable<number>();
   for (const item of snapshot.inventory) stock.set(item.petId, item.quantity);
   for (const pet of byId(snapshot.pets)) {
-    const record: PetRecord = { pet: freezePet(pet.id, pet, pet.status ?? 'available'), stock: stock.get(pet.id) ?? 0 };
-    state.pets.set(pet.id, record);
-    state.petIndex.add(pet.id, record.pet);
-    state.next.pet = Math.max(state.next.pet, pet.id + 1);
+    const stored = freezePet(pet.id, pet, pet.status ?? 'available');
+    state.pets.set(pet.id, stored);
+    state.stock.set(pet.id, stock.get(pet.id) ?? 0);
+    state.petIndex.add(pet.id, stored);
   }
 
   // checkConsistency guarantees every order has an id, a petId and a quantity.
   for (const order of byId(snapshot.orders)) {
     if (order.petId === undefined || order.quantity === undefined) continue;
     addOrder(state, freezeOrder(order.id, order.petId, order.quantity, order.shipDate, order.complete ?? false));
-    state.next.order = Math.max(state.next.order, order.id + 1);
   }
   return state;
+}
+
+/**
+ * The first free id of each collection: past every id the data mentions, not
+ * only the records' own (issue 12, finding 5). A complete order may point at
+ * a pet deleted before the export; a new pet taking that id would inherit the
+ * order's history.
+ */
+function nextIds(snapshot: StoreSnapshot): State['next'] {
+  let pet = 0;
+  let category = 0;
+  let order = 0;
+  for (const c of snapshot.categories) category = Math.max(category, c.id ?? 0);
+  for (const p of snapshot.pets) {
+    pet = Math.max(pet, p.id ?? 0);
+    category = Math.max(category, p.categoryId);
+  }
+  for (const o of snapshot.orders) {
+    order = Math.max(order, o.id ?? 0);
+    pet = Math.max(pet, o.petId ?? 0);
+  }
+  for (const item of snapshot.inventory) pet = Math.max(pet, item.petId);
+  return { pet: pet + 1, category: category + 1, order: order + 1 };
 }
 
 function byId<T extends { readonly id?: number | undefined }>(records: readonly T[]): (T & { readonly id: number })[] {
@@ -216,14 +391,14 @@ function byId<T extends { readonly id?: number | undefined }>(records: readonly 
   return withIds;
 }
 
+/** Orders are added in ascending id, so appending keeps each pet's list ascending. */
 function addOrder(state: State, order: OrderRecord): void {
   state.orders.set(order.id, order);
   state.orderIds.add(order.id);
   state.ordersByComplete.add(order.complete, order.id);
-  // Orders are added in ascending id, so a push keeps each pet's list ascending.
   const ofPet = state.ordersByPet.get(order.petId);
-  if (ofPet) ofPet.push(order.id);
-  else state.ordersByPet.set(order.petId, [order.id]);
+  // A new list rather than a push: the old one may be shared with other forks.
+  state.ordersByPet.set(order.petId, ofPet === undefined ? [order.id] : [...ofPet, order.id]);
   if (!order.complete) state.openOrderByPet.set(order.petId, order.id);
 }
 
@@ -236,20 +411,29 @@ interface StoreCell {
 function createStoreCell(initialState: State): StoreCell {
   let state = initialState;
 
+  /** Every record a store writes is counted against its session's memory (indexes.ts counts the copies). */
+  const wrote = (): void => state.meter?.add(RECORD_BYTES);
+
   /** Replaces a pet with a changed copy, keeping the indexes in step (rule 6 follows: inventory reads the pet's status). */
-  const replacePetRecord = (record: PetRecord, next: StoredPet): void => {
-    const before = record.pet;
-    record.pet = next;
+  const replacePetRecord = (before: StoredPet, next: StoredPet): StoredPet => {
+    state.pets.set(next.id, next);
     state.petIndex.move(next.id, before, next);
+    wrote();
+    return next;
   };
 
-  const setStatus = (record: PetRecord, status: PetStatus): void => {
-    if (record.pet.status !== status) replacePetRecord(record, freezePet(record.pet.id, record.pet, status));
+  const setStatus = (pet: StoredPet, status: PetStatus): void => {
+    if (pet.status !== status) replacePetRecord(pet, freezePet(pet.id, pet, status));
+  };
+
+  const setStock = (petId: number, quantity: number): void => {
+    state.stock.set(petId, quantity);
   };
 
   const replaceOrder = (order: OrderRecord, changes: { shipDate: string | undefined; complete: boolean }): OrderRecord => {
     const next = freezeOrder(order.id, order.petId, order.quantity, changes.shipDate, changes.complete);
     state.orders.set(order.id, next);
+    wrote();
     if (next.complete !== order.complete) {
       state.ordersByComplete.delete(order.complete, order.id);
       state.ordersByComplete.add(next.complete, order.id);
@@ -265,45 +449,48 @@ function createStoreCell(initialState: State): StoreCell {
         // The id filter is answered by direct lookups (at most 100 ids), never by walking an index.
         const matching = [...new Set(filter.ids)]
           .sort((a, b) => a - b)
-          .map((id) => pets.get(id)?.pet)
+          .map((id) => pets.get(id))
           .filter((pet): pet is StoredPet => pet !== undefined && (filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId));
         return { items: window(matching, page), total: matching.length };
       }
       const ids = state.petIndex.select(filter);
-      return { items: ids.slice(page.offset, page.limit).map((id) => pets.get(id)!.pet), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => pets.get(id)!), total: ids.size };
     },
 
     getPet(id) {
-      const record = state.pets.get(id);
-      return record ? ok(record.pet) : petNotFound(id);
+      const pet = state.pets.get(id);
+      return pet ? ok(pet) : petNotFound(id);
     },
 
     createPet(input: NewPet) {
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
       // Rule 1: available unless the body says otherwise, with an inventory entry of quantity 1.
       const pet = freezePet(state.next.pet++, input, input.status ?? 'available');
-      state.pets.set(pet.id, { pet, stock: 1 });
+      state.pets.set(pet.id, pet);
+      setStock(pet.id, 1);
       state.petIndex.add(pet.id, pet);
+      wrote();
       return ok(pet);
     },
 
     replacePet(id, input: NewPet) {
-      const record = state.pets.get(id);
-      if (!record) return petNotFound(id);
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
       // "Details": a replace that omits status keeps the current one.
-      replacePetRecord(record, freezePet(id, input, input.status ?? record.pet.status));
-      return ok(record.pet);
+      return ok(replacePetRecord(pet, freezePet(id, input, input.status ?? pet.status)));
     },
 
     deletePet(id) {
-      const record = state.pets.get(id);
-      if (!record) return petNotFound(id);
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
       const open = state.openOrderByPet.get(id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${id} has the open order ${open}; complete or cancel it first.`);
-      // The inventory entry lives on the record, so it goes with the pet ("Details": a later read is a 404).
+      // The inventory entry goes with the pet ("Details": a later read is a 404).
       state.pets.delete(id);
-      state.petIndex.remove(id, record.pet);
+      state.stock.delete(id);
+      state.petIndex.remove(id, pet);
+      wrote();
       return done;
     },
 
@@ -324,6 +511,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.set(category.id, category);
       state.categoryIds.add(category.id);
       state.categoryByName.set(foldName(category.name), category.id);
+      wrote();
       return ok(category);
     },
 
@@ -337,6 +525,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.set(id, next);
       state.categoryByName.delete(foldName(category.name));
       state.categoryByName.set(foldName(next.name), id);
+      wrote();
       return ok(next);
     },
 
@@ -349,6 +538,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.delete(id);
       state.categoryIds.delete(id);
       state.categoryByName.delete(foldName(category.name));
+      wrote();
       return done;
     },
 
@@ -370,21 +560,22 @@ function createStoreCell(initialState: State): StoreCell {
     },
 
     placeOrder(input: NewOrder) {
-      const record = state.pets.get(input.petId);
-      if (!record) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
-      const { pet } = record;
+      const pet = state.pets.get(input.petId);
+      if (!pet) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
       // Rule 2, checked in the order that tells the client most: the open order explains a pending pet.
       const open = state.openOrderByPet.get(pet.id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${pet.id} has the open order ${open}; complete or cancel it first.`);
       if (pet.status !== 'available') return fail('PET_NOT_AVAILABLE', `Pet ${pet.id} is ${pet.status}; only available pets can be ordered.`);
-      if (record.stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${record.stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
+      const stock = state.stock.get(pet.id) ?? 0;
+      if (stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
 
       const order = freezeOrder(state.next.order++, pet.id, input.quantity, input.shipDate, input.complete ?? false);
       // The quantity is reserved at placement and stays consumed when the order completes.
-      record.stock -= order.quantity;
+      setStock(pet.id, stock - order.quantity);
       addOrder(state, order);
+      wrote();
       // "Details": complete at placement means placed and fulfilled at once, so the pet goes straight to sold.
-      setStatus(record, order.complete ? 'sold' : 'pending');
+      setStatus(pet, order.complete ? 'sold' : 'pending');
       return ok(order);
     },
 
@@ -397,8 +588,8 @@ function createStoreCell(initialState: State): StoreCell {
       const next = replaceOrder(order, { shipDate: change.shipDate ?? order.shipDate, complete: order.complete || completing });
       if (completing) {
         // Rule 3: completing an order sells its pet. An open order's pet always exists (rule 5).
-        const record = state.pets.get(order.petId);
-        if (record) setStatus(record, 'sold');
+        const pet = state.pets.get(order.petId);
+        if (pet) setStatus(pet, 'sold');
       }
       return ok(next);
     },
@@ -408,49 +599,50 @@ function createStoreCell(initialState: State): StoreCell {
       if (!order) return orderNotFound(id);
       if (order.complete) return alreadyComplete(id);
       // Rule 4: the stock comes back and the pet is available again; the order is gone (a later read is a 404).
-      const record = state.pets.get(order.petId);
-      if (record) {
-        record.stock = Math.min(MAX_STOCK, record.stock + order.quantity);
-        setStatus(record, 'available');
+      const pet = state.pets.get(order.petId);
+      if (pet) {
+        setStock(pet.id, Math.min(MAX_STOCK, (state.stock.get(pet.id) ?? 0) + order.quantity));
+        setStatus(pet, 'available');
       }
       state.orders.delete(id);
       state.orderIds.delete(id);
       state.ordersByComplete.delete(false, id);
-      const ofPet = state.ordersByPet.get(order.petId) ?? [];
-      const remaining = ofPet.filter((other) => other !== id);
+      const remaining = (state.ordersByPet.get(order.petId) ?? []).filter((other) => other !== id);
       if (remaining.length > 0) state.ordersByPet.set(order.petId, remaining);
       else state.ordersByPet.delete(order.petId);
       state.openOrderByPet.delete(order.petId);
+      wrote();
       return done;
     },
 
     listInventory(filter: InventoryFilter, page) {
       // One entry per pet, by pet id, with the pet's status (rule 6): the pet index answers it directly.
       const ids = state.petIndex.select({ status: filter.status });
-      return { items: ids.slice(page.offset, page.limit).map((id) => toInventoryItem(state.pets.get(id)!)), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => inventoryItem(state, state.pets.get(id)!)), total: ids.size };
     },
 
     getInventoryItem(petId) {
-      const record = state.pets.get(petId);
-      return record ? ok(toInventoryItem(record)) : inventoryNotFound(petId);
+      const pet = state.pets.get(petId);
+      return pet ? ok(inventoryItem(state, pet)) : inventoryNotFound(petId);
     },
 
     updateInventory(petId, quantity) {
-      const record = state.pets.get(petId);
-      if (!record) return inventoryNotFound(petId);
-      record.stock = quantity;
-      return ok(toInventoryItem(record));
+      const pet = state.pets.get(petId);
+      if (!pet) return inventoryNotFound(petId);
+      setStock(petId, quantity);
+      wrote();
+      return ok(inventoryItem(state, pet));
     },
 
     snapshot(): StoreSnapshot {
       const categories = [...state.categoryIds.values()].map((id) => state.categories.get(id)!);
-      const petRecords = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
+      const pets = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
       const orders = [...state.orderIds.values()].map((id) => state.orders.get(id)!);
       return {
         categories,
-        pets: petRecords.map((record) => record.pet),
+        pets,
         orders,
-        inventory: petRecords.map((record) => ({ petId: record.pet.id, quantity: record.stock })),
+        inventory: pets.map((pet) => ({ petId: pet.id, quantity: state.stock.get(pet.id) ?? 0 })),
       };
     },
   };
@@ -495,7 +687,7 @@ function freezeOrder(id: number, petId: number, quantity: number, shipDate: stri
   return Object.freeze(shipDate === undefined ? { id, petId, quantity, complete } : { id, petId, quantity, shipDate, complete });
 }
 
-/** A fresh entry each time: its quantity lives on the pet's record and changes in place. */
-function toInventoryItem(record: PetRecord): InventoryItem {
-  return { petId: record.pet.id, quantity: record.stock, status: record.pet.status };
+/** A fresh entry each time, built from the pet and its stock (rule 6: the status is always the pet's). */
+function inventoryItem(state: State, pet: StoredPet): InventoryItem {
+  return { petId: pet.id, quantity: state.stock.get(pet.id) ?? 0, status: pet.status };
 }
