@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type TestMock } from './test-support/harness.js';
 
-const EXPOSED = ['Deprecation', 'Link', 'Location', 'Sunset', 'X-Total-Count'];
+// The document's response headers, and the mock's own X-Mock-Session-Dropped (session.ts).
+const EXPOSED = ['Deprecation', 'Link', 'Location', 'Sunset', 'X-Mock-Session-Dropped', 'X-Total-Count'];
 const exposed = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).sort();
 
 let open: TestMock;

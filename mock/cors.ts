@@ -65,6 +65,8 @@ function exposedHeaders(contract: Contract): string[] {
       }
     }
   }
+  // The mock's own answer header (session.ts), which browser code needs to see why its data was reset.
+  names.set('x-mock-session-dropped', 'X-Mock-Session-Dropped');
   return [...names.values()];
 }
 

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
@@ -19,7 +20,7 @@ import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
-import { createStoreRegistry, DEFAULT_MAX_SESSIONS } from './store.js';
+import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './store.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -43,6 +44,8 @@ export interface MockOptions {
   readonly validation?: ValidationMode;
   /** How many X-Mock-Session stores are kept at once; past it the least recently used is dropped (default 100). */
   readonly maxSessions?: number;
+  /** Bytes all X-Mock-Session stores may hold beyond the shared initial data (default: a quarter of the heap limit). */
+  readonly maxSessionMemory?: number;
   /** No log line per request. */
   readonly quiet?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
@@ -71,9 +74,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const initial = await initialData(options, compiled);
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
   const registry = createStoreRegistry(initial, {
     maxSessions,
-    onDrop: (session) => log?.(`session ${session} dropped: the least recently used of ${maxSessions} (--max-sessions); its next request starts from the initial data`),
+    maxSessionMemory,
+    onDrop: (session, reason) =>
+      log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`),
   });
   const app = createMockApp({
     compiled,
