@@ -25,6 +25,7 @@ import type {
   StoreSnapshot,
 } from './domain.js';
 import { IdTable, KeyedIds, PetIndex, SharedMap, SortedIds, type Meter } from './indexes.js';
+import { Recency } from './recency.js';
 import { checkConsistency, foldName } from './store-consistency.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { KitError } from '../src/kit-error.js';
@@ -162,9 +163,8 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
 
   const template = buildState(initial, undefined);
   const fallback = createStoreCell(forkState(template, undefined));
-  // A Map, not an object: a session named `__proto__` is just a name. Its order is the order of last use (a
-  // used session is moved to the end), so the first entry is always the least recently used.
-  const sessions = new Map<string, Session>();
+  // In order of last use, so the oldest entry is always the least recently used.
+  const sessions = new Recency<Session>();
   const tally = { bytes: 0 };
   const notices = new Map<string, SessionDropReason>();
 
@@ -183,9 +183,8 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
     session.cell.replace(state(session.meter));
   };
   const drop = (name: string, reason: SessionDropReason): void => {
-    const session = sessions.get(name);
+    const session = sessions.delete(name);
     if (session === undefined) return;
-    sessions.delete(name);
     tally.bytes -= session.meter.bytes;
     notices.delete(name);
     notices.set(name, reason);
@@ -198,25 +197,17 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
 
   const cellFor = (name: string | undefined): StoreCell => {
     if (name === undefined) return fallback;
-    let session = sessions.get(name);
-    if (session !== undefined) {
-      sessions.delete(name);
-    } else {
+    let session = sessions.use(name);
+    if (session === undefined) {
       // Make room first, so no more than maxSessions are ever held, not even while creating one.
-      for (const oldest of sessions.keys()) {
-        if (sessions.size < maxSessions) break;
-        drop(oldest, 'max-sessions');
-      }
+      for (let oldest = sessions.oldest(); oldest !== undefined && sessions.size >= maxSessions; oldest = sessions.oldest()) drop(oldest, 'max-sessions');
       session = open();
+      sessions.set(name, session);
     }
-    sessions.set(name, session);
     if (tally.bytes > budget) {
       // The least recently used go first; this session is the most recent, so it goes last, only when it alone
       // holds more than the budget, and it then starts afresh like any dropped session.
-      for (const oldest of sessions.keys()) {
-        if (tally.bytes <= budget || oldest === name) break;
-        drop(oldest, 'max-session-memory');
-      }
+      for (let oldest = sessions.oldest(); oldest !== undefined && oldest !== name && tally.bytes > budget; oldest = sessions.oldest()) drop(oldest, 'max-session-memory');
       if (tally.bytes > budget) {
         drop(name, 'max-session-memory');
         session = open();
@@ -237,7 +228,7 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
       } else {
         // In place, so a caller holding this session's store sees the reset too; an unknown name stays unknown.
         // A fresh fork: the session's own copies become garbage, O(what it wrote), and the template is untouched.
-        const found = sessions.get(session);
+        const found = sessions.peek(session);
         if (found !== undefined) refill(found, (meter) => forkState(template, meter));
       }
     },
@@ -258,7 +249,7 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
         return fail('VALIDATION_FAILED', `The state needs about ${mebibytes(needed)} MiB, more than the ${mebibytes(budget)} MiB all sessions may hold (--max-session-memory); load it without a session or raise the limit. Nothing was changed.`);
       }
       cellFor(session);
-      const target = sessions.get(session);
+      const target = sessions.peek(session);
       if (target === undefined) return fail('INTERNAL_ERROR', `The session ${session} could not be opened.`);
       refill(target, (meter) => {
         meter.add(needed - SESSION_BYTES);
@@ -266,7 +257,7 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
       });
       return done;
     },
-    sessions: () => [...sessions.keys()],
+    sessions: () => sessions.keys(),
     dropNotice(session) {
       const reason = notices.get(session);
       // Told once, and only once the name is in use again (the request that started it afresh).
