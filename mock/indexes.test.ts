@@ -49,6 +49,40 @@ describe('SortedIds', () => {
   });
 });
 
+describe('SortedIds blocks', () => {
+  const shuffled = (ids: number[], random: () => number): number[] => {
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    }
+    return ids;
+  };
+
+  it.each([false, true])('splits chunks and blocks under inserts in the middle, and frees them under deletes (forked: %s)', (forked) => {
+    const random = seeded(9);
+    // Every 4th id up to 280,000: 512-id chunks, 64 to a block. Filling the gaps in random order quadruples
+    // every chunk (each splits, twice) and so every block (each splits past 128 chunks).
+    const sparse = Array.from({ length: 70_000 }, (_, i) => 4 * (i + 1));
+    const template = SortedIds.fromAscending(sparse);
+    const set = forked ? template.fork() : template;
+    const all = Array.from({ length: 280_000 }, (_, i) => i + 1);
+    let wrong = 0;
+    for (const id of shuffled(all.filter((id) => id % 4 !== 0), random)) if (!set.add(id)) wrong++;
+    expect(wrong).toBe(0);
+    expect(set.size).toBe(all.length);
+    expect([...set.values()]).toEqual(all);
+    for (const offset of [0, 511, 32_767, 32_768, 70_001, 279_990]) expect(set.slice(offset, 20)).toEqual(all.slice(offset, offset + 20));
+    // Delete all but every 1,000th id, in random order: chunks merge and whole blocks empty out.
+    for (const id of shuffled(all.filter((id) => id % 1_000 !== 0), random)) if (!set.delete(id)) wrong++;
+    expect(wrong).toBe(0);
+    const kept = all.filter((id) => id % 1_000 === 0);
+    expect([...set.values()]).toEqual(kept);
+    expect(set.slice(100, 50)).toEqual(kept.slice(100, 150));
+    expect([set.has(5_000), set.has(5_001), set.delete(5_001), set.add(5_000)]).toEqual([true, false, false, false]);
+    if (forked) expect([...template.values()]).toEqual(sparse);
+  });
+});
+
 describe('IdTable', () => {
   it('holds dense ids in the array and far ids in the map, and finds both', () => {
     const table = new IdTable<string>();

@@ -11,8 +11,9 @@
  * data, so a session must not copy it. Each structure here is cut into
  * fixed-size pieces (chunks of ids, pages of records) held in one outer array;
  * `fork()` gives a second structure over the same pieces, and whichever side
- * writes first copies only the piece it changes (and, once, the outer array
- * of piece references, 1/512 of the data). Reads run the very same code on a
+ * writes first copies only the piece it changes, the list of pieces holding
+ * it (64 references) and, once, the outer list of those (1/8,192 of the
+ * data): a write costs kilobytes whatever the data size. Reads run the very same code on a
  * fork as on the original, so a session reads exactly as fast as the default
  * store. After a fork neither side owns any piece any more, so forking a live
  * structure is as safe as forking the frozen initial data.
@@ -33,8 +34,8 @@ const ARRAY_BYTES = 32;
  * a structure never forked (the initial data while it is built, an imported
  * state) pays nothing for sharing.
  */
-class Ownership<P extends object> {
-  #owned: Set<P> | undefined;
+class Ownership {
+  #owned: Set<object> | undefined;
   #outerOwned = true;
 
   constructor(readonly meter: Meter | undefined) {}
@@ -53,12 +54,12 @@ class Ownership<P extends object> {
     return true;
   }
 
-  owns(piece: P): boolean {
+  owns(piece: object): boolean {
     return this.#owned === undefined || this.#owned.has(piece);
   }
 
   /** A piece this structure made (a copy, a split, a new chunk): it may edit it from now on. */
-  adopt(piece: P, bytes: number): P {
+  adopt<P extends object>(piece: P, bytes: number): P {
     if (this.#owned !== undefined) {
       this.#owned.add(piece);
       this.meter?.add(ARRAY_BYTES + bytes);
@@ -67,17 +68,19 @@ class Ownership<P extends object> {
   }
 
   /** A piece replaced by another: no longer held, so no longer tracked. */
-  release(piece: P): void {
+  release(piece: object): void {
     this.#owned?.delete(piece);
   }
 }
 
 /**
  * Target chunk length. A chunk splits past twice this, so an insert or delete
- * moves (or copies, when shared) at most ~1,000 numbers, and a page skips
- * `offset / CHUNK` chunks.
+ * moves (or copies, when shared) at most 256 numbers. Small, because a
+ * session's write copies whole chunks (issue 14: 512 cost ~250 KiB per
+ * session for 10 writes at 1,000,000 pets, 128 costs ~80 KiB); blocks keep
+ * the number of pieces a page skips small all the same.
  */
-const CHUNK = 512;
+const CHUNK = 128;
 
 /**
  * A set of ids kept in ascending order, stored as a list of sorted chunks
@@ -86,10 +89,32 @@ const CHUNK = 512;
  * an insertion-ordered Set whose order breaks when a pet leaves and re-enters.
  * The chunks are also the unit of sharing between forks.
  */
+/**
+ * Target chunks per block. Chunks are grouped in blocks, so the outer list
+ * a fork copies on its first write is a block list (1/8,192 of the ids),
+ * not a chunk list, and a page skips whole blocks by their size.
+ */
+const BLOCK = 64;
+
+/** A run of chunks and how many ids they hold; copied as a unit (its chunk list, not the chunks) by a fork. */
+interface Block {
+  readonly chunks: number[][];
+  size: number;
+}
+
+/**
+ * A set of ids kept in ascending order, stored as blocks of sorted chunks
+ * (the layout of Python's sortedcontainers, with one more level): inserts
+ * and deletes stay cheap at any size, unlike one big array, and ordered
+ * paging stays cheap, unlike an insertion-ordered Set whose order breaks when
+ * a pet leaves and re-enters. Blocks and chunks are the units of sharing
+ * between forks: a fork's write copies one chunk (<= 2 KiB), its block's
+ * chunk list (<= 1 KiB), and once the block list.
+ */
 export class SortedIds {
-  #chunks: number[][] = [];
+  #blocks: Block[] = [];
   #size = 0;
-  #ownership: Ownership<number[]>;
+  #ownership: Ownership;
 
   constructor(meter?: Meter) {
     this.#ownership = new Ownership(meter);
@@ -98,15 +123,20 @@ export class SortedIds {
   /** Builds the set from ids already in strictly ascending order (a snapshot sorted once), in linear time. */
   static fromAscending(ids: readonly number[]): SortedIds {
     const set = new SortedIds();
-    for (let start = 0; start < ids.length; start += CHUNK) set.#chunks.push(ids.slice(start, start + CHUNK));
+    for (let start = 0; start < ids.length; start += CHUNK * BLOCK) {
+      const chunks: number[][] = [];
+      const end = Math.min(ids.length, start + CHUNK * BLOCK);
+      for (let from = start; from < end; from += CHUNK) chunks.push(ids.slice(from, Math.min(end, from + CHUNK)));
+      set.#blocks.push({ chunks, size: end - start });
+    }
     set.#size = ids.length;
     return set;
   }
 
-  /** A set with the same ids sharing every chunk; `meter` is told what the fork's own copies cost. O(1). */
+  /** A set with the same ids sharing every block and chunk; `meter` is told what the fork's own copies cost. O(1). */
   fork(meter?: Meter): SortedIds {
     const copy = new SortedIds(meter);
-    copy.#chunks = this.#chunks;
+    copy.#blocks = this.#blocks;
     copy.#size = this.#size;
     copy.#ownership.share();
     this.#ownership.share();
@@ -118,106 +148,174 @@ export class SortedIds {
   }
 
   has(id: number): boolean {
-    const chunk = this.#chunks[this.#chunkFor(id)];
-    return chunk !== undefined && chunk[lowerBound(chunk, id)] === id;
+    const block = this.#blocks[this.#blockFor(id)];
+    if (block === undefined) return false;
+    const chunk = block.chunks[chunkIn(block, id)]!;
+    return chunk[lowerBound(chunk, id)] === id;
   }
 
   /** Adds an id; false when it was there already. New ids are the largest so far, so appending is the fast path. */
   add(id: number): boolean {
-    const last = this.#chunks[this.#chunks.length - 1];
-    if (last === undefined || last[last.length - 1]! < id) {
-      if (last === undefined || last.length >= CHUNK) this.#outer().push(this.#ownership.adopt([id], SLOT_BYTES));
-      else this.#writable(this.#chunks.length - 1).push(id);
+    const blocks = this.#blocks;
+    const lastBlock = blocks[blocks.length - 1];
+    const lastChunk = lastBlock?.chunks[lastBlock.chunks.length - 1];
+    if (lastBlock === undefined || lastChunk === undefined) {
+      this.#outer().push(this.#ownership.adopt({ chunks: [this.#ownership.adopt([id], SLOT_BYTES)], size: 1 }, SLOT_BYTES));
       this.#size++;
       return true;
     }
-    const at = this.#chunkFor(id);
-    const position = lowerBound(this.#chunks[at]!, id);
-    if (this.#chunks[at]![position] === id) return false;
-    const chunk = this.#writable(at);
+    if (lastChunk[lastChunk.length - 1]! < id) {
+      if (lastChunk.length < CHUNK) {
+        const block = this.#writableBlock(blocks.length - 1);
+        this.#writableChunk(block, block.chunks.length - 1).push(id);
+        block.size++;
+      } else if (lastBlock.chunks.length < BLOCK) {
+        const block = this.#writableBlock(blocks.length - 1);
+        block.chunks.push(this.#ownership.adopt([id], SLOT_BYTES));
+        block.size++;
+      } else {
+        this.#outer().push(this.#ownership.adopt({ chunks: [this.#ownership.adopt([id], SLOT_BYTES)], size: 1 }, SLOT_BYTES));
+      }
+      this.#size++;
+      return true;
+    }
+    const at = this.#blockFor(id);
+    const found = blocks[at]!;
+    const index = chunkIn(found, id);
+    const position = lowerBound(found.chunks[index]!, id);
+    if (found.chunks[index]![position] === id) return false;
+    const block = this.#writableBlock(at);
+    const chunk = this.#writableChunk(block, index);
     chunk.splice(position, 0, id);
+    block.size++;
     this.#size++;
     if (chunk.length > 2 * CHUNK) {
       this.#ownership.release(chunk);
-      this.#outer().splice(at, 1, this.#ownership.adopt(chunk.slice(0, CHUNK), CHUNK * SLOT_BYTES), this.#ownership.adopt(chunk.slice(CHUNK), CHUNK * SLOT_BYTES));
+      block.chunks.splice(index, 1, this.#ownership.adopt(chunk.slice(0, CHUNK), CHUNK * SLOT_BYTES), this.#ownership.adopt(chunk.slice(CHUNK), CHUNK * SLOT_BYTES));
+      if (block.chunks.length > 2 * BLOCK) this.#splitBlock(at);
     }
     return true;
   }
 
   /** Removes an id; false when it was not there. */
   delete(id: number): boolean {
-    const at = this.#chunkFor(id);
-    const found = this.#chunks[at];
+    const at = this.#blockFor(id);
+    const found = this.#blocks[at];
     if (found === undefined) return false;
-    const position = lowerBound(found, id);
-    if (found[position] !== id) return false;
+    const index = chunkIn(found, id);
+    const position = lowerBound(found.chunks[index]!, id);
+    if (found.chunks[index]![position] !== id) return false;
     this.#size--;
-    if (found.length === 1) {
+    if (found.size === 1) {
       this.#ownership.release(found);
       this.#outer().splice(at, 1);
       return true;
     }
-    const chunk = this.#writable(at);
+    const block = this.#writableBlock(at);
+    block.size--;
+    if (block.chunks[index]!.length === 1) {
+      this.#ownership.release(block.chunks[index]!);
+      block.chunks.splice(index, 1);
+      return true;
+    }
+    const chunk = this.#writableChunk(block, index);
     chunk.splice(position, 1);
     // Merge a shrunken chunk into its successor, so deletions cannot leave thousands of tiny chunks to skip.
-    const next = this.#chunks[at + 1];
+    const next = block.chunks[index + 1];
     if (next !== undefined && chunk.length + next.length <= CHUNK) {
       this.#ownership.release(chunk);
       this.#ownership.release(next);
-      this.#outer().splice(at, 2, this.#ownership.adopt(chunk.concat(next), (chunk.length + next.length) * SLOT_BYTES));
+      block.chunks.splice(index, 2, this.#ownership.adopt(chunk.concat(next), (chunk.length + next.length) * SLOT_BYTES));
     }
     return true;
   }
 
-  /** Up to `limit` ids after skipping `offset`, ascending. Costs O(offset / CHUNK + limit), whatever the size. */
+  /** Up to `limit` ids after skipping `offset`, ascending. Costs O(offset / (CHUNK * BLOCK) + BLOCK + limit), whatever the size. */
   slice(offset: number, limit: number): number[] {
     const out: number[] = [];
     if (limit <= 0 || offset >= this.#size) return out;
     let skip = Math.max(0, offset);
-    for (const chunk of this.#chunks) {
-      if (skip >= chunk.length) {
-        skip -= chunk.length;
+    for (const block of this.#blocks) {
+      if (skip >= block.size) {
+        skip -= block.size;
         continue;
       }
-      for (let i = skip; i < chunk.length && out.length < limit; i++) out.push(chunk[i]!);
-      skip = 0;
-      if (out.length >= limit) break;
+      for (const chunk of block.chunks) {
+        if (skip >= chunk.length) {
+          skip -= chunk.length;
+          continue;
+        }
+        for (let i = skip; i < chunk.length && out.length < limit; i++) out.push(chunk[i]!);
+        skip = 0;
+        if (out.length >= limit) return out;
+      }
     }
     return out;
   }
 
   *values(): IterableIterator<number> {
-    for (const chunk of this.#chunks) yield* chunk;
+    for (const block of this.#blocks) for (const chunk of block.chunks) yield* chunk;
   }
 
-  /** The outer array, copied first if it is shared. */
-  #outer(): number[][] {
-    if (this.#ownership.claimOuter(this.#chunks.length)) this.#chunks = this.#chunks.slice();
-    return this.#chunks;
+  /** The block list, copied first if it is shared. */
+  #outer(): Block[] {
+    if (this.#ownership.claimOuter(this.#blocks.length)) this.#blocks = this.#blocks.slice();
+    return this.#blocks;
   }
 
-  /** The chunk at `at`, copied first if it is shared. */
-  #writable(at: number): number[] {
-    const chunk = this.#chunks[at]!;
-    if (this.#ownership.owns(chunk)) return chunk;
-    const copy = this.#ownership.adopt(chunk.slice(), chunk.length * SLOT_BYTES);
+  /** The block at `at`, copied first if it is shared (its chunk list only: the chunks stay shared). */
+  #writableBlock(at: number): Block {
+    const block = this.#blocks[at]!;
+    if (this.#ownership.owns(block)) return block;
+    const copy = this.#ownership.adopt({ chunks: block.chunks.slice(), size: block.size }, block.chunks.length * SLOT_BYTES);
     this.#outer()[at] = copy;
     return copy;
   }
 
-  /** Index of the first chunk whose last id is >= id, or the chunk count when id is above them all. */
-  #chunkFor(id: number): number {
-    const chunks = this.#chunks;
+  /** The chunk at `index` of a writable block, copied first if it is shared. */
+  #writableChunk(block: Block, index: number): number[] {
+    const chunk = block.chunks[index]!;
+    if (this.#ownership.owns(chunk)) return chunk;
+    const copy = this.#ownership.adopt(chunk.slice(), chunk.length * SLOT_BYTES);
+    block.chunks[index] = copy;
+    return copy;
+  }
+
+  #splitBlock(at: number): void {
+    const block = this.#blocks[at]!;
+    const halves = [block.chunks.slice(0, BLOCK), block.chunks.slice(BLOCK)].map((chunks) => this.#ownership.adopt({ chunks, size: chunks.reduce((sum, chunk) => sum + chunk.length, 0) }, chunks.length * SLOT_BYTES));
+    this.#ownership.release(block);
+    this.#outer().splice(at, 1, ...halves);
+  }
+
+  /** Index of the first block whose last id is >= id, or the block count when id is above them all. */
+  #blockFor(id: number): number {
+    const blocks = this.#blocks;
     let low = 0;
-    let high = chunks.length;
+    let high = blocks.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      const chunk = chunks[middle]!;
-      if (chunk[chunk.length - 1]! < id) low = middle + 1;
+      const chunks = blocks[middle]!.chunks;
+      const last = chunks[chunks.length - 1]!;
+      if (last[last.length - 1]! < id) low = middle + 1;
       else high = middle;
     }
     return low;
   }
+}
+
+/** Index of the first chunk of `block` whose last id is >= id (the block's last id is >= id). */
+function chunkIn(block: Block, id: number): number {
+  const chunks = block.chunks;
+  let low = 0;
+  let high = chunks.length - 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const chunk = chunks[middle]!;
+    if (chunk[chunk.length - 1]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** First position in an ascending array whose value is >= id. */
@@ -288,27 +386,35 @@ export class KeyedIds<K> {
   }
 }
 
-/** Slots per page of an IdTable: a shared page is copied whole (4 KiB) on its first write in a fork. */
-const PAGE_BITS = 9;
+/** Slots per page of an IdTable, and pages per directory: a fork's write copies one page (1 KiB) and one directory (512 B). */
+const PAGE_BITS = 7;
 const PAGE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
+const DIRECTORY_BITS = 6;
+const DIRECTORY = 1 << DIRECTORY_BITS;
+const DIRECTORY_MASK = DIRECTORY - 1;
+const DIRECTORY_SHIFT = PAGE_BITS + DIRECTORY_BITS;
+
+type Page<T> = (T | undefined)[];
 
 /**
  * Records by id. Ids are server-assigned and sequential, so they are dense:
  * pages of a plain array indexed by id hold them in a tenth of a Map's memory
- * and time (a million pets, issue 5), and the pages are the unit of sharing
- * between forks. An id far past the dense part (imported data with a huge id)
- * goes to a Map instead, so the pages never turn sparse; that Map is copied
- * whole on a fork's first write to it (imports rarely hold many such ids).
+ * and time (a million pets, issue 5). Pages are grouped in directories of 64,
+ * and pages and directories are the units of sharing between forks, so a
+ * fork's first write copies a page, a directory and a list of 1/8,192 of the
+ * ids. An id far past the dense part (imported data with a huge id) goes to a
+ * Map instead, so the pages never turn sparse; that Map is copied whole on a
+ * fork's first write to it (imports rarely hold many such ids).
  */
 export class IdTable<T> {
-  #pages: (T | undefined)[][] = [];
-  /** Ids below this are looked up in the pages: pages.length * PAGE, kept below 2^31 (see set). */
+  #directories: Page<T>[][] = [];
+  /** Ids below this are looked up in the pages: a multiple of PAGE, kept below 2^31 (see set). */
   #limit = 0;
   #sparse = new Map<number, T>();
   #sparseOwned = true;
   #size = 0;
-  #ownership: Ownership<(T | undefined)[]>;
+  #ownership: Ownership;
 
   /** How far past the dense part an id may land and still be stored densely (the gap is filled). */
   static readonly GAP = 4096;
@@ -321,7 +427,7 @@ export class IdTable<T> {
 
   fork(meter?: Meter): IdTable<T> {
     const copy = new IdTable<T>(meter);
-    copy.#pages = this.#pages;
+    copy.#directories = this.#directories;
     copy.#limit = this.#limit;
     copy.#sparse = this.#sparse;
     copy.#size = this.#size;
@@ -338,7 +444,7 @@ export class IdTable<T> {
 
   get(id: number): T | undefined {
     // `id >>> 0 === id`: a whole number in the pages' range, so a fraction never lands on a neighbour's slot.
-    const found = id < this.#limit && id >>> 0 === id ? this.#pages[id >>> PAGE_BITS]![id & PAGE_MASK] : undefined;
+    const found = id < this.#limit && id >>> 0 === id ? this.#directories[id >>> DIRECTORY_SHIFT]![(id >>> PAGE_BITS) & DIRECTORY_MASK]![id & PAGE_MASK] : undefined;
     return found !== undefined || this.#sparse.size === 0 ? found : this.#sparse.get(id);
   }
 
@@ -348,12 +454,8 @@ export class IdTable<T> {
 
   set(id: number, value: T): void {
     if (!this.#sparse.has(id) && Number.isSafeInteger(id) && id >= 0 && id < this.#limit + IdTable.GAP && id <= IdTable.MAX_DENSE) {
-      while (id >= this.#limit) {
-        if (this.#ownership.claimOuter(this.#pages.length)) this.#pages = this.#pages.slice();
-        this.#pages.push(this.#ownership.adopt(new Array<T | undefined>(PAGE).fill(undefined), PAGE * SLOT_BYTES));
-        this.#limit += PAGE;
-      }
-      const page = this.#writablePage(id >>> PAGE_BITS);
+      while (id >= this.#limit) this.#addPage();
+      const page = this.#writablePage(id);
       if (page[id & PAGE_MASK] === undefined) this.#size++;
       page[id & PAGE_MASK] = value;
       return;
@@ -364,8 +466,8 @@ export class IdTable<T> {
   }
 
   delete(id: number): boolean {
-    if (id < this.#limit && id >>> 0 === id && this.#pages[id >>> PAGE_BITS]![id & PAGE_MASK] !== undefined) {
-      this.#writablePage(id >>> PAGE_BITS)[id & PAGE_MASK] = undefined;
+    if (id < this.#limit && id >>> 0 === id && this.#directories[id >>> DIRECTORY_SHIFT]![(id >>> PAGE_BITS) & DIRECTORY_MASK]![id & PAGE_MASK] !== undefined) {
+      this.#writablePage(id)[id & PAGE_MASK] = undefined;
       this.#size--;
       return true;
     }
@@ -377,13 +479,34 @@ export class IdTable<T> {
     return false;
   }
 
-  #writablePage(at: number): (T | undefined)[] {
-    const page = this.#pages[at]!;
+  #outer(): Page<T>[][] {
+    if (this.#ownership.claimOuter(this.#directories.length)) this.#directories = this.#directories.slice();
+    return this.#directories;
+  }
+
+  #addPage(): void {
+    const last = this.#directories.length - 1;
+    const page = this.#ownership.adopt(new Array<T | undefined>(PAGE).fill(undefined), PAGE * SLOT_BYTES);
+    if (last < 0 || this.#directories[last]!.length === DIRECTORY) this.#outer().push(this.#ownership.adopt([page], SLOT_BYTES));
+    else this.#writableDirectory(last).push(page);
+    this.#limit += PAGE;
+  }
+
+  #writableDirectory(at: number): Page<T>[] {
+    const directory = this.#directories[at]!;
+    if (this.#ownership.owns(directory)) return directory;
+    const copy = this.#ownership.adopt(directory.slice(), directory.length * SLOT_BYTES);
+    this.#outer()[at] = copy;
+    return copy;
+  }
+
+  #writablePage(id: number): Page<T> {
+    const directory = this.#writableDirectory(id >>> DIRECTORY_SHIFT);
+    const at = (id >>> PAGE_BITS) & DIRECTORY_MASK;
+    const page = directory[at]!;
     if (this.#ownership.owns(page)) return page;
     const copy = this.#ownership.adopt(page.slice(), PAGE * SLOT_BYTES);
-    if (this.#ownership.claimOuter(this.#pages.length)) this.#pages = this.#pages.slice();
-    this.#pages[at] = copy;
-    this.#ownership.release(page);
+    directory[at] = copy;
     return copy;
   }
 
