@@ -506,9 +506,13 @@ describe('registry: sessions bounded by memory (issue 14)', () => {
     value(large.get().replacePet(1, { name: 'Default', categoryId: 2 }));
     large.get('t');
     expect(large.sessionMemory()).toBe(afterOne + small.sessionMemory());
-    // A reset drops what the session wrote.
+    // A reset drops what the session wrote; a store held from before no longer counts when written.
+    const held = large.get('s');
     large.reset('s');
     expect(large.sessionMemory()).toBe(2 * small.sessionMemory());
+    large.reset();
+    value(held.createPet({ name: 'Written after the reset of everything', categoryId: 1 }));
+    expect(large.sessionMemory()).toBe(0);
   });
 
   it('past maxSessionMemory the least recently used sessions are dropped first, and each told why', () => {

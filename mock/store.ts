@@ -136,10 +136,21 @@ interface Session {
 /** Counts a session's bytes, and every session's together in `tally`. */
 class SessionMeter implements Meter {
   bytes = 0;
-  constructor(private readonly tally: { bytes: number }) {}
+  #tally: { bytes: number } | undefined;
+
+  constructor(tally: { bytes: number }) {
+    this.#tally = tally;
+  }
+
   add(bytes: number): void {
     this.bytes += bytes;
-    this.tally.bytes += bytes;
+    if (this.#tally !== undefined) this.#tally.bytes += bytes;
+  }
+
+  /** The session was dropped or refilled: a caller still holding its old store no longer counts against the budget. */
+  detach(): void {
+    if (this.#tally !== undefined) this.#tally.bytes -= this.bytes;
+    this.#tally = undefined;
   }
 }
 
@@ -165,8 +176,10 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
   const fallback = createStoreCell(forkState(template, undefined));
   // In order of last use, so the oldest entry is always the least recently used.
   const sessions = new Recency<Session>();
-  const tally = { bytes: 0 };
-  const notices = new Map<string, SessionDropReason>();
+  // Replaced (not zeroed) by a reset of everything, so stores a caller still holds no longer count.
+  let tally = { bytes: 0 };
+  // Recency, not a Map re-inserted into: a name dropped again moves to the newest end in O(1) (see recency.ts).
+  const notices = new Recency<SessionDropReason>();
 
   const freshMeter = (): SessionMeter => {
     const meter = new SessionMeter(tally);
@@ -178,20 +191,16 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
     return { cell: createStoreCell(forkState(template, meter)), meter };
   };
   const refill = (session: Session, state: (meter: SessionMeter) => State): void => {
-    tally.bytes -= session.meter.bytes;
+    session.meter.detach();
     session.meter = freshMeter();
     session.cell.replace(state(session.meter));
   };
   const drop = (name: string, reason: SessionDropReason): void => {
     const session = sessions.delete(name);
     if (session === undefined) return;
-    tally.bytes -= session.meter.bytes;
-    notices.delete(name);
+    session.meter.detach();
     notices.set(name, reason);
-    for (const oldest of notices.keys()) {
-      if (notices.size <= NOTICES_KEPT) break;
-      notices.delete(oldest);
-    }
+    for (let oldest = notices.oldest(); oldest !== undefined && notices.size > NOTICES_KEPT; oldest = notices.oldest()) notices.delete(oldest);
     options.onDrop?.(name, reason);
   };
 
@@ -224,7 +233,7 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
         fallback.replace(forkState(template, undefined));
         sessions.clear();
         notices.clear();
-        tally.bytes = 0;
+        tally = { bytes: 0 };
       } else {
         // In place, so a caller holding this session's store sees the reset too; an unknown name stays unknown.
         // A fresh fork: the session's own copies become garbage, O(what it wrote), and the template is untouched.
@@ -259,7 +268,7 @@ export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegist
     },
     sessions: () => sessions.keys(),
     dropNotice(session) {
-      const reason = notices.get(session);
+      const reason = notices.peek(session);
       // Told once, and only once the name is in use again (the request that started it afresh).
       if (reason === undefined || !sessions.has(session)) return undefined;
       notices.delete(session);
