@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainError, Result, Store, StoreSnapshot } from './domain.js';
-import { createStore, createStoreRegistry } from './store.js';
+import { createStoreRegistry } from './registry.js';
+import { createStore } from './store.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { isKitError } from '../src/kit-error.js';
 import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
