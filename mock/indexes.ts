@@ -37,6 +37,13 @@ const ARRAY_BYTES = 32;
 class Ownership {
   #owned: Set<object> | undefined;
   #outerOwned = true;
+  /**
+   * The two pieces last found owned: appends write the same tail block and
+   * chunk (or directory and page) again and again, and an identity check is
+   * cheaper than a Set lookup on every write.
+   */
+  #recent: object | undefined;
+  #previous: object | undefined;
 
   constructor(readonly meter: Meter | undefined) {}
 
@@ -44,6 +51,8 @@ class Ownership {
   share(): void {
     this.#owned = new Set();
     this.#outerOwned = false;
+    this.#recent = undefined;
+    this.#previous = undefined;
   }
 
   /** Whether the outer array must be copied before it changes (and notes that it will have been). */
@@ -55,13 +64,17 @@ class Ownership {
   }
 
   owns(piece: object): boolean {
-    return this.#owned === undefined || this.#owned.has(piece);
+    if (this.#owned === undefined || piece === this.#recent || piece === this.#previous) return true;
+    if (!this.#owned.has(piece)) return false;
+    this.#remember(piece);
+    return true;
   }
 
   /** A piece this structure made (a copy, a split, a new chunk): it may edit it from now on. */
   adopt<P extends object>(piece: P, bytes: number): P {
     if (this.#owned !== undefined) {
       this.#owned.add(piece);
+      this.#remember(piece);
       this.meter?.add(ARRAY_BYTES + bytes);
     }
     return piece;
@@ -70,6 +83,14 @@ class Ownership {
   /** A piece replaced by another: no longer held, so no longer tracked. */
   release(piece: object): void {
     this.#owned?.delete(piece);
+    if (piece === this.#recent) this.#recent = undefined;
+    if (piece === this.#previous) this.#previous = undefined;
+  }
+
+  #remember(piece: object): void {
+    if (piece === this.#recent) return;
+    this.#previous = this.#recent;
+    this.#recent = piece;
   }
 }
 
