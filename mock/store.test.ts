@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainError, Result, Store, StoreSnapshot } from './domain.js';
-import { createStoreRegistry } from './registry.js';
+import { createStoreRegistry, sessionMemoryBudget } from './registry.js';
 import { createStore } from './store.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { isKitError } from '../src/kit-error.js';
@@ -486,6 +486,11 @@ describe('registry: sessions bounded by memory (issue 14)', () => {
     for (let i = 0; i < pets; i++) value(store.createPet({ name: `Probe ${i}`, categoryId: 1 }));
     return registry.sessionMemory();
   }
+
+  it('derives the default budget from the heap: a quarter of its limit, at least 64 MiB', () => {
+    expect(sessionMemoryBudget(4 * 1024 ** 3)).toBe(1024 ** 3);
+    expect(sessionMemoryBudget(100 * 1024 ** 2)).toBe(64 * 1024 ** 2);
+  });
 
   it('a session costs the same few KiB whatever the data size, and grows with its own writes only', () => {
     const small = createStoreRegistry(BASE);
