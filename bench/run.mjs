@@ -12,6 +12,7 @@ import { runLoad } from './lib/load.mjs';
 import { planPinning, setAffinity } from './lib/pinning.mjs';
 import { closeRequestAgent, installCleanupHandlers, readCpuUs, readRss, request, runNode, startServer } from './lib/procs.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
+import { printSessions, runSessions, SESSION_COUNT } from './lib/sessions.mjs';
 import { compareMetrics, flattenMetrics, fmt, fmtMiB, formatTable, median, percentileSorted, ratio, verdict } from './lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,9 +27,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --seconds S           length of one round (default 2)
   --warmup S            warm-up per server and scenario, not measured (default 1)
   --connections N       concurrent connections of the load generator (default 10)
-  --only LIST           sections to run: scenarios,scale,runner (default all)
+  --only LIST           sections to run: scenarios,scale,runner,sessions (default all)
   --scenario LIST       scenario ids: ${SCENARIOS.map((s) => s.id).join(',')}
-  --sizes LIST          pet counts of the scale section (default 10000,100000,1000000)
+  --sizes LIST          pet counts of the scale and sessions sections (default 10000,100000,1000000)
   --runner-repeats N    conformance runs per target (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
@@ -43,7 +44,7 @@ function parseOptions() {
       seconds: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      only: { type: 'string', default: 'scenarios,scale,runner' },
+      only: { type: 'string', default: 'scenarios,scale,runner,sessions' },
       scenario: { type: 'string', default: SCENARIOS.map((s) => s.id).join(',') },
       sizes: { type: 'string', default: '10000,100000,1000000' },
       'runner-repeats': { type: 'string', default: '3' },
@@ -92,7 +93,7 @@ function parseOptions() {
     console.error('bench: --sizes takes pet counts from 1 to 5000000');
     process.exit(2);
   }
-  if (o.selfTest) o.sections.delete('scale'), o.sections.delete('runner');
+  if (o.selfTest) o.sections.delete('scale'), o.sections.delete('runner'), o.sections.delete('sessions');
   return o;
 }
 
@@ -542,6 +543,14 @@ async function main() {
     console.log('');
     printRunner(results.runner);
     failed ||= results.runner.checks.some((c) => !c.pass) || results.runner.runs.some((r) => r.error);
+  }
+
+  if (o.sections.has('sessions')) {
+    console.log(`\n4. Sessions (issue 14): per size, ${fmt(SESSION_COUNT)} new sessions (the first request of each against the same request without one, interleaved), reads with and without a session, then ${fmt(SESSION_COUNT)} sessions each writing 10 records (5 creates, 5 replaces spread over the data); one mock at a time`);
+    results.sessions = await runSessions(o, { mockArgs, root: ROOT });
+    console.log('');
+    printSessions(results.sessions);
+    failed ||= results.sessions.checks.some((c) => !c.pass) || results.sessions.sizes.some((s) => s.error);
   }
 
   results.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));

@@ -11,7 +11,7 @@ import { HANDLERS } from './handlers/index.js';
 import type { Handler } from './handlers/types.js';
 import type { MockRequest } from './message.js';
 import { EMPTY_SNAPSHOT } from './seed.js';
-import { createStoreRegistry } from './store.js';
+import { createStoreRegistry } from './registry.js';
 
 const { compiled } = await bundledContract();
 const app = (options: Partial<Parameters<typeof createMockApp>[0]> = {}) =>

@@ -40,7 +40,7 @@ import { locationFromLinks, type LocationOf } from './location.js';
 import { headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import { compileRelaxed } from './relaxed.js';
-import { readSession, SESSION_HEADER } from './session.js';
+import { readSession, SESSION_DROPPED_HEADER, SESSION_HEADER } from './session.js';
 import { normalizeBasePath, type ValidationMode } from './settings.js';
 
 export { normalizeBasePath, VALIDATION_MODES, type ValidationMode } from './settings.js';
@@ -273,16 +273,24 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
     if (forced) return respond(forced.status, forced.body, corsHeaders, deprecationHeaders, withExtra(forced.headers, unknownQuery), preferences, notes, true);
 
+    const sessionName = session.ok ? session.session : undefined;
+    const store = registry.get(sessionName);
+    // A session dropped by a bound starts afresh with this request: its answer says so, whatever it is.
+    const dropped = sessionName === undefined ? undefined : registry.dropNotice(sessionName);
+    const tell = (response: MockResponse): MockResponse => {
+      if (dropped !== undefined) response.headers[SESSION_DROPPED_HEADER] = dropped;
+      return response;
+    };
     let result: HandlerResult;
     try {
-      result = route.handler({ store: registry.get(session.ok ? session.session : undefined), params: checked.values, body: body.value, location: route.location });
+      result = route.handler({ store, params: checked.values, body: body.value, location: route.location });
     } catch (error) {
       notes.push(`internal error in ${route.operation.operationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
-      return fail(errors.error('INTERNAL_ERROR', `The mock ${what} while handling ${route.operation.operationId}; nothing was changed. Please report it with the request.`));
+      return tell(fail(errors.error('INTERNAL_ERROR', `The mock ${what} while handling ${route.operation.operationId}; nothing was changed. Please report it with the request.`)));
     }
-    if ('error' in result) return fail(errors.error(result.error.code, result.error.message));
-    return respond(result.status, result.body, corsHeaders, deprecationHeaders, withExtra(result.headers, unknownQuery), preferences, notes);
+    if ('error' in result) return tell(fail(errors.error(result.error.code, result.error.message)));
+    return tell(respond(result.status, result.body, corsHeaders, deprecationHeaders, withExtra(result.headers, unknownQuery), preferences, notes));
   };
 
   /** Whether a GET of `path` (a created record's Location) finds a record: a forced 201 must not name one. */

@@ -211,6 +211,8 @@ describe('mock flags, in process', () => {
     [['--cors-origin', 'http://localhost:5173/app'], /--cors-origin takes \*/],
     [['--base-path', 'api'], /--base-path takes a path such as \/api\/v1/],
     [['--max-sessions', '0'], /--max-sessions takes a whole number from 1 to 10000/],
+    [['--max-session-memory', '0'], /--max-session-memory takes a whole number from 1 to 1048576/],
+    [['--max-session-memory', '64MB'], /--max-session-memory takes a whole number/],
     [['--seed', '1', '--fixtures', 'fixtures/seed'], /give one of them/],
     [['stray'], /unexpected argument 'stray'/],
   ])('%j is a USAGE KitError', (args, message) => {
@@ -224,7 +226,7 @@ describe('mock flags, in process', () => {
   });
 
   it('maps the flags onto MockOptions', () => {
-    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '-q'])).toEqual({
+    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '--max-session-memory', '64', '-q'])).toEqual({
       port: 0,
       host: '::1',
       seed: 3,
@@ -235,6 +237,7 @@ describe('mock flags, in process', () => {
       corsOrigin: 'http://localhost:5173',
       validation: 'warn',
       maxSessions: 8,
+      maxSessionMemory: 64 * 1024 * 1024,
       quiet: true,
     });
   });

@@ -14,8 +14,10 @@ import { normalizeBasePath, VALIDATION_MODES } from './settings.js';
 
 /** Generous for a demo, bounded so a typo (an extra 0) fails clearly instead of exhausting memory. */
 const MAX_PETS = 5_000_000;
-/** Each session is a copy of the data: bounded for the same reason. */
+/** Sessions are cheap until they write (copy-on-write), but each name is client input: bounded all the same. */
 const MAX_SESSIONS = 10_000;
+/** 1 TiB in MiB: any real budget fits; a typo with extra digits does not overflow. */
+const MAX_SESSION_MEMORY_MIB = 1024 * 1024;
 
 export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const raw = parseCommand('mock', argv);
@@ -24,6 +26,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const pets = integerOption('mock', 'pets', raw.pets, 0, MAX_PETS);
   const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
   const maxSessions = integerOption('mock', 'max-sessions', raw['max-sessions'], 1, MAX_SESSIONS);
+  const maxSessionMemoryMiB = integerOption('mock', 'max-session-memory', raw['max-session-memory'], 1, MAX_SESSION_MEMORY_MIB);
 
   const chaosRate = raw.chaos === undefined ? undefined : chaosRateOf(raw.chaos);
   // With --chaos, --seed also seeds the failures; beside --fixtures it seeds only them.
@@ -57,6 +60,7 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(corsOrigin !== undefined ? { corsOrigin } : {}),
     ...(validation !== undefined ? { validation } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(maxSessionMemoryMiB !== undefined ? { maxSessionMemory: maxSessionMemoryMiB * 1024 * 1024 } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
     ...(raw.watch ? { watch: true } : {}),
     ...(chaosRate !== undefined ? { chaos: { rate: chaosRate, seed: seed ?? Math.floor(Math.random() * 2 ** 31) } } : {}),

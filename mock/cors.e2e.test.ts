@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMock, type TestMock } from './test-support/harness.js';
 
-const EXPOSED = ['Allow', 'Deprecation', 'Link', 'Location', 'Preference-Applied', 'Sunset', 'X-Mock-Chaos', 'X-Mock-Unknown-Query', 'X-Total-Count'];
+// The document's response headers, and the mock's own X-Mock-* headers.
+const EXPOSED = ['Allow', 'Deprecation', 'Link', 'Location', 'Preference-Applied', 'Sunset', 'X-Mock-Chaos', 'X-Mock-Session-Dropped', 'X-Mock-Unknown-Query', 'X-Total-Count'];
 const exposed = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).sort();
 
 let open: TestMock;

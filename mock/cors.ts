@@ -55,10 +55,10 @@ export function createCors(contract: Contract, allowedOrigin: string): Cors {
 
 /**
  * Headers the mock sends that no operation declares, which browser code still needs: `Allow` on a 405
- * (RFC 9110 §10.2.1), `Preference-Applied` (RFC 7240 §3), and the mock's own notices. Without them in
+ * (RFC 9110 §10.2.1), `Preference-Applied` (RFC 7240 §3), and the mock's own notices (X-Mock-Session-Dropped tells a page why its data started over). Without them in
  * `Access-Control-Expose-Headers`, `response.headers.get('Allow')` is null in a page (Fetch §3.2.4).
  */
-const MOCK_HEADERS = ['Allow', 'Preference-Applied', 'X-Mock-Unknown-Query', 'X-Mock-Chaos'];
+const MOCK_HEADERS = ['Allow', 'Preference-Applied', 'X-Mock-Unknown-Query', 'X-Mock-Chaos', 'X-Mock-Session-Dropped'];
 
 /** The mock's own headers, then every header some documented response declares (Location, X-Total-Count, Deprecation, Sunset, Link), in document order. */
 function exposedHeaders(contract: Contract): string[] {

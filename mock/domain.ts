@@ -83,6 +83,9 @@ export interface Store {
   snapshot(): StoreSnapshot;
 }
 
+/** Which bound dropped a session: `--max-sessions` (count) or `--max-session-memory` (bytes). */
+export type SessionDropReason = 'max-sessions' | 'max-session-memory';
+
 /**
  * The stores of one mock process: the default one, plus one per
  * `X-Mock-Session` name, each created from the initial data on first use.
@@ -94,6 +97,14 @@ export interface StoreRegistry {
   reset(session?: string): void;
   /** Replaces one store's state (validated by the caller against the document first). */
   load(snapshot: StoreSnapshot, session?: string): Result<void>;
-  /** Names of the sessions created so far. */
+  /** Names of the sessions held now, least recently used first. */
   sessions(): readonly string[];
+  /**
+   * Why the session of this name was dropped, if it was and has since started
+   * afresh (its next `get`); answered once, so only the first request after the
+   * drop tells the client.
+   */
+  dropNotice(session: string): SessionDropReason | undefined;
+  /** The bytes (estimated) all sessions hold beyond the shared initial data. */
+  sessionMemory(): number;
 }

@@ -12,7 +12,7 @@ import type { StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
-import { createStoreRegistry } from './store.js';
+import { createStoreRegistry } from './registry.js';
 
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
 export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';

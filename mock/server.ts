@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
@@ -22,7 +23,7 @@ import { encodeJson } from './json.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
-import { createStoreRegistry, DEFAULT_MAX_SESSIONS } from './store.js';
+import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
 import { createLiveApp, watchSources } from './watch.js';
 
 export interface MockOptions {
@@ -49,6 +50,8 @@ export interface MockOptions {
   readonly maxSessions?: number;
   /** `--chaos`: that share of requests get a random documented error or fault, drawn from `seed` (faults.ts). */
   readonly chaos?: { readonly rate: number; readonly seed: number };
+  /** Bytes all X-Mock-Session stores may hold beyond the shared initial data (default: a quarter of the heap limit). */
+  readonly maxSessionMemory?: number;
   /** No log line per request. */
   readonly quiet?: boolean;
   /** Reload the document and the fixtures when they change (watch.ts). */
@@ -86,10 +89,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const initial = await initialData(options, compiled);
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
   const makeRegistry = (data: StoreSnapshot): StoreRegistry =>
     createStoreRegistry(data, {
       maxSessions,
-      onDrop: (session) => log?.(`session ${session} dropped: the least recently used of ${maxSessions} (--max-sessions); its next request starts from the initial data`),
+      maxSessionMemory,
+      onDrop: (session, reason) =>
+        log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`),
     });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);

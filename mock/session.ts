@@ -7,6 +7,14 @@
 import type { Diagnostic } from '../src/schema/index.js';
 
 export const SESSION_HEADER = 'x-mock-session';
+/**
+ * Set on the first answer after the client's session was dropped to stay
+ * within `--max-sessions` or `--max-session-memory` and started afresh from
+ * the initial data; its value names the bound (`max-sessions`,
+ * `max-session-memory`). Without it a test would see its data vanish with no
+ * reason given.
+ */
+export const SESSION_DROPPED_HEADER = 'x-mock-session-dropped';
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export type SessionOutcome = { readonly ok: true; readonly session?: string } | { readonly ok: false; readonly diagnostic: Diagnostic };

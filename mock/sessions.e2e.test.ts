@@ -89,6 +89,69 @@ describe('sessions', () => {
     }
   });
 
+  it('a client whose session was dropped is told once, in X-Mock-Session-Dropped, on the first answer after it started afresh', async () => {
+    const small = await startTestMock({ maxSessions: 1 });
+    try {
+      const [one, two] = ['told-one', 'told-two'].map(sessionName) as [string, string];
+      const first = small.client.session(one);
+      const category = await newCategory(first, 'Only in one');
+      expect((await first.get(`/categories/${category.id}`)).headers['x-mock-session-dropped']).toBeUndefined();
+      // A second session pushes the first out (--max-sessions 1); its own answers carry no notice.
+      const other = await small.client.session(two).get('/pets');
+      expect(other.headers['x-mock-session-dropped']).toBeUndefined();
+      // The first session's next answer says why its data is gone, even when the answer is an error …
+      const gone = await first.get(`/categories/${category.id}`, { headers: { origin: 'http://localhost:5173' } });
+      expectError(gone, 404, 'CATEGORY_NOT_FOUND');
+      expect(gone.headers['x-mock-session-dropped']).toBe('max-sessions');
+      expect(gone.headers['access-control-expose-headers']).toContain('X-Mock-Session-Dropped');
+      // … and only that one.
+      expect((await first.get('/pets')).headers['x-mock-session-dropped']).toBeUndefined();
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('past --max-session-memory the least recently used session is dropped and its client told why', async () => {
+    const lines: string[] = [];
+    // 64 KiB: a session writing a few hundred categories (~160 bytes each, and the pieces it copies) passes it.
+    const small = await startTestMock({ maxSessionMemory: 64 * 1024, quiet: false, log: (line) => lines.push(line) });
+    try {
+      const [big, kept] = ['mem-big', 'mem-kept'].map(sessionName) as [string, string];
+      const heavy = small.client.session(big);
+      await newCategory(small.client.session(kept), 'Kept');
+      const before = (await small.client.session(big).get('/categories')).headers['x-total-count'];
+      let created = 0;
+      // Bounded: the budget is passed long before 10,000 writes.
+      for (; created < 10_000; created++) {
+        await heavy.post('/categories', { name: `Bulk ${created}` });
+        if (lines.some((line) => line.includes('dropped'))) break;
+      }
+      expect(created).toBeLessThan(10_000);
+      expect(lines.find((line) => line.includes('dropped'))).toMatch(new RegExp(`^session ${kept} dropped: the least recently used past 0.06 MiB \\(--max-session-memory\\)`));
+      const told = await small.client.session(kept).get('/categories', { query: { limit: 100 } });
+      expect(told.headers['x-mock-session-dropped']).toBe('max-session-memory');
+      expect(told.headers['x-total-count']).toBe(before);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('issue 12 finding 5: after an import, a new pet never reuses an id an old order points at', async () => {
+    const name = sessionName('import-ids');
+    const api = t.client.session(name);
+    const state = (await t.client.state(name)) as { categories: { id: number }[]; pets: { id: number }[]; orders: { id: number; petId: number; complete: boolean }[]; inventory: unknown[] };
+    const highest = Math.max(...state.pets.map((p) => p.id));
+    // A complete order whose pet was deleted before the export: the order still names the pet's id.
+    const orphanPetId = highest + 40;
+    const orders = [...state.orders, { id: Math.max(0, ...state.orders.map((o) => o.id)) + 1, petId: orphanPetId, quantity: 1, complete: true }];
+    const loaded = await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: { ...state, orders } });
+    expect(loaded.status, loaded.text).toBe(200);
+    const pet = await newPet(api, state.categories[0]!.id, { name: 'Newcomer' });
+    expect(pet.id).toBeGreaterThan(orphanPetId);
+    const history = await api.get('/store/orders', { query: { petId: pet.id } });
+    expect(history.body).toEqual([]);
+  });
+
   it.each(['', 'has space', 'x'.repeat(65), 'slash/no', 'ümlaut'])('an invalid session name (%j) is a 400 that changes nothing', async (bad) => {
     const name = sessionName('bad-session');
     const answer = await expectUnchanged(t.client, name, () => t.client.send('POST', '/categories', { json: { name: 'Nope' }, headers: { 'x-mock-session': encodeURIComponent(bad) === bad ? bad : bad.replace(/[^\x20-\x7e]/g, '?') } }));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainError, Result, Store, StoreSnapshot } from './domain.js';
-import { createStore, createStoreRegistry } from './store.js';
+import { createStoreRegistry, sessionMemoryBudget } from './registry.js';
+import { createStore } from './store.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { isKitError } from '../src/kit-error.js';
 import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
@@ -49,6 +50,18 @@ function refusal<T>(result: Result<T>): DomainError {
 }
 
 const fresh = (): Store => createStore(BASE);
+
+/** A generated world of `pets` pets in 4 categories, with an order for every pet that is not available. */
+function bigWorldOf(pets: number): StoreSnapshot {
+  const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
+  const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
+  return {
+    categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
+    pets: all,
+    orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
+    inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
+  };
+}
 const statusOf = (store: Store, id: number): PetStatus | undefined => value(store.getPet(id)).status;
 const stockOf = (store: Store, id: number): number => value(store.getInventoryItem(id)).quantity;
 
@@ -444,6 +457,138 @@ describe('registry: a bounded number of sessions', () => {
   it.each([0, -1, 1.5, Number.NaN])('refuses maxSessions %s with a USAGE kit error', (maxSessions) => {
     expect(() => createStoreRegistry(BASE, { maxSessions })).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxSessionMemory %s with a USAGE kit error', (maxSessionMemory) => {
+    expect(() => createStoreRegistry(BASE, { maxSessionMemory })).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+
+  it('tells a dropped name why, once, and only after it started afresh', () => {
+    const registry = createStoreRegistry(BASE, { maxSessions: 1 });
+    registry.get('a');
+    registry.get('b');
+    // a is dropped but not yet back: nothing to tell (a client that never returns is never told).
+    expect(registry.dropNotice('a')).toBeUndefined();
+    registry.get('a');
+    expect(registry.dropNotice('a')).toBe('max-sessions');
+    expect(registry.dropNotice('a')).toBeUndefined();
+    // A reset of everything is the client's own doing: no notice for what it dropped.
+    registry.reset();
+    registry.get('b');
+    expect(registry.dropNotice('b')).toBeUndefined();
+  });
+});
+
+describe('registry: sessions bounded by memory (issue 14)', () => {
+  /** What one session holds after writing `pets` pets, measured by a registry of its own. */
+  function costOf(pets: number): number {
+    const registry = createStoreRegistry(BASE);
+    const store = registry.get('probe');
+    for (let i = 0; i < pets; i++) value(store.createPet({ name: `Probe ${i}`, categoryId: 1 }));
+    return registry.sessionMemory();
+  }
+
+  it('derives the default budget from the heap: a quarter of its limit, at least 64 MiB', () => {
+    expect(sessionMemoryBudget(4 * 1024 ** 3)).toBe(1024 ** 3);
+    expect(sessionMemoryBudget(100 * 1024 ** 2)).toBe(64 * 1024 ** 2);
+  });
+
+  it('a session costs the same few KiB whatever the data size, and grows with its own writes only', () => {
+    const small = createStoreRegistry(BASE);
+    const large = createStoreRegistry(bigWorldOf(50_000));
+    small.get('s');
+    large.get('s');
+    expect(large.sessionMemory()).toBe(small.sessionMemory());
+    expect(large.sessionMemory()).toBeLessThan(16 * 1024);
+    // Reads cost nothing.
+    large.get('s').listPets({ status: 'sold' }, { offset: 20_000, limit: 20 });
+    value(large.get('s').getPet(40_000));
+    expect(large.sessionMemory()).toBe(small.sessionMemory());
+    // A write costs its record and the pieces it copied; never a copy of the data (50,000 pets are megabytes).
+    value(large.get('s').replacePet(25_000, { name: 'Changed', categoryId: 2, status: 'sold' }));
+    const afterOne = large.sessionMemory();
+    expect(afterOne).toBeGreaterThan(small.sessionMemory());
+    expect(afterOne).toBeLessThan(256 * 1024);
+    // The default store, and other sessions, add nothing to the sessions' memory.
+    value(large.get().replacePet(1, { name: 'Default', categoryId: 2 }));
+    large.get('t');
+    expect(large.sessionMemory()).toBe(afterOne + small.sessionMemory());
+    // A reset drops what the session wrote; a store held from before no longer counts when written.
+    const held = large.get('s');
+    large.reset('s');
+    expect(large.sessionMemory()).toBe(2 * small.sessionMemory());
+    large.reset();
+    value(held.createPet({ name: 'Written after the reset of everything', categoryId: 1 }));
+    expect(large.sessionMemory()).toBe(0);
+  });
+
+  it('past maxSessionMemory the least recently used sessions are dropped first, and each told why', () => {
+    const dropped: [string, string][] = [];
+    const writes = 50;
+    const budget = Math.floor(2.5 * costOf(writes));
+    const registry = createStoreRegistry(BASE, { maxSessionMemory: budget, onDrop: (name, reason) => dropped.push([name, reason]) });
+    const fill = (name: string): void => {
+      for (let i = 0; i < writes; i++) value(registry.get(name).createPet({ name: `${name} ${i}`, categoryId: 1 }));
+    };
+    fill('a');
+    fill('b');
+    registry.get('a');
+    expect(dropped).toEqual([]);
+    // c takes the registry past the budget: b, the least recently used, goes; a (used after b) and c stay.
+    fill('c');
+    registry.get('c');
+    expect(dropped).toEqual([['b', 'max-session-memory']]);
+    expect(registry.sessionMemory()).toBeLessThanOrEqual(budget);
+    expect(registry.get('a').listPets({}, ALL).total).toBe(4 + writes);
+    expect(registry.get('c').listPets({}, ALL).total).toBe(4 + writes);
+    expect(registry.get('b').listPets({}, ALL).total).toBe(4);
+    expect(registry.dropNotice('b')).toBe('max-session-memory');
+    // The default store is never dropped and never counted.
+    for (let i = 0; i < 5 * writes; i++) value(registry.get().createPet({ name: `Default ${i}`, categoryId: 1 }));
+    registry.get('a');
+    expect(dropped).toHaveLength(1);
+  });
+
+  it('a session that alone outgrows the budget starts afresh, and is told', () => {
+    const registry = createStoreRegistry(BASE, { maxSessionMemory: Math.floor(costOf(30) / 2) });
+    for (let i = 0; i < 30; i++) value(registry.get('greedy').createPet({ name: `Greedy ${i}`, categoryId: 1 }));
+    expect(registry.get('greedy').listPets({}, ALL).total).toBe(4);
+    expect(registry.dropNotice('greedy')).toBe('max-session-memory');
+  });
+
+  it('an import into a session larger than the budget is refused and changes nothing', () => {
+    const registry = createStoreRegistry(BASE, { maxSessionMemory: 64 * 1024 });
+    const error = refusal(registry.load(bigWorldOf(2_000), 'big'));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toContain('--max-session-memory');
+    expect(registry.get('big').listPets({}, ALL).total).toBe(4);
+    // The default store is not a session: it takes any size.
+    value(registry.load(bigWorldOf(2_000)));
+    expect(registry.get().listPets({}, ALL).total).toBe(2_000);
+  });
+
+  it('creating 400 sessions over 100,000 pets keeps the RSS within 64 MiB (a copy each would be gigabytes)', () => {
+    const registry = createStoreRegistry(bigWorldOf(100_000), { maxSessions: 1_000 });
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 400; i++) value(registry.get(`cheap-${i}`).getPet(1 + i));
+    expect(registry.sessions()).toHaveLength(400);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('id counters after an import', () => {
+  it('issue 12 finding 5: a new pet never reuses an id an old order (or any record) points at', () => {
+    const registry = createStoreRegistry(BASE);
+    // Pet 40 was deleted before the export; its complete order remains and still names it.
+    const imported: StoreSnapshot = { ...BASE, orders: [...BASE.orders, { id: 3, petId: 40, quantity: 1, complete: true }] };
+    value(registry.load(imported, 'a'));
+    const pet = value(registry.get('a').createPet({ name: 'Newcomer', categoryId: 1 }));
+    expect(pet.id).toBe(41);
+    expect(registry.get('a').listOrders({ petId: pet.id }, ALL).total).toBe(0);
+    // The same at start-up, and for orders past the largest order id.
+    const store = createStore(imported);
+    expect(value(store.createPet({ name: 'Newcomer', categoryId: 1 })).id).toBe(41);
+    expect(value(store.placeOrder({ petId: 1, quantity: 1 })).id).toBe(4);
+  });
 });
 
 describe('initial data the store cannot hold', () => {
@@ -536,16 +681,7 @@ describe('registry', () => {
 
 describe('indexes (issue 5): every filtered list equals the same filter over all pets', () => {
   /** A world big enough that the status indexes span several chunks, so moves land mid-chunk. */
-  function bigWorld(pets: number): StoreSnapshot {
-    const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
-    const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
-    return {
-      categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
-      pets: all,
-      orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
-      inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
-    };
-  }
+  const bigWorld = bigWorldOf;
 
   /** The brute-force reference: every pet read one by one (getPet does not use the indexes), then filtered. */
   function reference(store: Store, maxPetId: number, filter: { status?: PetStatus; categoryId?: number }): Pet[] {
@@ -603,6 +739,65 @@ describe('indexes (issue 5): every filtered list equals the same filter over all
     return compared;
   }
 
+  /** The ids the random walk aims at: up to a little past the largest so far, so some miss. */
+  interface Walk {
+    maxPetId: number;
+    maxOrderId: number;
+    readonly outcomes: Map<string, number>;
+  }
+
+  /** One seeded random operation on `store`: creates, replaces, deletes, order transitions, stock and categories. */
+  function randomStep(store: Store, walk: Walk, random: () => number, step: number): void {
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const anyStatus = (): PetStatus | undefined => (random() < 0.3 ? undefined : pick(STATUSES));
+    const petId = 1 + Math.floor(random() * (walk.maxPetId + 2));
+    const orderId = 1 + Math.floor(random() * (walk.maxOrderId + 2));
+    const categoryId = 1 + Math.floor(random() * 5); // 5 does not exist at first: some creates are refused
+    const action = Math.floor(random() * 9);
+    let result: Result<unknown>;
+    switch (action) {
+      case 0:
+      case 1: {
+        const status = anyStatus();
+        result = store.createPet({ name: `New ${step}`, categoryId, ...(status ? { status } : {}) });
+        if (result.ok) walk.maxPetId++;
+        break;
+      }
+      case 2: {
+        const status = anyStatus();
+        result = store.replacePet(petId, { name: `Renamed ${step}`, categoryId, ...(status ? { status } : {}) });
+        break;
+      }
+      case 3:
+        result = store.deletePet(petId);
+        break;
+      case 4:
+      case 5:
+        result = store.placeOrder({ petId, quantity: 1 + Math.floor(random() * 3), ...(random() < 0.2 ? { complete: true } : {}) });
+        if (result.ok) walk.maxOrderId++;
+        break;
+      case 6:
+        result = store.updateOrder(orderId, random() < 0.7 ? { complete: true } : { complete: false });
+        break;
+      case 7:
+        result = store.cancelOrder(orderId);
+        break;
+      default:
+        result = random() < 0.5 ? store.updateInventory(petId, Math.floor(random() * 4)) : step % 50 === 0 ? store.createCategory({ name: `Category ${step}` }) : store.deleteCategory(categoryId);
+    }
+    const key = `${action}:${result.ok ? 'ok' : result.error.code}`;
+    walk.outcomes.set(key, (walk.outcomes.get(key) ?? 0) + 1);
+  }
+
+  /** The sequence must have exercised the transitions, not just bounced off refusals. */
+  function expectTransitionsExercised(walk: Walk): void {
+    const count = (key: string): number => walk.outcomes.get(key) ?? 0;
+    for (const key of ['0:ok', '2:ok', '3:ok', '4:ok', '6:ok', '7:ok']) expect(count(key), key).toBeGreaterThan(0);
+    for (const key of ['3:PET_HAS_OPEN_ORDER', '4:PET_NOT_AVAILABLE', '7:ORDER_ALREADY_COMPLETE']) expect(count(key), key).toBeGreaterThan(0);
+  }
+
+  const startWalk = (store: Store, pets: number): Walk => ({ maxPetId: pets, maxOrderId: store.listOrders({}, ALL).total, outcomes: new Map() });
+
   it.each([
     { seed: 1, pets: 40, steps: 1_500 },
     { seed: 2, pets: 40, steps: 1_500 },
@@ -610,59 +805,62 @@ describe('indexes (issue 5): every filtered list equals the same filter over all
   ])('after seeded random creates, replaces, deletes and order transitions (seed $seed, $pets pets)', ({ seed, pets, steps }) => {
     const random = seeded(seed);
     const store = createStore(bigWorld(pets));
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const anyStatus = (): PetStatus | undefined => (random() < 0.3 ? undefined : pick(STATUSES));
-    let maxPetId = pets;
-    let maxOrderId = store.listOrders({}, ALL).total;
-    const outcomes = new Map<string, number>();
+    const walk = startWalk(store, pets);
     let compared = 0;
-
     for (let step = 1; step <= steps; step++) {
-      const petId = 1 + Math.floor(random() * (maxPetId + 2));
-      const orderId = 1 + Math.floor(random() * (maxOrderId + 2));
-      const categoryId = 1 + Math.floor(random() * 5); // 5 does not exist at first: some creates are refused
-      const action = Math.floor(random() * 9);
-      let result: Result<unknown>;
-      switch (action) {
-        case 0:
-        case 1: {
-          const status = anyStatus();
-          result = store.createPet({ name: `New ${step}`, categoryId, ...(status ? { status } : {}) });
-          if (result.ok) maxPetId++;
-          break;
-        }
-        case 2: {
-          const status = anyStatus();
-          result = store.replacePet(petId, { name: `Renamed ${step}`, categoryId, ...(status ? { status } : {}) });
-          break;
-        }
-        case 3:
-          result = store.deletePet(petId);
-          break;
-        case 4:
-        case 5:
-          result = store.placeOrder({ petId, quantity: 1 + Math.floor(random() * 3), ...(random() < 0.2 ? { complete: true } : {}) });
-          if (result.ok) maxOrderId++;
-          break;
-        case 6:
-          result = store.updateOrder(orderId, random() < 0.7 ? { complete: true } : { complete: false });
-          break;
-        case 7:
-          result = store.cancelOrder(orderId);
-          break;
-        default:
-          result = random() < 0.5 ? store.updateInventory(petId, Math.floor(random() * 4)) : step % 50 === 0 ? store.createCategory({ name: `Category ${step}` }) : store.deleteCategory(categoryId);
-      }
-      const key = `${action}:${result.ok ? 'ok' : result.error.code}`;
-      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-      if (step % 250 === 0) compared += checkAgainstReference(store, maxPetId, maxOrderId, random);
+      randomStep(store, walk, random, step);
+      if (step % 250 === 0) compared += checkAgainstReference(store, walk.maxPetId, walk.maxOrderId, random);
     }
-    compared += checkAgainstReference(store, maxPetId, maxOrderId, random);
-
-    // The sequence must have exercised the transitions, not just bounced off refusals.
-    const count = (key: string): number => outcomes.get(key) ?? 0;
-    for (const key of ['0:ok', '2:ok', '3:ok', '4:ok', '6:ok', '7:ok']) expect(count(key), key).toBeGreaterThan(0);
-    for (const key of ['3:PET_HAS_OPEN_ORDER', '4:PET_NOT_AVAILABLE', '7:ORDER_ALREADY_COMPLETE']) expect(count(key), key).toBeGreaterThan(0);
+    compared += checkAgainstReference(store, walk.maxPetId, walk.maxOrderId, random);
+    expectTransitionsExercised(walk);
     expect(compared).toBeGreaterThan(0);
+  });
+
+  /**
+   * Copy-on-write (issue 14): the default store and two sessions share the
+   * initial data and take turns at random writes, each with its own seeded
+   * sequence. Each must answer exactly as a store of its own that received
+   * the same writes (a plain, never-shared createStore: its "shadow"), and
+   * its indexes must agree with a filter over its records; a session left
+   * alone, and a session reset, must hold exactly the initial data.
+   */
+  it.each([
+    { seed: 11, pets: 40, steps: 900 },
+    { seed: 12, pets: 3_000, steps: 1_500 },
+  ])('copy-on-write: the default store and sessions writing in turn each equal a private store given the same writes (seed $seed, $pets pets)', ({ seed, pets, steps }) => {
+    const world = bigWorld(pets);
+    const registry = createStoreRegistry(world);
+    const initial = createStore(world).snapshot();
+    const names = [undefined, 'one', 'two'] as const;
+    const lanes = names.map((name, lane) => ({ name, shadow: createStore(world), walk: startWalk(createStore(world), pets), random: seeded(seed * 10 + lane), shadowRandom: seeded(seed * 10 + lane) }));
+    registry.get('idle');
+    let compared = 0;
+    for (let step = 1; step <= steps; step++) {
+      const lane = lanes[step % lanes.length]!;
+      // The same seeded sequence drives the shared store and its shadow, with a walk each (they must stay equal).
+      const shadowWalk = { ...lane.walk, outcomes: new Map<string, number>() };
+      randomStep(registry.get(lane.name), lane.walk, lane.random, step);
+      randomStep(lane.shadow, shadowWalk, lane.shadowRandom, step);
+      if (step % 300 === 0) {
+        for (const each of lanes) {
+          const store = registry.get(each.name);
+          expect(store.snapshot(), `${each.name ?? 'default'} at step ${step}`).toEqual(each.shadow.snapshot());
+          compared += checkAgainstReference(store, each.walk.maxPetId, each.walk.maxOrderId, seeded(step));
+        }
+        expect(registry.get('idle').snapshot()).toEqual(initial);
+      }
+    }
+    for (const each of lanes) expectTransitionsExercised(each.walk);
+    expect(compared).toBeGreaterThan(0);
+
+    // A reset restores exactly the initial data, and touches nothing else.
+    registry.reset('one');
+    expect(registry.get('one').snapshot()).toEqual(initial);
+    expect(registry.get('two').snapshot()).toEqual(lanes[2]!.shadow.snapshot());
+    expect(registry.get().snapshot()).toEqual(lanes[0]!.shadow.snapshot());
+    // And a reset session writes from the initial data again, sharing it anew.
+    value(registry.get('one').createPet({ name: 'After reset', categoryId: 1 }));
+    expect(registry.get('one').listPets({}, ALL).total).toBe(pets + 1);
+    expect(registry.get('idle').snapshot()).toEqual(initial);
   });
 });

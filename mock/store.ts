@@ -20,10 +20,9 @@ import type {
   PetFilter,
   Result,
   Store,
-  StoreRegistry,
   StoreSnapshot,
 } from './domain.js';
-import { IdTable, KeyedIds, PetIndex, SortedIds } from './indexes.js';
+import { IdTable, KeyedIds, PetIndex, SharedMap, SortedIds, type Meter } from './indexes.js';
 import { checkConsistency, foldName } from './store-consistency.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { KitError } from '../src/kit-error.js';
@@ -32,36 +31,45 @@ import type { Category, InventoryItem, NewCategory, NewOrder, NewPet, Order, Ord
 /** The largest Stock the document allows (int32); returning stock on cancel never pushes past it. */
 const MAX_STOCK = 2_147_483_647;
 
+/**
+ * What one written record costs a session, roughly: the frozen object, its
+ * strings, and its slots in the tables and sets that file it. The copies of
+ * shared pieces are counted exactly by indexes.ts; this covers the rest.
+ */
+export const RECORD_BYTES = 160;
+
 /** A pet as reads return it: frozen, with the status every stored pet has. */
 type StoredPet = Readonly<Pet> & { readonly status: PetStatus };
-
-interface PetRecord {
-  /** Replaced, never edited, on every change of name, category or status. */
-  pet: StoredPet;
-  /** The inventory entry's quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
-  stock: number;
-}
 
 type CategoryRecord = Readonly<Category>;
 
 /** An order as reads return it: frozen, with the fields every stored order has. */
 type OrderRecord = Readonly<Order> & { readonly id: number; readonly petId: number; readonly quantity: number; readonly complete: boolean };
 
-interface State {
-  readonly pets: IdTable<PetRecord>;
+/**
+ * One store's data. Every structure is copy-on-write (indexes.ts): a session
+ * is `forkState(template)`, sharing the initial data until it writes, and a
+ * reset swaps in a fresh fork, dropping exactly what the session wrote.
+ */
+export interface State {
+  /** Told what this state's own writes cost (a session's memory bound). */
+  readonly meter: Meter | undefined;
+  readonly pets: IdTable<StoredPet>;
+  /** Pet id → its inventory quantity: one entry per pet, living and dying with it (rule 1, "Details"). */
+  readonly stock: IdTable<number>;
   readonly petIndex: PetIndex;
   readonly categories: IdTable<CategoryRecord>;
   readonly categoryIds: SortedIds;
   /** Folded name → category id: the case-insensitive uniqueness rule in O(1). */
-  readonly categoryByName: Map<string, number>;
+  readonly categoryByName: SharedMap<string, number>;
   readonly orders: IdTable<OrderRecord>;
   readonly orderIds: SortedIds;
   readonly ordersByComplete: KeyedIds<boolean>;
-  /** Pet id → its order ids, ascending. A pet has few orders, so a small array beats a SortedIds each. */
-  readonly ordersByPet: IdTable<number[]>;
+  /** Pet id → its order ids, ascending; each list is replaced, never edited, so forks can share it. */
+  readonly ordersByPet: IdTable<readonly number[]>;
   /** Pet id → its one open order (rule 2: one open order per pet; rule 5: such a pet cannot be deleted). */
-  readonly openOrderByPet: Map<number, number>;
-  /** The next id per collection: sequential, starting after the largest id of the initial data, never reused. */
+  readonly openOrderByPet: IdTable<number>;
+  /** The next id per collection: sequential, past every id the data mentions, never reused. */
   readonly next: { pet: number; category: number; order: number };
 }
 
@@ -76,85 +84,11 @@ const fail = <T>(code: ApiErrorCode, message: string): Result<T> => ({ ok: false
  * seed.ts's validateSnapshot first to get every problem with its file.
  */
 export function createStore(initial: StoreSnapshot): Store {
-  return createStoreCell(buildState(assertHoldable(initial))).store;
+  return createStoreCell(buildState(assertHoldable(initial), undefined)).store;
 }
 
-/** How many session stores a registry keeps by default (`--max-sessions`). */
-export const DEFAULT_MAX_SESSIONS = 100;
-
-export interface StoreRegistryOptions {
-  /**
-   * At most this many session stores at once (default 100). Each holds a whole
-   * copy of the initial data, so without a bound a client looping over fresh
-   * session names would exhaust memory (a million generated pets are ~400 MB a
-   * copy). Past it the least recently used session is dropped.
-   */
-  readonly maxSessions?: number;
-  /** Told the name of each session dropped to make room, for the log. */
-  readonly onDrop?: (session: string) => void;
-}
-
-/**
- * The default store plus one per session name, each a copy of `initial`.
- * Session stores are created on first use. `reset(name)` restores that
- * session in place; `reset()` restores the default store in place and drops
- * every session (freeing its memory): the next use of a name creates it
- * afresh from `initial`, which is the same data. A session dropped to stay
- * within `maxSessions` likewise starts afresh on its next use.
- */
-export function createStoreRegistry(initial: StoreSnapshot, options: StoreRegistryOptions = {}): StoreRegistry {
-  assertHoldable(initial);
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new KitError('USAGE', `The number of sessions kept must be a whole number >= 1; got ${maxSessions}.`);
-  const fallback = createStoreCell(buildState(initial));
-  // A Map, not an object: a session named `__proto__` is just a name. Its order is the order of last use (a
-  // used session is moved to the end), so the first entry is always the least recently used.
-  const sessions = new Map<string, StoreCell>();
-
-  const cellFor = (session: string | undefined): StoreCell => {
-    if (session === undefined) return fallback;
-    let cell = sessions.get(session);
-    if (cell !== undefined) {
-      sessions.delete(session);
-    } else {
-      // Make room first, so no more than maxSessions copies of the data are ever held, not even while building one.
-      for (const oldest of sessions.keys()) {
-        if (sessions.size < maxSessions) break;
-        sessions.delete(oldest);
-        options.onDrop?.(oldest);
-      }
-      cell = createStoreCell(buildState(initial));
-    }
-    sessions.set(session, cell);
-    return cell;
-  };
-
-  return {
-    get: (session) => cellFor(session).store,
-    reset(session) {
-      if (session === undefined) {
-        fallback.replace(buildState(initial));
-        sessions.clear();
-      } else {
-        // In place, so a caller holding this session's store sees the reset too; an unknown name stays unknown.
-        sessions.get(session)?.replace(buildState(initial));
-      }
-    },
-    load(snapshot, session) {
-      const problems = checkConsistency(snapshot, 'reachable');
-      if (problems.length > 0) {
-        const listed = problems.slice(0, 5).map((p) => `${p.pointer}: ${p.message}`).join('; ');
-        const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-        return fail('VALIDATION_FAILED', `The state cannot be loaded: ${listed}${more}. Nothing was changed.`);
-      }
-      cellFor(session).replace(buildState(snapshot));
-      return done;
-    },
-    sessions: () => [...sessions.keys()],
-  };
-}
-
-function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
+/** `snapshot` itself, or a FIXTURES_INVALID KitError naming the first rule it breaks that the store relies on. */
+export function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
   const problems = checkConsistency(snapshot, 'reachable');
   const first = problems[0];
   if (first !== undefined) {
@@ -166,19 +100,45 @@ function assertHoldable(snapshot: StoreSnapshot): StoreSnapshot {
   return snapshot;
 }
 
-function buildState(snapshot: StoreSnapshot): State {
+/**
+ * A state sharing everything with `base`, in O(1) whatever the data size.
+ * Either may be written afterwards: each copies a shared piece before it
+ * changes it (indexes.ts), so neither ever sees the other's writes.
+ */
+export function forkState(base: State, meter: Meter | undefined): State {
+  return {
+    meter,
+    pets: base.pets.fork(meter),
+    stock: base.stock.fork(meter),
+    petIndex: base.petIndex.fork(meter),
+    categories: base.categories.fork(meter),
+    categoryIds: base.categoryIds.fork(meter),
+    categoryByName: base.categoryByName.fork(meter),
+    orders: base.orders.fork(meter),
+    orderIds: base.orderIds.fork(meter),
+    ordersByComplete: base.ordersByComplete.fork(meter),
+    ordersByPet: base.ordersByPet.fork(meter),
+    openOrderByPet: base.openOrderByPet.fork(meter),
+    next: { ...base.next },
+  };
+}
+
+/** A state holding `snapshot`, built from scratch (start-up, imports); `meter` is told what its later writes cost. */
+export function buildState(snapshot: StoreSnapshot, meter: Meter | undefined): State {
   const state: State = {
+    meter,
     pets: new IdTable(),
+    stock: new IdTable(),
     petIndex: new PetIndex(),
     categories: new IdTable(),
     categoryIds: new SortedIds(),
-    categoryByName: new Map(),
+    categoryByName: new SharedMap(),
     orders: new IdTable(),
     orderIds: new SortedIds(),
     ordersByComplete: new KeyedIds(),
     ordersByPet: new IdTable(),
-    openOrderByPet: new Map(),
-    next: { pet: 1, category: 1, order: 1 },
+    openOrderByPet: new IdTable(),
+    next: nextIds(snapshot),
   };
 
   // Sorted once here, so every index below is filled by appends (its fast path) and lists come out oldest first.
@@ -186,25 +146,46 @@ function buildState(snapshot: StoreSnapshot): State {
     state.categories.set(category.id, freezeCategory(category.id, category));
     state.categoryIds.add(category.id);
     state.categoryByName.set(foldName(category.name), category.id);
-    state.next.category = Math.max(state.next.category, category.id + 1);
   }
 
   const stock = new IdTable<number>();
   for (const item of snapshot.inventory) stock.set(item.petId, item.quantity);
   for (const pet of byId(snapshot.pets)) {
-    const record: PetRecord = { pet: freezePet(pet.id, pet, pet.status ?? 'available'), stock: stock.get(pet.id) ?? 0 };
-    state.pets.set(pet.id, record);
-    state.petIndex.add(pet.id, record.pet);
-    state.next.pet = Math.max(state.next.pet, pet.id + 1);
+    const stored = freezePet(pet.id, pet, pet.status ?? 'available');
+    state.pets.set(pet.id, stored);
+    state.stock.set(pet.id, stock.get(pet.id) ?? 0);
+    state.petIndex.add(pet.id, stored);
   }
 
   // checkConsistency guarantees every order has an id, a petId and a quantity.
   for (const order of byId(snapshot.orders)) {
     if (order.petId === undefined || order.quantity === undefined) continue;
     addOrder(state, freezeOrder(order.id, order.petId, order.quantity, order.shipDate, order.complete ?? false));
-    state.next.order = Math.max(state.next.order, order.id + 1);
   }
   return state;
+}
+
+/**
+ * The first free id of each collection: past every id the data mentions, not
+ * only the records' own (issue 12, finding 5). A complete order may point at
+ * a pet deleted before the export; a new pet taking that id would inherit the
+ * order's history.
+ */
+function nextIds(snapshot: StoreSnapshot): State['next'] {
+  let pet = 0;
+  let category = 0;
+  let order = 0;
+  for (const c of snapshot.categories) category = Math.max(category, c.id ?? 0);
+  for (const p of snapshot.pets) {
+    pet = Math.max(pet, p.id ?? 0);
+    category = Math.max(category, p.categoryId);
+  }
+  for (const o of snapshot.orders) {
+    order = Math.max(order, o.id ?? 0);
+    pet = Math.max(pet, o.petId ?? 0);
+  }
+  for (const item of snapshot.inventory) pet = Math.max(pet, item.petId);
+  return { pet: pet + 1, category: category + 1, order: order + 1 };
 }
 
 function byId<T extends { readonly id?: number | undefined }>(records: readonly T[]): (T & { readonly id: number })[] {
@@ -216,40 +197,50 @@ function byId<T extends { readonly id?: number | undefined }>(records: readonly 
   return withIds;
 }
 
+/** Orders are added in ascending id, so appending keeps each pet's list ascending. */
 function addOrder(state: State, order: OrderRecord): void {
   state.orders.set(order.id, order);
   state.orderIds.add(order.id);
   state.ordersByComplete.add(order.complete, order.id);
-  // Orders are added in ascending id, so a push keeps each pet's list ascending.
   const ofPet = state.ordersByPet.get(order.petId);
-  if (ofPet) ofPet.push(order.id);
-  else state.ordersByPet.set(order.petId, [order.id]);
+  // A new list rather than a push: the old one may be shared with other forks.
+  state.ordersByPet.set(order.petId, ofPet === undefined ? [order.id] : [...ofPet, order.id]);
   if (!order.complete) state.openOrderByPet.set(order.petId, order.id);
 }
 
 /** A store whose whole state can be swapped (registry reset and load) while callers keep the same object. */
-interface StoreCell {
+export interface StoreCell {
   readonly store: Store;
   replace(state: State): void;
 }
 
-function createStoreCell(initialState: State): StoreCell {
+/** The store over `initialState`: every record operation and state rule, no HTTP. */
+export function createStoreCell(initialState: State): StoreCell {
   let state = initialState;
 
+  /** Every record a store writes is counted against its session's memory (indexes.ts counts the copies). */
+  const wrote = (): void => state.meter?.add(RECORD_BYTES);
+
   /** Replaces a pet with a changed copy, keeping the indexes in step (rule 6 follows: inventory reads the pet's status). */
-  const replacePetRecord = (record: PetRecord, next: StoredPet): void => {
-    const before = record.pet;
-    record.pet = next;
+  const replacePetRecord = (before: StoredPet, next: StoredPet): StoredPet => {
+    state.pets.set(next.id, next);
     state.petIndex.move(next.id, before, next);
+    wrote();
+    return next;
   };
 
-  const setStatus = (record: PetRecord, status: PetStatus): void => {
-    if (record.pet.status !== status) replacePetRecord(record, freezePet(record.pet.id, record.pet, status));
+  const setStatus = (pet: StoredPet, status: PetStatus): void => {
+    if (pet.status !== status) replacePetRecord(pet, freezePet(pet.id, pet, status));
+  };
+
+  const setStock = (petId: number, quantity: number): void => {
+    state.stock.set(petId, quantity);
   };
 
   const replaceOrder = (order: OrderRecord, changes: { shipDate: string | undefined; complete: boolean }): OrderRecord => {
     const next = freezeOrder(order.id, order.petId, order.quantity, changes.shipDate, changes.complete);
     state.orders.set(order.id, next);
+    wrote();
     if (next.complete !== order.complete) {
       state.ordersByComplete.delete(order.complete, order.id);
       state.ordersByComplete.add(next.complete, order.id);
@@ -265,45 +256,48 @@ function createStoreCell(initialState: State): StoreCell {
         // The id filter is answered by direct lookups (at most 100 ids), never by walking an index.
         const matching = [...new Set(filter.ids)]
           .sort((a, b) => a - b)
-          .map((id) => pets.get(id)?.pet)
+          .map((id) => pets.get(id))
           .filter((pet): pet is StoredPet => pet !== undefined && (filter.status === undefined || pet.status === filter.status) && (filter.categoryId === undefined || pet.categoryId === filter.categoryId));
         return { items: window(matching, page), total: matching.length };
       }
       const ids = state.petIndex.select(filter);
-      return { items: ids.slice(page.offset, page.limit).map((id) => pets.get(id)!.pet), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => pets.get(id)!), total: ids.size };
     },
 
     getPet(id) {
-      const record = state.pets.get(id);
-      return record ? ok(record.pet) : petNotFound(id);
+      const pet = state.pets.get(id);
+      return pet ? ok(pet) : petNotFound(id);
     },
 
     createPet(input: NewPet) {
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
       // Rule 1: available unless the body says otherwise, with an inventory entry of quantity 1.
       const pet = freezePet(state.next.pet++, input, input.status ?? 'available');
-      state.pets.set(pet.id, { pet, stock: 1 });
+      state.pets.set(pet.id, pet);
+      setStock(pet.id, 1);
       state.petIndex.add(pet.id, pet);
+      wrote();
       return ok(pet);
     },
 
     replacePet(id, input: NewPet) {
-      const record = state.pets.get(id);
-      if (!record) return petNotFound(id);
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
       if (!state.categories.has(input.categoryId)) return unknownCategory(input.categoryId);
       // "Details": a replace that omits status keeps the current one.
-      replacePetRecord(record, freezePet(id, input, input.status ?? record.pet.status));
-      return ok(record.pet);
+      return ok(replacePetRecord(pet, freezePet(id, input, input.status ?? pet.status)));
     },
 
     deletePet(id) {
-      const record = state.pets.get(id);
-      if (!record) return petNotFound(id);
+      const pet = state.pets.get(id);
+      if (!pet) return petNotFound(id);
       const open = state.openOrderByPet.get(id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${id} has the open order ${open}; complete or cancel it first.`);
-      // The inventory entry lives on the record, so it goes with the pet ("Details": a later read is a 404).
+      // The inventory entry goes with the pet ("Details": a later read is a 404).
       state.pets.delete(id);
-      state.petIndex.remove(id, record.pet);
+      state.stock.delete(id);
+      state.petIndex.remove(id, pet);
+      wrote();
       return done;
     },
 
@@ -324,6 +318,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.set(category.id, category);
       state.categoryIds.add(category.id);
       state.categoryByName.set(foldName(category.name), category.id);
+      wrote();
       return ok(category);
     },
 
@@ -337,6 +332,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.set(id, next);
       state.categoryByName.delete(foldName(category.name));
       state.categoryByName.set(foldName(next.name), id);
+      wrote();
       return ok(next);
     },
 
@@ -349,6 +345,7 @@ function createStoreCell(initialState: State): StoreCell {
       state.categories.delete(id);
       state.categoryIds.delete(id);
       state.categoryByName.delete(foldName(category.name));
+      wrote();
       return done;
     },
 
@@ -370,21 +367,22 @@ function createStoreCell(initialState: State): StoreCell {
     },
 
     placeOrder(input: NewOrder) {
-      const record = state.pets.get(input.petId);
-      if (!record) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
-      const { pet } = record;
+      const pet = state.pets.get(input.petId);
+      if (!pet) return fail('UNKNOWN_PET', `No pet has id ${input.petId}.`);
       // Rule 2, checked in the order that tells the client most: the open order explains a pending pet.
       const open = state.openOrderByPet.get(pet.id);
       if (open !== undefined) return fail('PET_HAS_OPEN_ORDER', `Pet ${pet.id} has the open order ${open}; complete or cancel it first.`);
       if (pet.status !== 'available') return fail('PET_NOT_AVAILABLE', `Pet ${pet.id} is ${pet.status}; only available pets can be ordered.`);
-      if (record.stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${record.stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
+      const stock = state.stock.get(pet.id) ?? 0;
+      if (stock < input.quantity) return fail('INSUFFICIENT_STOCK', `Pet ${pet.id} has ${stock} in stock; ${input.quantity} ${input.quantity === 1 ? 'was' : 'were'} ordered.`);
 
       const order = freezeOrder(state.next.order++, pet.id, input.quantity, input.shipDate, input.complete ?? false);
       // The quantity is reserved at placement and stays consumed when the order completes.
-      record.stock -= order.quantity;
+      setStock(pet.id, stock - order.quantity);
       addOrder(state, order);
+      wrote();
       // "Details": complete at placement means placed and fulfilled at once, so the pet goes straight to sold.
-      setStatus(record, order.complete ? 'sold' : 'pending');
+      setStatus(pet, order.complete ? 'sold' : 'pending');
       return ok(order);
     },
 
@@ -397,8 +395,8 @@ function createStoreCell(initialState: State): StoreCell {
       const next = replaceOrder(order, { shipDate: change.shipDate ?? order.shipDate, complete: order.complete || completing });
       if (completing) {
         // Rule 3: completing an order sells its pet. An open order's pet always exists (rule 5).
-        const record = state.pets.get(order.petId);
-        if (record) setStatus(record, 'sold');
+        const pet = state.pets.get(order.petId);
+        if (pet) setStatus(pet, 'sold');
       }
       return ok(next);
     },
@@ -408,49 +406,50 @@ function createStoreCell(initialState: State): StoreCell {
       if (!order) return orderNotFound(id);
       if (order.complete) return alreadyComplete(id);
       // Rule 4: the stock comes back and the pet is available again; the order is gone (a later read is a 404).
-      const record = state.pets.get(order.petId);
-      if (record) {
-        record.stock = Math.min(MAX_STOCK, record.stock + order.quantity);
-        setStatus(record, 'available');
+      const pet = state.pets.get(order.petId);
+      if (pet) {
+        setStock(pet.id, Math.min(MAX_STOCK, (state.stock.get(pet.id) ?? 0) + order.quantity));
+        setStatus(pet, 'available');
       }
       state.orders.delete(id);
       state.orderIds.delete(id);
       state.ordersByComplete.delete(false, id);
-      const ofPet = state.ordersByPet.get(order.petId) ?? [];
-      const remaining = ofPet.filter((other) => other !== id);
+      const remaining = (state.ordersByPet.get(order.petId) ?? []).filter((other) => other !== id);
       if (remaining.length > 0) state.ordersByPet.set(order.petId, remaining);
       else state.ordersByPet.delete(order.petId);
       state.openOrderByPet.delete(order.petId);
+      wrote();
       return done;
     },
 
     listInventory(filter: InventoryFilter, page) {
       // One entry per pet, by pet id, with the pet's status (rule 6): the pet index answers it directly.
       const ids = state.petIndex.select({ status: filter.status });
-      return { items: ids.slice(page.offset, page.limit).map((id) => toInventoryItem(state.pets.get(id)!)), total: ids.size };
+      return { items: ids.slice(page.offset, page.limit).map((id) => inventoryItem(state, state.pets.get(id)!)), total: ids.size };
     },
 
     getInventoryItem(petId) {
-      const record = state.pets.get(petId);
-      return record ? ok(toInventoryItem(record)) : inventoryNotFound(petId);
+      const pet = state.pets.get(petId);
+      return pet ? ok(inventoryItem(state, pet)) : inventoryNotFound(petId);
     },
 
     updateInventory(petId, quantity) {
-      const record = state.pets.get(petId);
-      if (!record) return inventoryNotFound(petId);
-      record.stock = quantity;
-      return ok(toInventoryItem(record));
+      const pet = state.pets.get(petId);
+      if (!pet) return inventoryNotFound(petId);
+      setStock(petId, quantity);
+      wrote();
+      return ok(inventoryItem(state, pet));
     },
 
     snapshot(): StoreSnapshot {
       const categories = [...state.categoryIds.values()].map((id) => state.categories.get(id)!);
-      const petRecords = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
+      const pets = [...state.petIndex.all.values()].map((id) => state.pets.get(id)!);
       const orders = [...state.orderIds.values()].map((id) => state.orders.get(id)!);
       return {
         categories,
-        pets: petRecords.map((record) => record.pet),
+        pets,
         orders,
-        inventory: petRecords.map((record) => ({ petId: record.pet.id, quantity: record.stock })),
+        inventory: pets.map((pet) => ({ petId: pet.id, quantity: state.stock.get(pet.id) ?? 0 })),
       };
     },
   };
@@ -495,7 +494,7 @@ function freezeOrder(id: number, petId: number, quantity: number, shipDate: stri
   return Object.freeze(shipDate === undefined ? { id, petId, quantity, complete } : { id, petId, quantity, shipDate, complete });
 }
 
-/** A fresh entry each time: its quantity lives on the pet's record and changes in place. */
-function toInventoryItem(record: PetRecord): InventoryItem {
-  return { petId: record.pet.id, quantity: record.stock, status: record.pet.status };
+/** A fresh entry each time, built from the pet and its stock (rule 6: the status is always the pet's). */
+function inventoryItem(state: State, pet: StoredPet): InventoryItem {
+  return { petId: pet.id, quantity: state.stock.get(pet.id) ?? 0, status: pet.status };
 }

@@ -84,6 +84,12 @@ export function flattenMetrics(results) {
     put(`scale.${s.pets}.pageP50Ms`, s.pageP50Ms, 'lower');
   }
   if (results.scale) put('scale.latencyRatio', results.scale.latencyRatio, 'lower');
+  for (const s of results.sessions?.sizes ?? []) {
+    put(`sessions.${s.pets}.createMs`, s.createMs, 'lower');
+    put(`sessions.${s.pets}.idleSessionBytes`, s.idleSessionBytes, 'lower');
+    put(`sessions.${s.pets}.writerSessionBytes`, s.writerSessionBytes, 'lower');
+    for (const read of ['listPage', 'filteredPage', 'getPet']) put(`sessions.${s.pets}.${read}.ratio`, s[read]?.ratio, 'lower');
+  }
   for (const r of results.runner?.runs ?? []) {
     put(`runner.${r.label}.wallMs`, r.wallMs, 'lower');
     put(`runner.${r.label}.exchangesPerSecond`, r.exchangesPerSecond, 'higher');

@@ -44,6 +44,7 @@ export const COMMANDS = {
       // Front-end rehearsal (issue 13).
       chaos: { type: 'string', placeholder: 'RATE', description: 'fail this share of requests (0..1) with a random documented error or fault; --seed N replays the same failures' },
       watch: { type: 'boolean', description: 'reload openapi.yaml and the fixtures when they change; an invalid document is reported and the previous one keeps serving' },
+      'max-session-memory': { type: 'string', placeholder: 'MiB', description: 'memory all X-Mock-Session stores may hold beyond the shared initial data (default: a quarter of the heap limit); past it the least recently used are dropped' },
       quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
