@@ -5,10 +5,11 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { REPORT_FORMAT_VERSION, type CheckResult, type Exchange, type ReportFormat, type RunReport } from '../model.js';
+import type { CheckResult, Exchange, ReportFormat, RunReport } from '../model.js';
 import { curlCommand, curlLine, headerVariable } from './curl.js';
 import { groupDefects, normalizeReason } from './defects.js';
 import { createReporter, REDACTED } from './index.js';
+import { reportAround } from '../test-support/report-fixture.js';
 
 const TARGET = 'http://127.0.0.1:4010';
 
@@ -47,30 +48,11 @@ const workflow: CheckResult = {
 const passed: CheckResult = { checkId: 'response-schema', operationId: 'listPets', title: 'listPets: 3 exchanges judged', verdict: 'passed', findings: [], evidence: [] };
 
 function reportOf(results: CheckResult[]): RunReport {
-  const count = (v: CheckResult['verdict']): number => results.filter((r) => r.verdict === v).length;
-  return {
-    formatVersion: REPORT_FORMAT_VERSION,
-    meta: {
-      kit: { name: 'petstore-kit', version: '0.1.0' },
-      document: { title: 'Pet Store API', version: '1.0.0', sha256: 'ab'.repeat(32), file: 'openapi.yaml' },
-      target: TARGET,
-      startedAt: '2026-11-20T10:00:00.000Z',
-      finishedAt: '2026-11-20T10:00:01.000Z',
-      durationMs: 1000,
-      seed: 1,
-      options: { headers: ['Authorization'] },
-      checks: [
-        { id: 'status-documented', family: 'response', description: 'documented status', writes: false },
-        { id: 'response-schema', family: 'response', description: 'schema', writes: false },
-        { id: 'workflow-order-reserves-stock', family: 'workflow', description: 'an order reserves stock', writes: true },
-      ],
-      selectedChecks: ['status-documented', 'response-schema', 'workflow-order-reserves-stock'],
-    },
-    summary: { total: results.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), exchanges: 20, exchangesPerSecond: 20 },
-    coverage: { operations: [{ operationId: 'listPets', exercised: true }, { operationId: 'createCategory', exercised: true }, { operationId: 'placeOrder', exercised: true }], statuses: [], petStatuses: [] },
-    results,
-    cleanup: { deleted: 0, leftBehind: [] },
-  };
+  return reportAround(results, [
+    { id: 'status-documented', family: 'response' },
+    { id: 'response-schema', family: 'response' },
+    { id: 'workflow-order-reserves-stock', family: 'workflow' },
+  ], { target: TARGET, options: { headers: ['Authorization'] } });
 }
 
 function render(format: ReportFormat, report: RunReport): string {
