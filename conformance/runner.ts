@@ -368,8 +368,9 @@ async function probe(ctx: RunContext, contract: Contract, displayUrl: string): P
  * makes every documented path a 404 from whatever serves the host, and a run
  * would report a hundred failures that all mean "wrong URL". So the list
  * operations (GET, no required parameter) are tried first: when most answer
- * 404 with a body that is not the contract's Error for an unknown path, the
- * run stops with a kit error that says so and lists what was tried.
+ * a 404 that is not the contract's Error for that operation (an HTML page, or
+ * a 404 the operation does not document: a collection is never "not found"),
+ * the run stops with a kit error that says so and lists what was tried.
  */
 async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: string): Promise<void> {
   const lists = contract.operations.filter((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header'))).slice(0, 6);
@@ -381,15 +382,17 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
     const response = record.result.response;
     tried.push(`GET ${displayUrl}${operation.pathTemplate} → ${response ? response.status : (record.result.error?.code ?? 'no answer')}`);
     if (response?.status !== 404) continue;
+    // A 404 the operation documents, in the contract's Error shape, is an answer about a record; any other 404 says the path itself is unknown there.
     const body = response.body.kind === 'json' ? response.body.value : undefined;
+    const documented = responseFor(operation, 404)?.status === '404';
     const isContractError = body !== undefined && ctx.compiled.unmatchedResponse('unknownPath', response.headers, body).length === 0;
-    if (!isContractError) foreign404 += 1;
+    if (!documented || !isContractError) foreign404 += 1;
   }
   if (foreign404 * 2 > lists.length) {
     await ctx.client.close();
     throw new KitError(
       'BASE_URL_MISMATCH',
-      `${displayUrl} answered ${foreign404} of ${lists.length} documented paths with a 404 that is not the contract's Error, so --base-url most likely lacks the API's path prefix (e.g. /api/v1) or has a wrong one. Tried:\n  ${tried.join('\n  ')}`,
+      `${displayUrl} answered ${foreign404} of ${lists.length} documented collection paths with a 404 that is not the contract's Error, so --base-url most likely lacks the API's path prefix (e.g. /api/v1) or has a wrong one (or the target implements hardly any of the document). Tried:\n  ${tried.join('\n  ')}`,
       { reason: 'wrong path prefix' },
     );
   }

@@ -47,7 +47,7 @@ export const COMMANDS = {
       'base-url': { type: 'string', placeholder: 'URL', description: 'the target, with its path prefix if any (required)' },
       spec,
       header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header with every request (repeatable); values are never printed' },
-      format: { type: 'string', placeholder: 'console|json|junit|html', default: 'console', description: 'report format' },
+      format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format (markdown: a short summary for a pull-request comment or a CI job summary)' },
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },
       'read-only': { type: 'boolean', description: 'send only GET, HEAD and OPTIONS; checks that need writes are skipped' },
       only: { type: 'string', placeholder: 'ID', multiple: true, description: 'run only these check ids, check families, operationIds or tags (repeatable, or comma-separated)' },
