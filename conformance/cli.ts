@@ -11,6 +11,8 @@ import { resolve } from 'node:path';
 import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
+import { explainCheck } from './explain.js';
+import { parseMinCoverage } from './min-coverage.js';
 import type { ReportFormat } from './model.js';
 import { createReporter, REPORT_FORMATS } from './reporters/index.js';
 import { runConformance } from './runner.js';
@@ -19,6 +21,10 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
   const raw = parseCommand('conformance', argv);
   if (raw['list-checks']) {
     process.stdout.write(`${listChecks()}\n`);
+    return 0;
+  }
+  if (raw.explain !== undefined) {
+    process.stdout.write(explainCheck(raw.explain));
     return 0;
   }
   const baseUrl = raw['base-url'];
@@ -37,6 +43,7 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     rate: integerOption('conformance', 'rate', raw.rate, 0, 100_000) ?? 0,
     seed: integerOption('conformance', 'seed', raw.seed, 0, 2 ** 31 - 1) ?? 1,
     ...(raw.origin ? { origin: raw.origin } : {}),
+    ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
   };
   const redact = { headerNames: Object.keys(headers), secrets: Object.values(headers) };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });

@@ -17,7 +17,8 @@ import { isObject } from './generate.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CheckInfo, type CheckResult, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { normalizeReason } from './reporters/defects.js';
 
 export interface RunOptions {
@@ -50,13 +51,6 @@ export interface RunOptions {
   readonly maxBodyBytes?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
   readonly minCoverage?: MinCoverage;
-}
-
-export interface MinCoverage {
-  /** Percent of the selected operations that got at least one answer. */
-  readonly operations?: number;
-  /** Percent of the documented statuses of the selected operations that were observed. */
-  readonly statuses?: number;
 }
 
 interface PassiveFailure {
@@ -396,39 +390,6 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
       { reason: 'wrong path prefix' },
     );
   }
-}
-
-/** The runner's own check under --min-coverage: it judges the run, not the target, but a hollow run must not pass. */
-const MIN_COVERAGE_CHECK: CheckInfo = {
-  id: 'min-coverage',
-  family: 'coverage',
-  description: 'The run exercised at least the --min-coverage share of the operations and observed that share of the documented statuses.',
-  writes: false,
-};
-
-function percent(part: number, whole: number): number {
-  return whole === 0 ? 100 : Math.floor((part / whole) * 1000) / 10;
-}
-
-function coverageVerdict(c: Coverage, minimum: MinCoverage): CheckResult {
-  const exercised = c.operations.filter((o) => o.exercised).length;
-  const observed = c.statuses.filter((s) => s.observed).length;
-  const measured = [
-    ...(minimum.operations !== undefined ? [{ what: 'operations exercised', part: exercised, whole: c.operations.length, least: minimum.operations }] : []),
-    ...(minimum.statuses !== undefined ? [{ what: 'documented statuses observed', part: observed, whole: c.statuses.length, least: minimum.statuses }] : []),
-  ];
-  const lines = measured.map((m) => ({ ...m, share: percent(m.part, m.whole) }));
-  const short = lines.filter((m) => m.share < m.least);
-  const title = lines.map((m) => `${m.what}: ${m.part} of ${m.whole} (${m.share}%), at least ${m.least}%`).join('; ');
-  if (short.length === 0) return { checkId: MIN_COVERAGE_CHECK.id, title, verdict: 'passed', findings: [], evidence: [] };
-  return {
-    checkId: MIN_COVERAGE_CHECK.id,
-    title,
-    verdict: 'failed',
-    reason: `the run is too hollow to vouch for the target: ${short.map((m) => `${m.what} ${m.share}% < ${m.least}%`).join(', ')} (widen --only/--skip, drop --read-only, or see the coverage gaps)`,
-    findings: short.map((m) => ({ pointer: `/coverage/${m.what.startsWith('operations') ? 'operations' : 'statuses'}`, keyword: 'minimum', message: `${m.what}: ${m.share}% is below --min-coverage ${m.least}%`, expected: m.least, actual: m.share })),
-    evidence: [],
-  };
 }
 
 function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: ReadonlyMap<string, Tally>, contract: Contract): void {

@@ -58,6 +58,9 @@ export const COMMANDS = {
       seed: { type: 'string', placeholder: 'N', default: '1', description: 'seed of the generated inputs, for a reproducible run' },
       origin: { type: 'string', placeholder: 'URL', description: 'also check CORS as a browser page on this origin would' },
       'list-checks': { type: 'boolean', description: 'list the checks with their ids and exit' },
+      // Issue 10 (reports): hollow runs and check explanations.
+      'min-coverage': { type: 'string', placeholder: 'PCT', multiple: true, description: 'fail the run below this share of operations exercised: 80, operations=80, statuses=40 (documented statuses observed), or both' },
+      explain: { type: 'string', placeholder: 'CHECK', description: 'print what a check verifies, why, and what a conformant answer looks like, and exit' },
       quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
