@@ -49,7 +49,7 @@ export function createMarkdownReporter(options: MarkdownReporterOptions = {}) {
       out.push(
         '',
         `Coverage: ${ops.length - gaps.operations.length} of ${ops.length} operations exercised, ${statuses.length - gaps.statuses.length} of ${statuses.length} documented statuses observed.` +
-          (report.cleanup.leftBehind.length ? ` Cleanup left ${report.cleanup.leftBehind.length} records behind (see the HTML report).` : ''),
+          (report.cleanup.leftBehind.length ? ` Cleanup left ${report.cleanup.leftBehind.length} record${report.cleanup.leftBehind.length === 1 ? '' : 's'} behind (see the HTML report).` : ''),
       );
       return `${out.join('\n')}\n`;
     },

@@ -60,6 +60,7 @@ export const COMMANDS = {
       'list-checks': { type: 'boolean', description: 'list the checks with their ids and exit' },
       // Issue 10 (reports): hollow runs and check explanations.
       'min-coverage': { type: 'string', placeholder: 'PCT', multiple: true, description: 'fail the run below this share of operations exercised: 80, operations=80, statuses=40 (documented statuses observed), or both' },
+      report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the report in FORMAT to FILE, from the same run (repeatable): --report junit=conformance.xml --report html=conformance.html' },
       explain: { type: 'string', placeholder: 'CHECK', description: 'print what a check verifies, why, and what a conformant answer looks like, and exit' },
       quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
