@@ -646,6 +646,21 @@ export interface components {
          */
         PetId: components["schemas"]["Id"];
         /**
+         * @description The id of the pet to delete.
+         * @example 21
+         */
+        DeletedPetId: components["schemas"]["Id"];
+        /**
+         * @description The id of the category to delete.
+         * @example 5
+         */
+        DeletedCategoryId: components["schemas"]["Id"];
+        /**
+         * @description The id of the order to cancel.
+         * @example 7
+         */
+        CancelledOrderId: components["schemas"]["Id"];
+        /**
          * @description The id of the pet whose inventory entry this is.
          * @example 1
          */
@@ -685,8 +700,21 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The URL of the created resource, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
-        Location: string;
+        /**
+         * @description The URL of the created pet, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
+         * @example /pets/21
+         */
+        PetLocation: string;
+        /**
+         * @description The URL of the created category, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
+         * @example /categories/5
+         */
+        CategoryLocation: string;
+        /**
+         * @description The URL of the placed order, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
+         * @example /store/orders/7
+         */
+        OrderLocation: string;
         /** @description How many records match the filters, before `limit` and `offset` are applied. */
         "X-Total-Count": number;
         /** @description When the operation was deprecated: an RFC 9745 structured-field date, `@` and the Unix seconds of `x-deprecated-at`. */
@@ -760,7 +788,7 @@ export interface operations {
             /** @description The pet was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["PetLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -853,10 +881,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The pet's id.
-                 * @example 1
+                 * @description The id of the pet to delete.
+                 * @example 21
                  */
-                petId: components["parameters"]["PetId"];
+                petId: components["parameters"]["DeletedPetId"];
             };
             cookie?: never;
         };
@@ -929,7 +957,7 @@ export interface operations {
             /** @description The category was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["CategoryLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1018,10 +1046,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The category's id.
-                 * @example 1
+                 * @description The id of the category to delete.
+                 * @example 5
                  */
-                categoryId: components["parameters"]["CategoryId"];
+                categoryId: components["parameters"]["DeletedCategoryId"];
             };
             cookie?: never;
         };
@@ -1098,7 +1126,7 @@ export interface operations {
             /** @description The order was placed. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["OrderLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,10 +1179,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The order's id.
-                 * @example 1
+                 * @description The id of the order to cancel.
+                 * @example 7
                  */
-                orderId: components["parameters"]["OrderId"];
+                orderId: components["parameters"]["CancelledOrderId"];
             };
             cookie?: never;
         };
