@@ -71,6 +71,8 @@ describe('normalizeReason', () => {
     ['X-Total-Count is 25, expected 20 (after 1234 ms)', 'X-Total-Count is N, expected N (after N ms)'],
     ['created pkabc12def0-c3 with 201', 'created {generated} with 201'],
     ['the response schema of listPets 200', 'the response schema of listPets 200'],
+    ['200 is not a documented status of createCategory (documented: 201, 400)', '200 is not a documented status of createCategory (documented: 201, 400)'],
+    ['listPets?id=5,143: 2 records match', 'listPets?id={value}: N records match'],
   ])('%s → %s', (input, expected) => {
     expect(normalizeReason(input)).toBe(expected);
   });
@@ -140,6 +142,37 @@ describe('a workflow failure', () => {
     expect(text).toContain('POST http://127.0.0.1:4010/store/orders → 200');
     expect(text).toContain(`reproduce: curl -i -X POST '${TARGET}/store/orders'`);
     expect(text).not.toContain('more exchanges in the JSON report');
+  });
+});
+
+describe('the exchange that broke the rule', () => {
+  it('is the one whose status the finding names, not a later read that only looked', () => {
+    const negative: CheckResult = {
+      checkId: 'negative-body',
+      operationId: 'createPet',
+      title: 'POST /pets with an array',
+      verdict: 'failed',
+      reason: 'accepted: answered 201 to an invalid request',
+      findings: [{ pointer: '/status', keyword: 'status', message: 'an invalid body must get a 4xx', expected: '4xx', actual: 201 }],
+      evidence: [exchange('GET', '/pets?limit=1', 200), exchange('POST', '/pets', 201), exchange('GET', '/pets?limit=1', 200)],
+    };
+    expect(groupDefects(reportOf([negative]))[0]?.exchange?.request.method).toBe('POST');
+  });
+
+  it('is the one whose header shows the value the finding names', () => {
+    const count: CheckResult = {
+      checkId: 'status-documented',
+      operationId: 'listPets',
+      title: 'X-Total-Count across pages',
+      verdict: 'failed',
+      reason: 'X-Total-Count is 7, expected 2',
+      findings: [{ pointer: '/header/x-total-count', keyword: 'count', message: 'wrong count', expected: 2, actual: 7 }],
+      evidence: [
+        { ...exchange('GET', '/pets?offset=0', 200), response: { status: 200, headers: { 'X-Total-Count': '7' }, bodyExcerpt: '[]', bodyBytes: 2, truncated: false } },
+        { ...exchange('GET', '/pets?offset=1', 200), response: { status: 200, headers: { 'X-Total-Count': '2' }, bodyExcerpt: '[]', bodyBytes: 2, truncated: false } },
+      ],
+    };
+    expect(groupDefects(reportOf([count]))[0]?.exchange?.request.url).toBe(`${TARGET}/pets?offset=0`);
   });
 });
 

@@ -57,7 +57,7 @@ export interface Defect {
 }
 
 /** A three-digit number from 100 to 599 is taken for an HTTP status (part of what a defect is) unless it follows one of these words: then it is an id or a count. */
-const VALUE_CONTEXT = /(?:id|ids|pet|order|category|item|offset|limit|quantity|count|total|is|of|was|=|:)\s*$/i;
+const VALUE_CONTEXT = /(?:id|ids|pet|order|category|item|offset|limit|quantity|count|total|is|of|was|=)\s*$/i;
 
 /**
  * The reason with what changes from one exchange to the next taken out:
@@ -71,7 +71,7 @@ export function normalizeReason(text: string): string {
     .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
     .replace(/\bpk[0-9a-z]{9}[-\w.]*/g, '{generated}')
     .replace(/\/\d+(?=[/?#\s,;:)\]]|$)/g, '/{id}')
-    .replace(/([?&][\w.-]+)=[^&\s,;)]*/g, '$1={value}')
+    .replace(/([?&][\w.-]+)=[^&\s;)]*?(?=[&\s;)]|:\s|:$|$)/g, '$1={value}')
     .replace(/-?\b\d+(?:\.\d+)?\b/g, (match, offset: number, whole: string) =>
       /^[1-5]\d\d$/.test(match) && !VALUE_CONTEXT.test(whole.slice(Math.max(0, offset - 12), offset)) ? match : 'N',
     )
@@ -84,9 +84,28 @@ export function reasonOf(result: CheckResult): string {
   return result.reason ?? result.findings[0]?.message ?? result.title;
 }
 
-/** The exchange of a failure that broke the rule: the one `failedAt` names, else the last (a case ends right after it). */
+/**
+ * The exchange of a failure that broke the rule: the one `failedAt` names;
+ * else the last one whose answer shows the first finding (the status or the
+ * header value it names as actual), since a check may read again after the
+ * answer that broke the rule (negative-body looks whether anything changed);
+ * else the last one.
+ */
 export function failingExchange(result: CheckResult): Exchange | undefined {
   if (result.failedAt !== undefined && result.evidence[result.failedAt]) return result.evidence[result.failedAt];
+  const finding = result.findings[0];
+  if (finding && 'actual' in finding) {
+    const header = /^\/header\/(.+)$/.exec(finding.pointer)?.[1]?.toLowerCase();
+    const shows = (ex: Exchange): boolean => {
+      if (!ex.response) return false;
+      if (finding.pointer === '/status') return ex.response.status === finding.actual;
+      if (header === undefined) return false;
+      const value = Object.entries(ex.response.headers).find(([name]) => name.toLowerCase() === header)?.[1];
+      return value !== undefined && finding.actual !== undefined && finding.actual !== null && value === String(finding.actual);
+    };
+    const match = result.evidence.findLast(shows);
+    if (match) return match;
+  }
   return result.evidence.at(-1);
 }
 
