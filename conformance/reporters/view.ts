@@ -4,7 +4,7 @@
  * text forms of values and exchanges. One place, so console, JUnit and HTML
  * never disagree about a count.
  */
-import type { CheckResult, Exchange, RunReport, Verdict } from '../model.js';
+import type { CheckResult, Exchange, RunReport } from '../model.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
 
 /** Results that belong to no operation (an unknown path, a run-wide workflow) are grouped under this name. */
@@ -184,13 +184,6 @@ export function countsLine(report: Pick<RunReport, 'summary' | 'meta'>, defects:
 
 export function summaryLine(report: RunReport, defects: number = groupDefects(report).length): string {
   return `${countsLine(report, defects)} in ${formatDuration(report.meta.durationMs)}`;
-}
-
-export const VERDICT_ORDER: Readonly<Record<Verdict, number>> = { failed: 0, skipped: 1, passed: 2 };
-
-/** Failures first, then skips, then passes; stable within a verdict. */
-export function byVerdict(results: readonly CheckResult[]): CheckResult[] {
-  return [...results].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict]);
 }
 
 /** The words that say how often a defect showed: "1 exchange" or "12 exchanges (the first shown; all in the JSON report)". */
