@@ -39,10 +39,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -114,10 +111,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -182,10 +176,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -243,10 +234,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;
@@ -640,10 +628,7 @@ export interface components {
         };
     };
     parameters: {
-        /**
-         * @description The pet's id.
-         * @example 1
-         */
+        /** @description The pet's id. */
         PetId: components["schemas"]["Id"];
         /**
          * @description The id of the pet to delete.
@@ -660,20 +645,11 @@ export interface components {
          * @example 7
          */
         CancelledOrderId: components["schemas"]["Id"];
-        /**
-         * @description The id of the pet whose inventory entry this is.
-         * @example 1
-         */
+        /** @description The id of the pet whose inventory entry this is. */
         InventoryPetId: components["schemas"]["Id"];
-        /**
-         * @description The category's id.
-         * @example 1
-         */
+        /** @description The category's id. */
         CategoryId: components["schemas"]["Id"];
-        /**
-         * @description The order's id.
-         * @example 1
-         */
+        /** @description The order's id. */
         OrderId: components["schemas"]["Id"];
         /**
          * @description How many records one page holds at most.
@@ -808,10 +784,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -843,10 +816,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -977,10 +947,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -1008,10 +975,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -1147,10 +1111,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -1208,10 +1169,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -1283,10 +1241,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;
@@ -1314,10 +1269,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;
