@@ -2,7 +2,8 @@
  * Issue 10 against real servers: the reports of real runs. Two runs against
  * the mock give the same JUnit test names, none twice (server-assigned ids
  * and generated values once leaked into them); a single planted defect is one
- * grouped failure in every format; a wrong --base-url prefix stops before any
+ * grouped failure in every format; a workflow that breaks at a step is filed
+ * under that step's operation with that exchange; a wrong --base-url prefix stops before any
  * check with exit 2's kit error; --min-coverage turns a hollow run into a
  * failure.
  */
@@ -11,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDefectiveServer } from '../fixtures/defective/index.js';
+import { answer, jsonOf, isObject, operationOf } from '../fixtures/defective/helpers.js';
+import { startProxy } from '../fixtures/defective/proxy.js';
 import { startMock, type RunningMock } from '../mock/server.js';
 import { isKitError } from '../src/kit-error.js';
 import type { ReportFormat, RunReport } from './model.js';
@@ -98,6 +101,33 @@ describe('a planted single defect (createCategory answers 200)', () => {
     expect(json.defects).toHaveLength(1);
     const markdown = render('markdown');
     expect(markdown.split('\n').filter((line) => /^\| \d+ \|/.test(line))).toHaveLength(1);
+  });
+});
+
+describe('a workflow that breaks at a step of another operation', () => {
+  it('is filed under that operation and shows that exchange, with its curl', { timeout: RUN_TIMEOUT }, async () => {
+    const mock = await startMock({ port: 0, host: '127.0.0.1', quiet: true });
+    // cancelOrder "cancels" a complete order (204) instead of refusing it (rule 4): workflow-order-complete-sells, whose subject is updateOrder, breaks at its cancelOrder step.
+    const proxy = await startProxy(async (request, next) => {
+      const response = await next(request);
+      const body = jsonOf(response);
+      if (operationOf(request) === 'cancelOrder' && response.status === 409 && isObject(body) && body['code'] === 'ORDER_ALREADY_COMPLETE') return answer(204, undefined);
+      return response;
+    }, mock.url);
+    try {
+      const report = await runConformance({ baseUrl: proxy.url, seed: 1, only: ['workflow'] });
+      const defect = groupDefects(report).find((d) => d.checkId === 'workflow-order-complete-sells');
+      expect(defect?.operationId).toBe('cancelOrder');
+      expect(defect?.exchange?.request.method).toBe('DELETE');
+      expect(defect?.exchange?.response?.status).toBe(204);
+      expect(defect?.curl).toMatch(/^curl -i -X DELETE '.*\/store\/orders\/\d+'/);
+      const text = createReporter('console', { color: false, quiet: true }).render(report);
+      expect(text).toMatch(/✗ cancelOrder[^\n]*\n[\s\S]*✗ failed workflow-order-complete-sells/);
+      expect(text).toMatch(/DELETE http:\/\/127\.0\.0\.1:\d+\/store\/orders\/\d+ → 204/);
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
   });
 });
 
