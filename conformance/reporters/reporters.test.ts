@@ -232,7 +232,8 @@ describe('junit reporter', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
   });
 
-  it('counts tests, failures and skips as the summary does, overall and summed over suites', () => {
+  // Each (check, operation) pair of this fixture has one result, so the testcase counts equal the summary's.
+  it('counts tests, failures and skips per (check, operation), overall and summed over suites', () => {
     const root = parsed.testsuites;
     expect(Number(root['@tests'])).toBe(report.summary.total);
     expect(Number(root['@failures'])).toBe(report.summary.failed);
