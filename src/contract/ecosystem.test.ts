@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, PACKAGE_ROOT } from '../package-info.js';
+import { bundledContract } from '../test-support.js';
 import { loadDocument } from './load.js';
 
 const exec = promisify(execFile);
@@ -92,6 +93,20 @@ describe('openapi.yaml for the ecosystem', () => {
       if (names.length > 0) checked.push(id);
     }
     expect(checked).toEqual(expect.arrayContaining(['getPet', 'replacePet', 'getCategory', 'getOrder', 'updateOrder', 'getInventoryItem', 'updateInventory']));
+  });
+
+  it('every named example of a parameter validates against its schema (src/schema/examples.test.ts covers the lone `example`s)', async () => {
+    const { compiled } = await bundledContract();
+    let seen = 0;
+    for (const { id, parameters } of operations) {
+      for (const p of parameters) {
+        for (const [name, example] of Object.entries(p.examples ?? {})) {
+          seen += 1;
+          expect(compiled.validate(p.schema as OpenAPIV3.SchemaObject, (example as OpenAPIV3.ExampleObject).value, 'request'), `${id} ${p.name} ${name}`).toEqual([]);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThanOrEqual(11);
   });
 
   it('each create has its own Location example: the path of its own 201 example', () => {

@@ -676,20 +676,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /**
-         * @description The URL of the created pet, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
-         * @example /pets/21
-         */
+        /** @description The URL of the created pet, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
         PetLocation: string;
-        /**
-         * @description The URL of the created category, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
-         * @example /categories/5
-         */
+        /** @description The URL of the created category, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
         CategoryLocation: string;
-        /**
-         * @description The URL of the placed order, relative to the server's base URL or absolute (RFC 9110 section 10.2.2).
-         * @example /store/orders/7
-         */
+        /** @description The URL of the placed order, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
         OrderLocation: string;
         /** @description How many records match the filters, before `limit` and `offset` are applied. */
         "X-Total-Count": number;
