@@ -11,6 +11,9 @@ import { resolve } from 'node:path';
 import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
+import { explainCheck } from './explain.js';
+import { parseMinCoverage } from './min-coverage.js';
+import { parseReportFiles, writeReportFiles } from './report-files.js';
 import type { ReportFormat } from './model.js';
 import { createReporter, REPORT_FORMATS } from './reporters/index.js';
 import { runConformance } from './runner.js';
@@ -21,10 +24,15 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     process.stdout.write(`${listChecks()}\n`);
     return 0;
   }
+  if (raw.explain !== undefined) {
+    process.stdout.write(explainCheck(raw.explain));
+    return 0;
+  }
   const baseUrl = raw['base-url'];
   if (!baseUrl) throw new KitError('USAGE', 'petstore-kit conformance: --base-url URL is required (the target, e.g. http://127.0.0.1:4010). See petstore-kit conformance --help.');
   const headers = parseHeaders(raw.header ?? []);
   const format: ReportFormat = choiceOption('conformance', 'format', raw.format, REPORT_FORMATS) ?? 'console';
+  const reportFiles = parseReportFiles(raw.report ?? []);
   const options = {
     baseUrl,
     ...(raw.spec ? { specPath: raw.spec } : {}),
@@ -37,6 +45,7 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     rate: integerOption('conformance', 'rate', raw.rate, 0, 100_000) ?? 0,
     seed: integerOption('conformance', 'seed', raw.seed, 0, 2 ** 31 - 1) ?? 1,
     ...(raw.origin ? { origin: raw.origin } : {}),
+    ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
   };
   const redact = { headerNames: Object.keys(headers), secrets: Object.values(headers) };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
@@ -69,6 +78,7 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     const text = format === 'console' ? consoleReporter.render(report) : createReporter(format, { redact }).render(report);
     process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
+  for (const line of await writeReportFiles(report, reportFiles, redact)) process.stdout.write(`${line}\n`);
   if (controller.signal.aborted) return 130;
   return report.summary.failed > 0 ? 1 : 0;
 }

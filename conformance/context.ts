@@ -213,6 +213,8 @@ export class Case {
   private done = false;
   /** 5xx answers this case met: they are no-server-error's finding, so this case does not fail on their account. */
   private readonly serverErrors: string[] = [];
+  /** The operation whose answer broke the rule, when it is not the case's own (a workflow's step). */
+  private blamed: string | undefined;
 
   constructor(
     readonly ctx: RunContext,
@@ -303,16 +305,19 @@ export class Case {
       return this.finish('skipped', `${this.serverErrors[0]}, which no-server-error reports; this check cannot conclude`, []);
     }
     this.done = true;
+    // A passed case keeps a little evidence (what was tried); a failed one keeps it all, up to a bound.
+    const evidence = verdict === 'failed' ? this.evidence.slice(-12) : this.evidence.slice(-3);
+    const operationId = verdict === 'failed' && this.blamed ? this.blamed : this.operationId;
     const result: CheckResult = {
       checkId: this.checkId,
-      ...(this.operationId ? { operationId: this.operationId } : {}),
+      ...(operationId ? { operationId } : {}),
       title: this.title,
       verdict,
       ...(reason ? { reason } : {}),
       findings,
-      // A passed case keeps a little evidence (what was tried); a failed one keeps it all, up to a bound.
-      evidence: verdict === 'failed' ? this.evidence.slice(-12) : this.evidence.slice(-3),
+      evidence,
       ...(this.mutation ? { mutation: this.mutation } : {}),
+      ...(verdict === 'failed' && this.blamed && evidence.length > 0 ? { failedAt: evidence.length - 1 } : {}),
     };
     this.ctx.report(result);
     return result;
@@ -323,6 +328,16 @@ export class Case {
   }
 
   fail(reason: string, findings: readonly Finding[] = []): void {
+    this.finish('failed', reason, findings);
+  }
+
+  /**
+   * Fails on the exchange just made, filed under the operation that answered
+   * it (issue 10: a workflow's failure belongs to the step that misbehaved,
+   * not to the operation the scenario is named after).
+   */
+  failOn(operationId: string, reason: string, findings: readonly Finding[] = []): void {
+    this.blamed = operationId;
     this.finish('failed', reason, findings);
   }
 

@@ -8,7 +8,8 @@
  */
 import type { Diagnostic } from '../src/schema/index.js';
 
-export const REPORT_FORMAT_VERSION = 1;
+/** 2: grouped `defects`, `meta.selectedChecks`, `alike`, `failedAt` and `curl` on results. */
+export const REPORT_FORMAT_VERSION = 2;
 
 export type Verdict = 'passed' | 'failed' | 'skipped';
 
@@ -51,6 +52,10 @@ export interface CheckResult {
   readonly evidence: readonly Exchange[];
   /** For a negative check: the mutation applied to a valid input. */
   readonly mutation?: { readonly kind: string; readonly pointer: string; readonly description: string };
+  /** For a failure: the index in `evidence` of the exchange that broke the rule (default: the last one). */
+  readonly failedAt?: number;
+  /** For a failure: how many more exchanges showed this same failure and were counted, not listed. */
+  readonly alike?: number;
 }
 
 export interface CheckInfo {
@@ -72,6 +77,8 @@ export interface RunMeta {
   /** The options of the run; `--header` appears by name only. */
   readonly options: Readonly<Record<string, unknown>>;
   readonly checks: readonly CheckInfo[];
+  /** The ids of the checks --only/--skip left in: the run's total of checks, in header, progress and footer. */
+  readonly selectedChecks: readonly string[];
 }
 
 export interface Coverage {
@@ -107,9 +114,11 @@ export interface RunReport {
 export type RunEvent =
   | { readonly type: 'run-started'; readonly meta: RunMeta }
   | { readonly type: 'check-finished'; readonly result: CheckResult; readonly done: number }
+  /** One selected check has reported all its results: `completed` of `total` (meta.selectedChecks) for a progress line. */
+  | { readonly type: 'check-completed'; readonly checkId: string; readonly completed: number; readonly total: number }
   | { readonly type: 'run-finished'; readonly report: RunReport };
 
-export type ReportFormat = 'console' | 'json' | 'junit' | 'html';
+export type ReportFormat = 'console' | 'json' | 'junit' | 'html' | 'markdown';
 
 /** A reporter turns a finished run into text; the console one may also follow the events for a progress line. */
 export interface Reporter {

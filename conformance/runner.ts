@@ -18,6 +18,8 @@ import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
 import { REPORT_FORMAT_VERSION, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
+import { normalizeReason } from './reporters/defects.js';
 
 export interface RunOptions {
   /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
@@ -47,15 +49,27 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
+  readonly minCoverage?: MinCoverage;
 }
 
-/** Per check and per operation: how many exchanges were judged and which failed. */
+interface PassiveFailure {
+  readonly record: RecordedExchange;
+  readonly reason: string;
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * Per check and per operation: how many exchanges were judged and which
+ * failed, by normalized reason (one defect, reporters/defects.ts): the first
+ * few of each are listed, the rest only counted (`alike`).
+ */
 interface Tally {
   judged: number;
-  readonly failures: { readonly record: RecordedExchange; readonly reason: string; readonly findings: readonly Finding[] }[];
+  readonly failures: Map<string, { readonly listed: PassiveFailure[]; more: number }>;
 }
 
-/** Past this many failing exchanges per check and operation, the rest are counted in the last result's reason. */
+/** Past this many failing exchanges per check, operation and reason, the rest are counted in the last listed result's `alike`. */
 const MAX_FAILURES_LISTED = 10;
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
@@ -106,9 +120,15 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
           if (verdict.verdict === 'n/a') continue;
           const byOperation = tallies.get(check.id)!;
           let tally = byOperation.get(key);
-          if (!tally) byOperation.set(key, (tally = { judged: 0, failures: [] }));
+          if (!tally) byOperation.set(key, (tally = { judged: 0, failures: new Map() }));
           tally.judged += 1;
-          if (verdict.verdict === 'fail') tally.failures.push({ record, reason: verdict.reason, findings: verdict.findings });
+          if (verdict.verdict === 'fail') {
+            const reason = normalizeReason(verdict.reason);
+            let same = tally.failures.get(reason);
+            if (!same) tally.failures.set(reason, (same = { listed: [], more: 0 }));
+            if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push({ record, reason: verdict.reason, findings: verdict.findings });
+            else same.more += 1;
+          }
         }
       },
       onResult(result) {
@@ -139,32 +159,44 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       headers: Object.keys(options.headers ?? {}),
       specPath: contract.file,
     },
-    checks: checkInfos(),
+    checks: options.minCoverage ? [...checkInfos(), MIN_COVERAGE_CHECK] : checkInfos(),
+    selectedChecks: [...CHECK_IDS.filter((id) => selection.checks.has(id)), ...(options.minCoverage ? [MIN_COVERAGE_CHECK.id] : [])],
+  };
+  let completed = 0;
+  /** One selected check has reported everything it will: progress counts checks, whose total is known up front. */
+  const complete = (checkId: string): void => {
+    completed += 1;
+    emit({ type: 'check-completed', checkId, completed, total: meta.selectedChecks.length });
   };
 
   let cleanup: CleanupReport = { deleted: 0, leftBehind: [] };
   try {
     await probe(ctx, contract, settings.displayUrl);
+    await probePrefix(ctx, contract, settings.displayUrl);
     emit({ type: 'run-started', meta });
     const runnable: CheckDefinition[] = [];
     for (const check of CHECKS) {
       // A check --only/--skip leaves out is not reported at all (meta.options says what was asked); one that cannot run here is reported skipped, with why.
       if (!selection.checks.has(check.id)) continue;
       const reason = applicable(check, settings);
-      if (reason !== undefined) ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason, findings: [], evidence: [] });
-      else if (check.run) runnable.push(check);
+      if (reason !== undefined) {
+        ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason, findings: [], evidence: [] });
+        complete(check.id);
+      } else if (check.run) runnable.push(check);
     }
     const runOne = async (check: CheckDefinition): Promise<void> => {
       if (ctx.aborted) {
         ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'interrupted', findings: [], evidence: [] });
-        return;
+      } else {
+        try {
+          await check.run!(ctx);
+        } catch (error) {
+          // A bug of the kit: shown as such, and the run goes on.
+          ctx.report({ checkId: check.id, title: check.description, verdict: 'failed', reason: `internal error in the check (a petstore-kit bug, please report it): ${(error as Error).stack ?? String(error)}`, findings: [], evidence: [] });
+        }
       }
-      try {
-        await check.run!(ctx);
-      } catch (error) {
-        // A bug of the kit: shown as such, and the run goes on.
-        ctx.report({ checkId: check.id, title: check.description, verdict: 'failed', reason: `internal error in the check (a petstore-kit bug, please report it): ${(error as Error).stack ?? String(error)}`, findings: [], evidence: [] });
-      }
+      // A check that also judges every exchange is complete only once the run's exchanges are all judged.
+      if (!check.judge) complete(check.id);
     };
     // Checks own their records, so most can run side by side; those that compare whole-collection counts run alone, after.
     await inParallel(runnable.filter((check) => !check.exclusive), settings.concurrency, runOne);
@@ -178,11 +210,20 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
   }
 
-  for (const check of passive) reportPassive(ctx, check, tallies.get(check.id)!, contract);
+  for (const check of passive) {
+    reportPassive(ctx, check, tallies.get(check.id)!, contract);
+    complete(check.id);
+  }
+  const runCoverage = coverage(contract, ctx.exchanges);
+  if (options.minCoverage) {
+    ctx.report(coverageVerdict(runCoverage, options.minCoverage));
+    complete(MIN_COVERAGE_CHECK.id);
+  }
 
   const durationMs = Math.round(performance.now() - started);
   const order = new Map(CHECK_IDS.map((id, i) => [id, i]));
-  const results = [...ctx.results].sort((a, b) => (order.get(a.checkId) ?? 0) - (order.get(b.checkId) ?? 0));
+  // The runner's own min-coverage result comes last, after the registry's checks.
+  const results = [...ctx.results].sort((a, b) => (order.get(a.checkId) ?? CHECK_IDS.length) - (order.get(b.checkId) ?? CHECK_IDS.length));
   const exchanges = client.requestCount;
   const report: RunReport = {
     formatVersion: REPORT_FORMAT_VERSION,
@@ -195,7 +236,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       exchanges,
       exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
     },
-    coverage: coverage(contract, ctx.exchanges),
+    coverage: runCoverage,
     results,
     cleanup,
   };
@@ -317,6 +358,41 @@ async function probe(ctx: RunContext, contract: Contract, displayUrl: string): P
   }
 }
 
+/**
+ * A wrong path prefix in --base-url (`https://host` for `https://host/api/v1`)
+ * makes every documented path a 404 from whatever serves the host, and a run
+ * would report a hundred failures that all mean "wrong URL". So the list
+ * operations (GET, no required parameter) are tried first: when most answer
+ * a 404 that is not the contract's Error for that operation (an HTML page, or
+ * a 404 the operation does not document: a collection is never "not found"),
+ * the run stops with a kit error that says so and lists what was tried.
+ */
+async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: string): Promise<void> {
+  const lists = contract.operations.filter((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header'))).slice(0, 6);
+  if (lists.length < 2) return;
+  const tried: string[] = [];
+  let foreign404 = 0;
+  for (const operation of lists) {
+    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate }, { kind: 'operation', operation });
+    const response = record.result.response;
+    tried.push(`GET ${displayUrl}${operation.pathTemplate} → ${response ? response.status : (record.result.error?.code ?? 'no answer')}`);
+    if (response?.status !== 404) continue;
+    // A 404 the operation documents, in the contract's Error shape, is an answer about a record; any other 404 says the path itself is unknown there.
+    const body = response.body.kind === 'json' ? response.body.value : undefined;
+    const documented = responseFor(operation, 404)?.status === '404';
+    const isContractError = body !== undefined && ctx.compiled.unmatchedResponse('unknownPath', response.headers, body).length === 0;
+    if (!documented || !isContractError) foreign404 += 1;
+  }
+  if (foreign404 * 2 > lists.length) {
+    await ctx.client.close();
+    throw new KitError(
+      'BASE_URL_MISMATCH',
+      `${displayUrl} answered ${foreign404} of ${lists.length} documented collection paths with a 404 that is not the contract's Error, so --base-url most likely lacks the API's path prefix (e.g. /api/v1) or has a wrong one (or the target implements hardly any of the document). Tried:\n  ${tried.join('\n  ')}`,
+      { reason: 'wrong path prefix' },
+    );
+  }
+}
+
 function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: ReadonlyMap<string, Tally>, contract: Contract): void {
   if (tallies.size === 0) {
     ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'no exchange of the run was one this check judges', findings: [], evidence: [] });
@@ -327,22 +403,23 @@ function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: Readonl
     const tally = tallies.get(key)!;
     const operationId = key || undefined;
     const where = operationId ?? 'requests no operation matches';
-    if (tally.failures.length === 0) {
+    if (tally.failures.size === 0) {
       ctx.report({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [] });
       continue;
     }
-    const listed = tally.failures.slice(0, MAX_FAILURES_LISTED);
-    for (const [i, failure] of listed.entries()) {
-      const more = i === listed.length - 1 && tally.failures.length > listed.length ? ` (and ${tally.failures.length - listed.length} more exchanges of ${where} like it)` : '';
-      ctx.report({
-        checkId: check.id,
-        ...(operationId ? { operationId } : {}),
-        title: describeExchange(failure.record),
-        verdict: 'failed',
-        reason: `${failure.reason}${more}`,
-        findings: failure.findings,
-        evidence: [failure.record.result.exchange],
-      });
+    for (const { listed, more } of tally.failures.values()) {
+      for (const [i, failure] of listed.entries()) {
+        ctx.report({
+          checkId: check.id,
+          ...(operationId ? { operationId } : {}),
+          title: describeExchange(failure.record),
+          verdict: 'failed',
+          reason: failure.reason,
+          findings: failure.findings,
+          evidence: [failure.record.result.exchange],
+          ...(i === listed.length - 1 && more > 0 ? { alike: more } : {}),
+        });
+      }
     }
   }
 }
@@ -355,7 +432,8 @@ function coverage(contract: Contract, exchanges: readonly RecordedExchange[]): C
   const sent = new Set<string>();
   const seen = new Set<string>();
   for (const record of exchanges) {
-    if (record.target.kind !== 'operation') continue;
+    // The probes only ask whether the target is there: they exercise nothing a check judges for coverage (--min-coverage).
+    if (record.target.kind !== 'operation' || record.checkId === 'probe') continue;
     const operation = record.target.operation;
     collectStatuses(record.requestJson, enumValues, sent);
     for (const value of record.query['status'] ?? []) if (enumValues.includes(value)) sent.add(value);

@@ -14,6 +14,7 @@ export const KIT_ERROR_CODES = {
   FIXTURES_INVALID: 'The seed data does not match the document or the state rules.',
   USAGE: 'The command line is wrong.',
   TARGET_UNREACHABLE: 'The target did not answer before the first check.',
+  BASE_URL_MISMATCH: "The target answers the documented paths with 404s that are not the contract's Error: --base-url lacks the API's path prefix or has a wrong one.",
   REPORT_WRITE_FAILED: 'The report could not be written.',
 } as const;
 

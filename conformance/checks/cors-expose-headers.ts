@@ -17,6 +17,10 @@ export const corsExposeHeaders: CheckDefinition = {
   id: 'cors-expose-headers',
   family: 'cors',
   description: 'With --origin: Access-Control-Expose-Headers names every response header the document declares.',
+  explain: {
+    why: 'Browser code can read only the response headers CORS exposes (Fetch standard, CORS-safelisted response headers); a hidden Location or X-Total-Count breaks a front end although curl sees it.',
+    conformant: '`Access-Control-Expose-Headers: Location, X-Total-Count, Deprecation, Sunset, Link` (every declared header) on answers to a request with Origin.',
+  },
   writes: false,
   needsOrigin: true,
   async run(ctx) {

@@ -16,6 +16,10 @@ export const corsPreflight: CheckDefinition = {
   id: 'cors-preflight',
   family: 'cors',
   description: 'With --origin: the CORS preflight of every documented method is answered for that origin.',
+  explain: {
+    why: 'A browser sends a preflight OPTIONS before any non-simple request (Fetch standard, CORS protocol); if it fails, the real request is never sent.',
+    conformant: '`204` (or 200) to OPTIONS with `Access-Control-Allow-Origin` matching the origin and `Access-Control-Allow-Methods` holding the requested method.',
+  },
   writes: false,
   needsOrigin: true,
   async run(ctx) {

@@ -17,6 +17,10 @@ export const createReadBack: CheckDefinition = {
   id: 'create-read-back',
   family: 'stateful',
   description: "What a create operation accepts can be read back, equal, through every GET link of its 201.",
+  explain: {
+    why: 'A create that answers 201 but stores something else (a dropped field, a changed value) loses data silently.',
+    conformant: 'After `POST /pets` with `{"name":"Rex","categoryId":1}` answers 201 with id 21, `GET /pets/21` answers 200 with the same name and categoryId.',
+  },
   writes: true,
   async run(ctx) {
     for (const kind of ctx.links.kinds.values()) {

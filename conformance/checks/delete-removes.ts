@@ -13,6 +13,10 @@ export const deleteRemoves: CheckDefinition = {
   id: 'delete-removes',
   family: 'stateful',
   description: 'A delete (the DELETE a 201 links to) succeeds, and every read link then gives 404.',
+  explain: {
+    why: 'A delete that answers 204 but keeps the record leaves clients reading data they removed (RFC 9110 section 9.3.5).',
+    conformant: '`DELETE /pets/21` answers 204, then `GET /pets/21` answers 404 with the Error shape.',
+  },
   writes: true,
   async run(ctx) {
     for (const kind of ctx.links.kinds.values()) {

@@ -15,6 +15,10 @@ export const deprecationHeaders: CheckDefinition = {
   id: 'deprecation-headers',
   family: 'deprecation',
   description: 'Deprecated operations send Deprecation (RFC 9745), Sunset (RFC 8594) and Link (successor-version, deprecation) on every response.',
+  explain: {
+    why: 'Clients and API gateways learn of a deprecation and its sunset only from these headers (RFC 9745, RFC 8594, RFC 8288); without them callers are surprised by the removal.',
+    conformant: '`Deprecation: @1767225600`, `Sunset: Wed, 30 Jun 2027 23:59:59 GMT` and `Link: </pets?id=21>; rel="successor-version", <https://…>; rel="deprecation"` on every answer of getPet.',
+  },
   writes: false,
   judge(x) {
     if (!x.operation?.deprecated) return NOT_APPLICABLE;

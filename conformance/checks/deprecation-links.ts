@@ -15,6 +15,10 @@ export const deprecationLinks: CheckDefinition = {
   id: 'deprecation-links',
   family: 'deprecation',
   description: 'A deprecated operation\'s successor-version link answers 200 and its deprecation link is a valid absolute URI.',
+  explain: {
+    why: 'A successor link that does not work strands the clients the deprecation tries to move.',
+    conformant: 'The successor-version link (e.g. `/pets?id=21`) answers 200, and the deprecation link is an absolute URI.',
+  },
   writes: false,
   async run(ctx) {
     const basePath = new URL(ctx.client.baseUrl).pathname.replace(/\/+$/, '');

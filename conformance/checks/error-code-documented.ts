@@ -12,6 +12,10 @@ export const errorCodeDocumented: CheckDefinition = {
   id: 'error-code-documented',
   family: 'errors',
   description: 'Every error code is one the document lists in x-error-codes, for that HTTP status.',
+  explain: {
+    why: 'Clients branch on `Error.code`; a code the document does not list (or lists for another status) cannot be handled by code written from the document.',
+    conformant: '`{"code":"PET_NOT_FOUND","message":"…","status":404}`: a code from `x-error-codes`, listed there for that status.',
+  },
   writes: false,
   judge(x, ctx) {
     const codes = ctx.contract.errorCodes;

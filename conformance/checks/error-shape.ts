@@ -15,6 +15,10 @@ export const errorShape: CheckDefinition = {
   id: 'error-shape',
   family: 'errors',
   description: 'Every 4xx/5xx body has the Error shape, and its status equals the HTTP status.',
+  explain: {
+    why: 'One Error shape lets every client report every failure the same way; a bare string or a `status` that disagrees with the HTTP status breaks that.',
+    conformant: '`{"code":"VALIDATION_FAILED","message":"…","status":400}` with `status` equal to the HTTP status (`details` optional).',
+  },
   writes: false,
   judge(x, ctx) {
     if (x.status < 400) return NOT_APPLICABLE;

@@ -17,6 +17,10 @@ export const listContainsCreated: CheckDefinition = {
   id: 'list-contains-created',
   family: 'stateful',
   description: 'The collection lists a created record, and its filters and limit/offset pages hold on it.',
+  explain: {
+    why: 'A list that misses new records, or filters and pages that do not hold, makes clients show stale or wrong data.',
+    conformant: 'After creating a pet, `GET /pets?id=21` lists it, `?status=` and `?categoryId=` filters keep or drop it as its fields say, and limit/offset pages never repeat or skip it.',
+  },
   writes: true,
   async run(ctx) {
     for (const kind of ctx.links.kinds.values()) {

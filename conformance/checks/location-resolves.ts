@@ -16,6 +16,10 @@ export const locationResolves: CheckDefinition = {
   id: 'location-resolves',
   family: 'response',
   description: 'The Location of every 201 resolves: a GET of it answers 200 with the created record.',
+  explain: {
+    why: 'Clients follow Location after a create (RFC 9110 section 10.2.2); one that points nowhere or at the wrong collection breaks them.',
+    conformant: '`201` with `Location: /pets/21`, and `GET /pets/21` answers 200 with the created record.',
+  },
   writes: true,
   async run(ctx) {
     const basePath = new URL(ctx.client.baseUrl).pathname.replace(/\/+$/, '');

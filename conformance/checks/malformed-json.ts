@@ -9,6 +9,10 @@ export const malformedJson: CheckDefinition = {
   id: 'malformed-json',
   family: 'negative',
   description: 'A body that is not well-formed JSON gets a 4xx (400 where documented) and changes nothing.',
+  explain: {
+    why: 'A body that is not JSON must be refused before it reaches the data; a 5xx or a 2xx means the server parsed or stored garbage.',
+    conformant: '`400` with the Error shape (code MALFORMED_JSON), and nothing changed.',
+  },
   writes: true,
   exclusive: true,
   async run(ctx) {

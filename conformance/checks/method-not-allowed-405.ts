@@ -14,6 +14,10 @@ export const methodNotAllowed405: CheckDefinition = {
   id: 'method-not-allowed-405',
   family: 'routing',
   description: 'A known path with an undocumented method gets a 405 with Allow listing exactly the documented methods.',
+  explain: {
+    why: 'A wrong method on a known path is a client bug; 405 with Allow tells the client which methods exist (RFC 9110 section 15.5.6), a 404 or 500 misleads it.',
+    conformant: '`405` with `Allow: GET, PUT, DELETE` (exactly the documented methods) and the Error shape.',
+  },
   writes: true,
   async run(ctx) {
     for (const [template, methods] of ctx.contract.pathMethods) {

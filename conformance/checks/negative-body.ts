@@ -14,6 +14,10 @@ export const negativeBody: CheckDefinition = {
   id: 'negative-body',
   family: 'negative',
   description: 'Invalid bodies generated from the schemas (missing, wrong type, enum, unknown field, out of range) get a 4xx and change nothing.',
+  explain: {
+    why: 'A server that accepts what its schema forbids stores data its own clients cannot read back, and hides client bugs.',
+    conformant: '`400` (or `422` where the document says so) with the Error shape naming the field, and no record created or changed.',
+  },
   writes: true,
   exclusive: true,
   async run(ctx) {

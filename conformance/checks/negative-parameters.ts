@@ -16,6 +16,10 @@ export const negativeParameters: CheckDefinition = {
   id: 'negative-parameters',
   family: 'negative',
   description: 'Path and query parameters that break their schema (ids 0/-1/abc/1.5/2^63, limit 0/101, offset -1, bad filters) get a 4xx.',
+  explain: {
+    why: 'Out-of-range ids, limits and filters must be refused, not guessed at; a server that guesses answers something the client did not ask for.',
+    conformant: '`400` with the Error shape (code VALIDATION_FAILED) for `/pets/0`, `/pets/abc`, `?limit=0`, `?limit=101`, `?offset=-1`.',
+  },
   // Its GET cases are safe under --read-only; its write cases are skipped there one by one.
   writes: false,
   async run(ctx) {

@@ -13,6 +13,10 @@ export const noServerError: CheckDefinition = {
   id: 'no-server-error',
   family: 'errors',
   description: 'No request the runner sends, valid or invalid (an undeclared query parameter included), gets a 5xx.',
+  explain: {
+    why: 'A 5xx means the server broke on a request it should have answered or refused: the most urgent kind of defect, whatever the request.',
+    conformant: 'Any documented status but 5xx: a 2xx for a valid request, a 4xx with the Error shape for an invalid one.',
+  },
   writes: false,
   async run(ctx) {
     for (const operation of ctx.operations) {

@@ -6,6 +6,10 @@ export const noUnexpectedDeprecation: CheckDefinition = {
   id: 'no-unexpected-deprecation',
   family: 'deprecation',
   description: 'Operations the document does not deprecate send no Deprecation header.',
+  explain: {
+    why: 'A Deprecation header on an operation the document does not deprecate tells clients to migrate away from a supported operation (RFC 9745).',
+    conformant: 'No `Deprecation` header outside the deprecated operation (getPet).',
+  },
   writes: false,
   judge(x) {
     if (!x.operation || x.operation.deprecated) return NOT_APPLICABLE;

@@ -15,6 +15,10 @@ export const replaceVisible: CheckDefinition = {
   id: 'replace-visible',
   family: 'stateful',
   description: 'A replace (the PUT a 201 links to) answers with the new state, and later reads show it.',
+  explain: {
+    why: 'A replace that answers 200 but does not store the new state makes clients overwrite data they think they saved.',
+    conformant: '`PUT /pets/21` with a new name answers 200 with that name, and a later `GET /pets/21` shows it.',
+  },
   writes: true,
   async run(ctx) {
     for (const kind of ctx.links.kinds.values()) {

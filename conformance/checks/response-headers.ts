@@ -11,6 +11,10 @@ export const responseHeaders: CheckDefinition = {
   id: 'response-headers',
   family: 'response',
   description: 'The response headers the document declares are present and valid (Location, X-Total-Count, …).',
+  explain: {
+    why: 'Declared headers are part of the contract: clients page with X-Total-Count and follow Location.',
+    conformant: 'Every header the response declares, valid for its schema: `X-Total-Count: 20` on lists, `Location: /pets/21` on a 201.',
+  },
   writes: false,
   judge(x) {
     if (!x.operation) return NOT_APPLICABLE;

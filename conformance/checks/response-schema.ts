@@ -10,6 +10,10 @@ export const responseSchema: CheckDefinition = {
   id: 'response-schema',
   family: 'response',
   description: 'Every 2xx body validates against the response schema (required fields, types, formats, enums).',
+  explain: {
+    why: 'Clients and generated types rely on the response schema; a missing required field, a wrong type or an unknown enum value breaks them at run time.',
+    conformant: 'A body that validates against the documented schema, e.g. a Pet `{"id":21,"name":"Rex","categoryId":1,"status":"available"}`.',
+  },
   writes: false,
   judge(x) {
     if (!x.operation || x.status < 200 || x.status >= 300 || x.statusKey === undefined) return NOT_APPLICABLE;

@@ -6,6 +6,10 @@ export const statusDocumented: CheckDefinition = {
   id: 'status-documented',
   family: 'response',
   description: 'Every response status is documented for its operation.',
+  explain: {
+    why: 'Clients handle the statuses the document lists; an undocumented one (a 200 where 201 is documented, a 203) falls through their handling.',
+    conformant: 'One of the statuses the operation documents, e.g. `201` for createPet, never `200`.',
+  },
   writes: false,
   judge(x) {
     // A 5xx is no-server-error's defect: one defect, one owner.

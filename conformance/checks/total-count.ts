@@ -22,6 +22,10 @@ export const totalCountCheck: CheckDefinition = {
   id: 'total-count',
   family: 'response',
   description: 'X-Total-Count matches the data: the count of matching records, the same on every page.',
+  explain: {
+    why: 'Clients build pagination from X-Total-Count; a count of the page, or one that changes between pages, makes them stop early or loop.',
+    conformant: '`X-Total-Count` equal to the number of records matching the filters before limit and offset, the same on every page.',
+  },
   writes: false,
   exclusive: true,
   judge(x) {

@@ -9,7 +9,16 @@ import type { RunContext } from '../context.js';
 import type { JudgedExchange, Judgement } from '../judge.js';
 import type { CheckInfo } from '../model.js';
 
+/** What `--explain CHECK` prints beside the description (what the check verifies). */
+export interface CheckExplanation {
+  /** Why the rule matters to a client, with the RFC or OpenAPI section it comes from where there is one. */
+  readonly why: string;
+  /** What a conformant answer looks like, concretely. */
+  readonly conformant: string;
+}
+
 export interface CheckDefinition extends CheckInfo {
+  readonly explain: CheckExplanation;
   /** Judges one exchange; runs on every exchange of the run that has a response. */
   readonly judge?: (exchange: JudgedExchange, ctx: RunContext) => Judgement;
   /** Sends its own requests and reports one CheckResult per case. */

@@ -8,6 +8,10 @@ export const unknownId404: CheckDefinition = {
   id: 'unknown-id-404',
   family: 'routing',
   description: `A valid but absent id (${ABSENT_ID}) gets a 404 from every operation that documents one.`,
+  explain: {
+    why: `A read, replace or delete of a record that does not exist must say so; a 200 with an empty body or a 500 hides the client's mistake.`,
+    conformant: '`404` with the Error shape (e.g. code PET_NOT_FOUND) for an id no record has.',
+  },
   writes: false,
   async run(ctx) {
     for (const operation of ctx.operations) {

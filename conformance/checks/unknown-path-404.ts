@@ -8,6 +8,10 @@ export const unknownPath404: CheckDefinition = {
   id: 'unknown-path-404',
   family: 'routing',
   description: 'A path the document does not describe gets a 404.',
+  explain: {
+    why: 'A path the API does not have must say so clearly, so a client with a wrong URL finds out at once.',
+    conformant: '`404` with the Error shape (code ROUTE_NOT_FOUND).',
+  },
   writes: false,
   async run(ctx) {
     const router = createRouter(ctx.contract);

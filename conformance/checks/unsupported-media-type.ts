@@ -12,6 +12,10 @@ export const unsupportedMediaType: CheckDefinition = {
   id: 'unsupported-media-type',
   family: 'negative',
   description: 'A valid body sent as text/plain or without Content-Type gets a 415 (where documented) and changes nothing.',
+  explain: {
+    why: 'A body in a media type the operation does not accept must be refused (RFC 9110 section 15.5.16), not parsed by guesswork.',
+    conformant: '`415` with the Error shape (code UNSUPPORTED_MEDIA_TYPE), and nothing changed.',
+  },
   writes: true,
   exclusive: true,
   async run(ctx) {

@@ -8,6 +8,10 @@ function workflowCheck(scenario: Scenario): CheckDefinition {
     id: scenario.id,
     family: 'workflow',
     description: scenario.description,
+    explain: {
+      why: `A state rule of the contract (contract.md, "State rules"; the operation descriptions say it in words): ${scenario.description}. A server that answers each call well but breaks the rule corrupts the data clients see.`,
+      conformant: scenario.steps.map((step, i) => `${i + 1}. ${step.operationId} (${step.note}) answers ${step.expect.status === 'success' ? '2xx' : step.expect.status}`).join('; '),
+    },
     writes: true,
     async run(ctx) {
       const subject = ctx.contract.operationsById.has(scenario.subject) ? scenario.subject : undefined;

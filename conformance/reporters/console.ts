@@ -1,16 +1,18 @@
 /**
  * The report a person reads in a terminal or a CI log: a progress line while
- * the run goes, then results grouped by operation, every failure with what is
+ * the run goes (on a TTY only), the counts, a "fix first" list of the grouped
+ * defects, then results grouped by operation, every defect once with what is
  * needed to act on it (request, status, response excerpt, JSON pointer,
  * expected vs actual, the mutation), skips with their reasons, coverage gaps,
  * cleanup leftovers and one summary line (architecture principle 14).
  */
 import type { CheckResult, Exchange, RunEvent, RunReport } from '../model.js';
 import { redactorFor, type RedactOptions } from './redact.js';
+import { groupDefects, reasonOf, type Defect } from './defects.js';
 import {
   bodyExcerpt,
-  byVerdict,
   clip,
+  countsLine,
   countVerdicts,
   coverageGaps,
   exchangeLine,
@@ -18,7 +20,9 @@ import {
   groupByOperation,
   hasGaps,
   headerValue,
+  occurrences,
   printable,
+  RUN_WIDE,
   statusGapsByOperation,
   summaryLine,
 } from './view.js';
@@ -35,13 +39,12 @@ export interface ConsoleReporterOptions {
   readonly color?: boolean;
   /** No progress output at all. */
   readonly quiet?: boolean;
+  /** A progress line on `stream`; default: only when both `stream` and stdout are TTYs. */
+  readonly progress?: boolean;
   readonly redact?: RedactOptions;
   /** Evidence exchanges shown per failure; more are counted, not printed. */
   readonly maxExchanges?: number;
 }
-
-/** Without a TTY a carriage return does not rewrite a line, so CI logs get a plain line every this many results. */
-const PLAIN_PROGRESS_EVERY = 25;
 
 type Paint = (text: string) => string;
 
@@ -71,34 +74,35 @@ export function colorWanted(stream: NodeJS.WritableStream, env: NodeJS.ProcessEn
 
 export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
   const stream = options.stream ?? process.stderr;
-  const tty = isTty(stream);
+  // A progress line only helps a person watching; in a CI log or a pipe it is noise (issue 10, point 9).
+  const progress = !options.quiet && (options.progress ?? (isTty(stream) && isTty(process.stdout)));
   const progressPaint = palette(options.color ?? colorWanted(stream));
   const paint = palette(options.color ?? colorWanted(process.stdout));
   const maxExchanges = options.maxExchanges ?? 3;
   let failed = 0;
+  let results = 0;
   let lineOpen = false;
 
   const onEvent = (event: RunEvent): void => {
-    if (options.quiet) return;
+    if (!progress) return;
     switch (event.type) {
       case 'run-started': {
         failed = 0;
+        results = 0;
         const doc = event.meta.document;
         const target = redactorFor({ meta: event.meta }, options.redact).text(event.meta.target);
-        stream.write(`conformance: ${doc.title} ${doc.version} against ${printable(target)} (${event.meta.checks.length} checks, seed ${event.meta.seed})\n`);
+        stream.write(`conformance: ${doc.title} ${doc.version} against ${printable(target)} (${event.meta.selectedChecks.length} checks, seed ${event.meta.seed})\n`);
         return;
       }
-      case 'check-finished': {
+      case 'check-finished':
+        results += 1;
         if (event.result.verdict === 'failed') failed += 1;
-        const status = `[${String(event.done).padStart(4)} done${failed ? `, ${failed} failed` : ''}]`;
-        const what = `${event.result.checkId}${event.result.operationId ? ` ${event.result.operationId}` : ''}`;
-        if (tty) {
-          // \x1b[2K clears the previous, possibly longer, line before the carriage return rewrites it.
-          stream.write(`\x1b[2K\r${failed ? progressPaint.red(status) : status} ${clip(what, 60)}`);
-          lineOpen = true;
-        } else if (event.done % PLAIN_PROGRESS_EVERY === 0) {
-          stream.write(`${status}\n`);
-        }
+        return;
+      case 'check-completed': {
+        const status = `[${String(event.completed).padStart(String(event.total).length)}/${event.total} checks] ${results} results${failed ? `, ${failed} failed` : ''}`;
+        // \x1b[2K clears the previous, possibly longer, line before the carriage return rewrites it.
+        stream.write(`\x1b[2K\r${failed ? progressPaint.red(status) : status} ${clip(event.checkId, 50)}`);
+        lineOpen = true;
         return;
       }
       case 'run-finished':
@@ -119,24 +123,32 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
 function renderConsole(report: RunReport, paint: Palette, maxExchanges: number): string {
   const out: string[] = [];
   const { meta } = report;
+  const defects = groupDefects(report);
   out.push(paint.bold(`${meta.document.title} ${meta.document.version} — conformance of ${meta.target}`));
   out.push(
     paint.dim(
       `document ${meta.document.file} (sha256 ${meta.document.sha256}) · ${meta.kit.name} ${meta.kit.version} · seed ${meta.seed} · started ${meta.startedAt}`,
     ),
   );
+  out.push(countsLine(report, defects.length));
+
+  if (defects.length > 0) {
+    out.push('', paint.bold(paint.red(`Fix first (${defects.length} defect${defects.length === 1 ? '' : 's'}, most severe first)`)));
+    defects.forEach((d, i) => out.push(`  ${String(i + 1).padStart(2)}. ${fixFirstLine(d)}`));
+  }
   out.push('');
 
   for (const group of groupByOperation(report)) {
     const counts = countVerdicts(group.results);
     const mark = counts.failed ? paint.red('✗') : counts.passed ? paint.green('✓') : paint.yellow('-');
-    const tally = [`${counts.passed} passed`, counts.failed ? paint.red(`${counts.failed} failed`) : '', counts.skipped ? `${counts.skipped} skipped` : '']
+    const own = defects.filter((d) => (d.operationId ?? RUN_WIDE) === group.name);
+    const tally = [`${counts.passed} passed`, counts.failed ? paint.red(`${counts.failed} failed`) : '', counts.skipped ? `${counts.skipped} skipped` : '', own.length ? paint.red(`${own.length} defect${own.length === 1 ? '' : 's'}`) : '']
       .filter(Boolean)
       .join(', ');
     out.push(`${mark} ${paint.bold(group.name)}  ${paint.dim(tally)}`);
-    for (const r of byVerdict(group.results)) {
-      if (r.verdict === 'failed') out.push(...failureLines(r, paint, maxExchanges));
-      else if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${printable(r.title)}${r.reason ? paint.dim(` — ${printable(r.reason)}`) : ''}`);
+    for (const d of own) out.push(...defectLines(d, report, paint, maxExchanges));
+    for (const r of group.results) {
+      if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${printable(r.title)}${r.reason ? paint.dim(` — ${printable(r.reason)}`) : ''}`);
     }
   }
 
@@ -159,25 +171,39 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
     out.push('', paint.dim(`Cleanup: ${cleanup.deleted} records the run created were deleted.`));
   }
 
-  const line = summaryLine(report);
+  const line = summaryLine(report, defects.length);
   out.push('', report.summary.failed ? paint.red(paint.bold(line)) : paint.green(paint.bold(line)));
   return `${out.join('\n')}\n`;
 }
 
-function failureLines(r: CheckResult, paint: Palette, maxExchanges: number): string[] {
-  const lines = [`    ${paint.red('✗ failed')} ${paint.bold(r.checkId)}: ${printable(r.title)}`];
-  if (r.reason) lines.push(`      ${printable(r.reason)}`);
+/** One line of the "fix first" list: severity, check, operation, reason, how often. */
+export function fixFirstLine(d: Defect): string {
+  return `[${d.severity}] ${d.checkId} on ${d.operationId ?? RUN_WIDE}: ${printable(clip(d.reason, 160))} (${d.exchanges} exchange${d.exchanges === 1 ? '' : 's'})`;
+}
+
+function defectLines(d: Defect, report: RunReport, paint: Palette, maxExchanges: number): string[] {
+  const r = report.results[d.results[0]!]!;
+  const lines = [`    ${paint.red('✗ failed')} ${paint.bold(r.checkId)} ${paint.dim(`[${d.severity}]`)}: ${printable(r.title)}`];
+  lines.push(`      ${printable(reasonOf(r))}`);
+  lines.push(paint.dim(`      ${occurrences(d)}`));
   if (r.mutation) lines.push(`      mutation: ${r.mutation.kind} at ${r.mutation.pointer || '(the whole body)'} — ${printable(r.mutation.description)}`);
   for (const f of r.findings) {
     lines.push(`      at ${paint.bold(printable(f.pointer))} ${paint.dim(`(${f.keyword})`)} ${printable(f.message)}`);
     if ('expected' in f) lines.push(`        expected: ${paint.green(formatValue(f.expected))}`);
     if ('actual' in f) lines.push(`        actual:   ${paint.red(formatValue(f.actual))}`);
   }
-  r.evidence.slice(0, maxExchanges).forEach((ex) => lines.push(...exchangeLines(ex, paint)));
-  if (r.evidence.length > maxExchanges) lines.push(paint.dim(`      … ${r.evidence.length - maxExchanges} more exchanges in the JSON report`));
+  // The exchanges before the one that broke the rule (a workflow's earlier steps), one line each; then that one in full.
+  const culprit = d.exchange;
+  const before = culprit ? r.evidence.slice(0, r.evidence.indexOf(culprit)) : [];
+  if (before.length > 0) {
+    lines.push(paint.dim(`      after ${before.length} exchange${before.length === 1 ? '' : 's'}:`));
+    for (const ex of before.slice(-maxExchanges)) lines.push(paint.dim(`        ${exchangeLine(ex)}`));
+    if (before.length > maxExchanges) lines.push(paint.dim(`        (${before.length - maxExchanges} earlier ones in the JSON report)`));
+  }
+  if (culprit) lines.push(...exchangeLines(culprit, paint));
+  if (d.curl) lines.push(`      reproduce: ${printable(d.curl)}`);
   return lines;
 }
-
 function exchangeLines(ex: Exchange, paint: Palette): string[] {
   const lines = [`      ${exchangeLine(ex)}`];
   if (ex.request.body !== undefined && ex.request.body !== '') lines.push(paint.dim(`        sent: ${clip(printable(oneLine(ex.request.body)), 200)}`));

@@ -8,6 +8,7 @@ import { createConsoleReporter } from './console.js';
 import { createHtmlReporter } from './html.js';
 import { createJsonReporter } from './json.js';
 import { createJunitReporter } from './junit.js';
+import { createMarkdownReporter } from './markdown.js';
 import type { RedactOptions } from './redact.js';
 
 export interface ReporterOptions {
@@ -17,11 +18,13 @@ export interface ReporterOptions {
   readonly color?: boolean;
   /** No progress output. */
   readonly quiet?: boolean;
+  /** A progress line; default only when both the stream and stdout are TTYs. */
+  readonly progress?: boolean;
   /** Header names and values (e.g. from --header) that must never appear in the report, on top of the usual credentials. */
   readonly redact?: RedactOptions;
 }
 
-export const REPORT_FORMATS: readonly ReportFormat[] = ['console', 'json', 'junit', 'html'];
+export const REPORT_FORMATS: readonly ReportFormat[] = ['console', 'json', 'junit', 'html', 'markdown'];
 
 export function isReportFormat(value: string): value is ReportFormat {
   return (REPORT_FORMATS as readonly string[]).includes(value);
@@ -36,6 +39,7 @@ export function createReporter(format: ReportFormat, options: ReporterOptions = 
         ...(options.stream ? { stream: options.stream } : {}),
         ...(options.color !== undefined ? { color: options.color } : {}),
         ...(options.quiet !== undefined ? { quiet: options.quiet } : {}),
+        ...(options.progress !== undefined ? { progress: options.progress } : {}),
       });
     case 'json':
       return createJsonReporter(redact);
@@ -43,6 +47,8 @@ export function createReporter(format: ReportFormat, options: ReporterOptions = 
       return createJunitReporter(redact);
     case 'html':
       return createHtmlReporter(redact);
+    case 'markdown':
+      return createMarkdownReporter(redact);
   }
 }
 
@@ -51,3 +57,6 @@ export { createConsoleReporter, colorWanted, type ConsoleReporterOptions } from 
 export { createJsonReporter } from './json.js';
 export { createJunitReporter } from './junit.js';
 export { createHtmlReporter } from './html.js';
+export { createMarkdownReporter } from './markdown.js';
+export { groupDefects, normalizeReason, type Defect, type Severity } from './defects.js';
+export { curlCommand, curlLine } from './curl.js';

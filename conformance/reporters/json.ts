@@ -1,9 +1,13 @@
 /**
- * The machine-readable report: the RunReport exactly as the runner built it
+ * The machine-readable report: the RunReport as the runner built it
  * (documented by conformance/report.schema.json, versioned by formatVersion),
- * pretty-printed so a diff of two runs reads well. Only redaction touches it.
+ * pretty-printed so a diff of two runs reads well, plus what every reporter
+ * derives the same way: the grouped `defects` (reporters/defects.ts) and,
+ * on each failure, the `curl` that replays it. Redaction comes first.
  */
 import type { RunReport } from '../model.js';
+import { curlLine } from './curl.js';
+import { failingExchange, groupDefects } from './defects.js';
 import { redactorFor, type RedactOptions } from './redact.js';
 
 export interface JsonReporterOptions {
@@ -12,8 +16,13 @@ export interface JsonReporterOptions {
 
 export function createJsonReporter(options: JsonReporterOptions = {}) {
   return {
-    render(report: RunReport): string {
-      return `${JSON.stringify(redactorFor(report, options.redact).report(report), null, 2)}\n`;
+    render(input: RunReport): string {
+      const report = redactorFor(input, options.redact).report(input);
+      const results = report.results.map((r) => {
+        const ex = r.verdict === 'failed' ? failingExchange(r) : undefined;
+        return ex ? { ...r, curl: curlLine(ex) } : r;
+      });
+      return `${JSON.stringify({ ...report, results, defects: groupDefects(report) }, null, 2)}\n`;
     },
   };
 }

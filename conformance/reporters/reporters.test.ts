@@ -131,6 +131,7 @@ const report: RunReport = {
       { id: 'workflow-order-reserves-stock', family: 'workflow', description: 'an order reserves stock', writes: true },
       { id: 'deprecation-headers', family: 'deprecation', description: 'Deprecation, Sunset, Link', writes: false },
     ],
+    selectedChecks: ['status-documented', 'response-schema', 'no-server-error', 'negative-body', 'unknown-path-404', 'workflow-order-reserves-stock', 'deprecation-headers'],
   },
   summary: { total: results.length, passed: countOf('passed'), failed: countOf('failed'), skipped: countOf('skipped'), exchanges: 42, exchangesPerSecond: 12 },
   coverage: {
@@ -157,7 +158,7 @@ const report: RunReport = {
   cleanup: { deleted: 3, leftBehind: [{ resource: 'pet', url: `${TARGET}/pets/99`, reason: 'DELETE answered 409 PET_HAS_OPEN_ORDER' }] },
 };
 
-const FORMATS: readonly ReportFormat[] = ['console', 'json', 'junit', 'html'];
+const FORMATS: readonly ReportFormat[] = ['console', 'json', 'junit', 'html', 'markdown'];
 
 function render(format: ReportFormat, r: RunReport = report): string {
   return createReporter(format, { color: false, quiet: true }).render(r);
@@ -198,9 +199,12 @@ describe('json reporter', () => {
 
   it('the schema rejects what the format does not allow', () => {
     const validate = compileReportSchema();
-    const good = JSON.parse(render('json')) as Record<string, unknown> & RunReport;
+    const good = JSON.parse(render('json')) as Record<string, unknown> & RunReport & { defects: Record<string, unknown>[] };
     const bad: unknown[] = [
-      { ...good, formatVersion: 2 },
+      { ...good, formatVersion: 1 },
+      { ...good, defects: [{ ...good.defects[0], severity: 'urgent' }] },
+      { ...good, defects: [{ ...good.defects[0], results: [] }] },
+      { ...good, results: [{ ...good.results[0], curl: 'wget http://x' }] },
       { ...good, results: [{ ...good.results[0], verdict: 'maybe' }] },
       { ...good, results: [{ ...good.results[1], verdict: 'skipped' }] }, // a skip without a reason
       { ...good, results: [{ ...good.results[1], verdict: 'failed' }] }, // a failure saying nothing
@@ -228,7 +232,8 @@ describe('junit reporter', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
   });
 
-  it('counts tests, failures and skips as the summary does, overall and summed over suites', () => {
+  // Each (check, operation) pair of this fixture has one result, so the testcase counts equal the summary's.
+  it('counts tests, failures and skips per (check, operation), overall and summed over suites', () => {
     const root = parsed.testsuites;
     expect(Number(root['@tests'])).toBe(report.summary.total);
     expect(Number(root['@failures'])).toBe(report.summary.failed);
@@ -252,7 +257,8 @@ describe('junit reporter', () => {
   it('carries the evidence in the failure, control characters made visible', () => {
     expect(xml).toContain('at /body/0/status (enum)');
     expect(xml).toContain('\\u0000\\u001b[31m\\u0007&lt;&amp;&gt;');
-    expect(xml).toContain('message="The body does not match the response schema of listPets 200."');
+    expect(xml).toContain('message="The body does not match the response schema of listPets 200. (1×)"');
+    expect(xml).toContain("reproduce: curl -i -X GET 'http://127.0.0.1:4010/api/v1/pets?limit=20'");
   });
 });
 
@@ -274,7 +280,8 @@ describe('html reporter', () => {
   it('holds what a vendor needs to hand it over, the matrix, the failures and coverage', () => {
     for (const text of ['Pet Store API', '1.0.0', 'ab'.repeat(32), 'petstore-kit 0.1.0', TARGET, T0, '<dt>Seed</dt><dd>1</dd>']) expect(html).toContain(text);
     expect(html).toContain('Operations × check families');
-    expect(html).toContain('<details open="open" id="failure-1">');
+    expect(html).toContain('<details id="defect-1">');
+    expect(html).toContain('<ol class="fix-first">');
     expect(html).toContain('/body/0/status');
     expect(html).toContain('"adopted"');
     expect(html).toContain('updateInventory');
@@ -304,7 +311,7 @@ describe('console reporter', () => {
     expect(text).toContain('createPet: status 422 never observed'); // 500 is folded into the line above
     expect(text).toContain('PetStatus values never sent: pending, sold');
     expect(text).toContain('pet http://127.0.0.1:4010/api/v1/pets/99: DELETE answered 409');
-    expect(text.trimEnd().split('\n').at(-1)).toBe('2 passed, 3 failed, 2 skipped (7 checks, 42 requests) in 3.5 s');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('3 defects · 2 passed, 3 failed, 2 skipped (7 results of 7 checks, 42 requests) in 3.5 s');
   });
 
   it('prints no escape sequence without color, not even one a server sent', () => {
@@ -319,28 +326,33 @@ describe('console reporter', () => {
     expect(colorWanted(new PassThrough(), {})).toBe(false);
   });
 
-  function progress(isTTY: boolean, quiet = false): string {
-    const stream = Object.assign(new PassThrough(), { isTTY });
+  function progress(options: { progress?: boolean; quiet?: boolean }): string {
+    const stream = Object.assign(new PassThrough(), { isTTY: true });
     let written = '';
     stream.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const reporter = createReporter('console', { stream, color: false, quiet });
+    const reporter = createReporter('console', { stream, color: false, ...options });
+    const total = report.meta.selectedChecks.length;
     const events: RunEvent[] = [
       { type: 'run-started', meta: report.meta },
-      ...Array.from({ length: 50 }, (_, i): RunEvent => ({ type: 'check-finished', result: results[i % results.length]!, done: i + 1 })),
+      ...results.map((result, i): RunEvent => ({ type: 'check-finished', result, done: i + 1 })),
+      ...report.meta.selectedChecks.map((checkId, i): RunEvent => ({ type: 'check-completed', checkId, completed: i + 1, total })),
       { type: 'run-finished', report },
     ];
     for (const event of events) reporter.onEvent?.(event);
     return written;
   }
 
-  it('rewrites one progress line on a TTY and prints occasional plain lines otherwise', () => {
-    const tty = progress(true);
-    expect(tty).toContain('\r[  50 done, ');
+  it('rewrites one progress line with a total on a TTY, the same check count as the header and footer', () => {
+    const tty = progress({ progress: true });
+    expect(tty).toContain('(7 checks, seed 1)');
+    expect(tty).toContain('\r[7/7 checks] 7 results, 3 failed');
     expect(tty.endsWith('\x1b[2K\r')).toBe(true);
-    const plain = progress(false);
-    expect(plain).not.toContain('\r');
-    expect(plain.trim().split('\n')).toHaveLength(3); // the start line, then after 25 and 50 results
-    expect(progress(true, true)).toBe('');
+    expect(render('console')).toContain('(7 results of 7 checks, 42 requests)');
+  });
+
+  it('prints no progress at all when output is not a TTY, or with --quiet', () => {
+    expect(progress({ progress: false })).toBe('');
+    expect(progress({ progress: true, quiet: true })).toBe('');
   });
 });
 
@@ -361,7 +373,7 @@ describe('secrets', () => {
     const out = createReporter(format, { color: false, quiet: true, redact: { headerNames: ['X-Tenant'], secrets: [ECHOED] } }).render(leaky);
     expect(out).not.toContain('tenant-7f3e9'); // from the options, even in "Name: value" form
     expect(out).not.toContain(ECHOED); // echoed by the target in a body
-    if (format !== 'console') expect(out).toContain('X-Tenant'); // the name stays: the options record it
+    if (format !== 'console' && format !== 'markdown') expect(out).toContain('X-Tenant'); // the name stays: the options record it
   });
 });
 

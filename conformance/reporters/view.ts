@@ -4,7 +4,8 @@
  * text forms of values and exchanges. One place, so console, JUnit and HTML
  * never disagree about a count.
  */
-import type { CheckResult, Exchange, RunReport, Verdict } from '../model.js';
+import type { CheckResult, Exchange, RunReport } from '../model.js';
+import { groupDefects, reasonOf, type Defect } from './defects.js';
 
 /** Results that belong to no operation (an unknown path, a run-wide workflow) are grouped under this name. */
 export const RUN_WIDE = '(no operation)';
@@ -32,7 +33,7 @@ export function countVerdicts(results: readonly CheckResult[]): Counts {
 }
 
 /** checkId → family, from the run's own check list; a check the list lacks is in family "other". */
-export function familyLookup(report: RunReport): (checkId: string) => string {
+export function familyLookup(report: Pick<RunReport, 'meta'>): (checkId: string) => string {
   const families = new Map(report.meta.checks.map((c) => [c.id, c.family]));
   return (checkId) => families.get(checkId) ?? 'other';
 }
@@ -174,34 +175,39 @@ export function formatDuration(ms: number | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function summaryLine(report: RunReport): string {
+/** The counts of a run, the same words in the console's header and footer and the HTML banner. */
+export function countsLine(report: Pick<RunReport, 'summary' | 'meta'>, defects: number): string {
   const s = report.summary;
-  const parts = [`${s.passed} passed`, `${s.failed} failed`, `${s.skipped} skipped`];
-  return `${parts.join(', ')} (${s.total} checks, ${s.exchanges} requests) in ${formatDuration(report.meta.durationMs)}`;
+  const checks = report.meta.selectedChecks.length;
+  return `${defects} defect${defects === 1 ? '' : 's'} · ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped (${s.total} results of ${checks} checks, ${s.exchanges} requests)`;
 }
 
-export const VERDICT_ORDER: Readonly<Record<Verdict, number>> = { failed: 0, skipped: 1, passed: 2 };
-
-/** Failures first, then skips, then passes; stable within a verdict. */
-export function byVerdict(results: readonly CheckResult[]): CheckResult[] {
-  return [...results].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict]);
+export function summaryLine(report: RunReport, defects: number = groupDefects(report).length): string {
+  return `${countsLine(report, defects)} in ${formatDuration(report.meta.durationMs)}`;
 }
 
-/** A plain-text block for one failure: what was tried, why it failed, where, and the exchanges. Used by JUnit and HTML. */
-export function failureText(r: CheckResult): string {
-  const lines: string[] = [];
-  if (r.reason) lines.push(r.reason);
-  if (r.mutation) lines.push(`mutation: ${r.mutation.kind} at ${r.mutation.pointer || '(the whole body)'}: ${r.mutation.description}`);
-  for (const f of r.findings) {
+/** The words that say how often a defect showed: "1 exchange" or "12 exchanges (the first shown; all in the JSON report)". */
+export function occurrences(defect: Defect): string {
+  return defect.exchanges === 1 ? 'shown by 1 exchange' : `shown by ${defect.exchanges} exchanges (the first here; every one in the JSON report)`;
+}
+
+/** A plain-text block for one defect: why it failed, where, the exchange that broke the rule and the curl to replay it. Used by JUnit. */
+export function defectText(defect: Defect, report: Pick<RunReport, 'results'>): string {
+  const first = report.results[defect.results[0]!]!;
+  const lines: string[] = [`[${defect.severity}] ${reasonOf(first)}`, occurrences(defect)];
+  if (first.mutation) lines.push(`mutation: ${first.mutation.kind} at ${first.mutation.pointer || '(the whole body)'}: ${first.mutation.description}`);
+  for (const f of first.findings) {
     lines.push(`at ${f.pointer} (${f.keyword}): ${f.message}`);
     if ('expected' in f) lines.push(`  expected: ${formatValue(f.expected)}`);
     if ('actual' in f) lines.push(`  actual:   ${formatValue(f.actual)}`);
   }
-  for (const ex of r.evidence) {
+  const ex = defect.exchange;
+  if (ex) {
     lines.push(exchangeLine(ex));
     if (ex.request.body !== undefined && ex.request.body !== '') lines.push(`  request body: ${clip(ex.request.body, 400)}`);
     const body = bodyExcerpt(ex);
     if (body !== undefined) lines.push(`  response body: ${body}`);
   }
+  if (defect.curl) lines.push(`reproduce: ${defect.curl}`);
   return lines.join('\n');
 }

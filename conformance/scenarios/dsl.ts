@@ -114,13 +114,14 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       }
     }
     const call = await c.call(operation, { path, query, ...(body !== undefined ? { body } : {}) });
-    if (call.problem) return c.fail(`${label}: ${call.problem}`);
+    // A wrong answer to the step itself is that operation's defect; a read that shows a wrong state is the rule's operation's (the scenario's subject).
+    if (call.problem) return c.failOn(step.operationId, `${label}: ${call.problem}`);
     const status = call.status ?? 0;
     // `success` is any 2xx: whether it is the documented one is status-documented's to say.
     const expectedOk = step.expect.status === 'success' ? status >= 200 && status < 300 : status === step.expect.status;
     if (!expectedOk) {
       const expected = step.expect.status === 'success' ? successStatuses(operation).join(' or ') || '2xx' : step.expect.status;
-      return c.fail(`${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
+      return c.failOn(step.operationId, `${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
     }
     let subject: unknown = call.json;
     let root = `/steps/${index}/body`;
@@ -150,7 +151,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
         findings.push({ pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${JSON.stringify(actual)}, expected ${options.map((o) => JSON.stringify(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual });
       }
     }
-    if (findings.length > 0) return c.fail(findings[0]!.message, findings);
+    if (findings.length > 0) return operation.method === 'get' ? c.fail(findings[0]!.message, findings) : c.failOn(step.operationId, findings[0]!.message, findings);
     if (step.save) saved.set(step.save, call.json);
   }
   c.pass();

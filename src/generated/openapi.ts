@@ -39,10 +39,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -114,10 +111,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -182,10 +176,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -243,10 +234,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;
@@ -640,25 +628,28 @@ export interface components {
         };
     };
     parameters: {
-        /**
-         * @description The pet's id.
-         * @example 1
-         */
+        /** @description The pet's id. */
         PetId: components["schemas"]["Id"];
         /**
-         * @description The id of the pet whose inventory entry this is.
-         * @example 1
+         * @description The id of the pet to delete.
+         * @example 21
          */
+        DeletedPetId: components["schemas"]["Id"];
+        /**
+         * @description The id of the category to delete.
+         * @example 5
+         */
+        DeletedCategoryId: components["schemas"]["Id"];
+        /**
+         * @description The id of the order to cancel.
+         * @example 7
+         */
+        CancelledOrderId: components["schemas"]["Id"];
+        /** @description The id of the pet whose inventory entry this is. */
         InventoryPetId: components["schemas"]["Id"];
-        /**
-         * @description The category's id.
-         * @example 1
-         */
+        /** @description The category's id. */
         CategoryId: components["schemas"]["Id"];
-        /**
-         * @description The order's id.
-         * @example 1
-         */
+        /** @description The order's id. */
         OrderId: components["schemas"]["Id"];
         /**
          * @description How many records one page holds at most.
@@ -685,8 +676,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The URL of the created resource, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
-        Location: string;
+        /** @description The URL of the created pet, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
+        PetLocation: string;
+        /** @description The URL of the created category, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
+        CategoryLocation: string;
+        /** @description The URL of the placed order, relative to the server's base URL or absolute (RFC 9110 section 10.2.2). */
+        OrderLocation: string;
         /** @description How many records match the filters, before `limit` and `offset` are applied. */
         "X-Total-Count": number;
         /** @description When the operation was deprecated: an RFC 9745 structured-field date, `@` and the Unix seconds of `x-deprecated-at`. */
@@ -760,7 +755,7 @@ export interface operations {
             /** @description The pet was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["PetLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -780,10 +775,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -815,10 +807,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The pet's id.
-                 * @example 1
-                 */
+                /** @description The pet's id. */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -853,10 +842,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The pet's id.
-                 * @example 1
+                 * @description The id of the pet to delete.
+                 * @example 21
                  */
-                petId: components["parameters"]["PetId"];
+                petId: components["parameters"]["DeletedPetId"];
             };
             cookie?: never;
         };
@@ -929,7 +918,7 @@ export interface operations {
             /** @description The category was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["CategoryLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -949,10 +938,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -980,10 +966,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The category's id.
-                 * @example 1
-                 */
+                /** @description The category's id. */
                 categoryId: components["parameters"]["CategoryId"];
             };
             cookie?: never;
@@ -1018,10 +1001,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The category's id.
-                 * @example 1
+                 * @description The id of the category to delete.
+                 * @example 5
                  */
-                categoryId: components["parameters"]["CategoryId"];
+                categoryId: components["parameters"]["DeletedCategoryId"];
             };
             cookie?: never;
         };
@@ -1098,7 +1081,7 @@ export interface operations {
             /** @description The order was placed. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["OrderLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1119,10 +1102,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -1151,10 +1131,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The order's id.
-                 * @example 1
+                 * @description The id of the order to cancel.
+                 * @example 7
                  */
-                orderId: components["parameters"]["OrderId"];
+                orderId: components["parameters"]["CancelledOrderId"];
             };
             cookie?: never;
         };
@@ -1180,10 +1160,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The order's id.
-                 * @example 1
-                 */
+                /** @description The order's id. */
                 orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
@@ -1255,10 +1232,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;
@@ -1286,10 +1260,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet whose inventory entry this is.
-                 * @example 1
-                 */
+                /** @description The id of the pet whose inventory entry this is. */
                 petId: components["parameters"]["InventoryPetId"];
             };
             cookie?: never;

@@ -1,0 +1,57 @@
+/**
+ * A short summary for a pull-request comment or a CI job summary
+ * (GitHub's $GITHUB_STEP_SUMMARY, GitLab's MR notes): the verdict, the
+ * counts, the grouped defects most severe first with the curl that replays
+ * the first, and the coverage gaps in one line. The details stay in the
+ * HTML and JSON reports the job keeps.
+ */
+import type { RunReport } from '../model.js';
+import { groupDefects } from './defects.js';
+import { redactorFor, type RedactOptions } from './redact.js';
+import { coverageGaps, countsLine, formatDuration, RUN_WIDE } from './view.js';
+
+export interface MarkdownReporterOptions {
+  readonly redact?: RedactOptions;
+}
+
+/** Defects listed in full; more are counted. A PR comment is read, not searched. */
+const MAX_LISTED = 15;
+
+/** Text in a table cell: no pipe, no newline, no HTML (GitHub renders inline HTML in comments). */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function createMarkdownReporter(options: MarkdownReporterOptions = {}) {
+  return {
+    render(input: RunReport): string {
+      const report = redactorFor(input, options.redact).report(input);
+      const defects = groupDefects(report);
+      const { meta } = report;
+      const failed = report.summary.failed > 0;
+      const out = [
+        `### ${failed ? '❌' : '✅'} ${cell(`${meta.document.title} ${meta.document.version}`)} conformance: ${failed ? 'FAILED' : 'PASSED'}`,
+        '',
+        `Target \`${cell(meta.target)}\` · ${cell(countsLine(report, defects.length))} · ${formatDuration(meta.durationMs)} · seed ${meta.seed}`,
+      ];
+      if (defects.length > 0) {
+        out.push('', '| # | severity | check | operation | defect | exchanges |', '|---|---|---|---|---|---|');
+        defects.slice(0, MAX_LISTED).forEach((d, i) => {
+          out.push(`| ${i + 1} | ${d.severity} | \`${d.checkId}\` | ${cell(d.operationId ?? RUN_WIDE)} | ${cell(d.reason)} | ${d.exchanges} |`);
+        });
+        if (defects.length > MAX_LISTED) out.push('', `… and ${defects.length - MAX_LISTED} more defects in the HTML and JSON reports.`);
+        const first = defects[0]!;
+        if (first.curl) out.push('', `Replay the first: \`${first.checkId}\` on ${first.operationId ?? RUN_WIDE}`, '', '```sh', first.curl, '```');
+      }
+      const gaps = coverageGaps(report);
+      const ops = report.coverage.operations;
+      const statuses = report.coverage.statuses;
+      out.push(
+        '',
+        `Coverage: ${ops.length - gaps.operations.length} of ${ops.length} operations exercised, ${statuses.length - gaps.statuses.length} of ${statuses.length} documented statuses observed.` +
+          (report.cleanup.leftBehind.length ? ` Cleanup left ${report.cleanup.leftBehind.length} record${report.cleanup.leftBehind.length === 1 ? '' : 's'} behind (see the HTML report).` : ''),
+      );
+      return `${out.join('\n')}\n`;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Issue 10, point 7: the kit installs from its `npm pack` tarball into an
+ * empty folder, where `npx petstore-kit --help`, `mock` and `conformance`
+ * work. The package is built into a scratch copy (the repository's dist/ is
+ * left alone, since other tests run it), packed with the real `files` list,
+ * and installed with --prefer-offline, so the npm cache `npm ci` filled
+ * serves the dependencies.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.js';
+
+const exec = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const SLOW = 240_000;
+
+describe('the npm package', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'petstore-kit-pack-'));
+  const pkg = join(scratch, 'package');
+  const app = join(scratch, 'app');
+  let tarball = '';
+  let files: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(pkg);
+    for (const entry of ['package.json', 'README.md', 'bin', 'openapi.yaml', 'fixtures']) cpSync(join(PACKAGE_ROOT, entry), join(pkg, entry), { recursive: true });
+    await exec(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PACKAGE_ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { timeout: SLOW });
+    const packed = await exec(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: pkg, timeout: SLOW });
+    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    tarball = join(scratch, info!.filename);
+    files = info!.files.map((f) => f.path);
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'empty-app', private: true }));
+    await exec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app, timeout: SLOW });
+  }, SLOW);
+
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('holds what runs and nothing of the tests', () => {
+    expect(files).toContain('dist/src/cli/main.js');
+    expect(files).toContain('openapi.yaml');
+    expect(files).toContain('fixtures/seed/pets.json');
+    const stray = files.filter((f) => /test-support|\.test\.js$|\.map$|^fixtures\/(defective|validation)|\.ts$/.test(f));
+    expect(stray).toEqual([]);
+    // Everything the compiled code imports is a runtime dependency.
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const name of ['ajv', 'ajv-formats', 'undici', '@apidevtools/swagger-parser', '@faker-js/faker']) expect(manifest.dependencies).toHaveProperty([name]);
+  });
+
+  it('npx petstore-kit --help works in an empty folder', { timeout: SLOW }, async () => {
+    const { stdout } = await exec(NPX, ['--no-install', 'petstore-kit', '--help'], { cwd: app, timeout: SLOW });
+    expect(stdout).toContain('Usage: petstore-kit <command>');
+    expect(stdout).toContain('conformance');
+    const explained = await exec(NPX, ['--no-install', 'petstore-kit', 'conformance', '--explain', 'status-documented'], { cwd: app, timeout: SLOW });
+    expect(explained.stdout).toContain('What it verifies:');
+  });
+
+  it('the installed mock serves and the installed runner checks it, writing a JUnit report', { timeout: SLOW }, async () => {
+    const bin = join(app, 'node_modules', '.bin', 'petstore-kit');
+    const mock = spawn(bin, ['mock', '--port', '0', '--quiet'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`the mock did not start: ${out}`)), 60_000);
+        mock.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        mock.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${out}`)));
+      });
+      const report = join(app, 'conformance.xml');
+      const run = await exec(bin, ['conformance', '--base-url', url, '--only', 'unknown-path-404,status-documented', '--format', 'junit', '--output', report], { cwd: app, timeout: SLOW });
+      expect(run.stdout).toContain('report written to');
+      expect(existsSync(report)).toBe(true);
+      expect(readFileSync(report, 'utf8')).toContain('<testcase name="unknown-path-404 on (no operation)"');
+    } finally {
+      if (mock.pid !== undefined && mock.exitCode === null) mock.kill('SIGTERM');
+    }
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The README's CI jobs and .ci/example-job.sh (which runs that job locally,
+ * against the mock) must not drift apart: the job's commands (start the mock,
+ * wait for it, run the suite) appear in the script as the README gives them.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.js';
+import { COMMANDS } from './options.js';
+
+const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+const script = readFileSync(join(PACKAGE_ROOT, '.ci', 'example-job.sh'), 'utf8');
+
+/** A shell command as words, continuation lines joined and indentation dropped. */
+function words(text: string): string {
+  return text.replace(/\\\n/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The `npx petstore-kit conformance …` command of a text, continuation lines included. */
+function conformanceCommand(text: string): string {
+  const start = text.indexOf('npx petstore-kit conformance --base-url "$BASE_URL"');
+  expect(start, 'no conformance command').toBeGreaterThanOrEqual(0);
+  const lines: string[] = [];
+  for (const line of text.slice(start).split('\n')) {
+    lines.push(line);
+    if (!line.trimEnd().endsWith('\\')) break;
+  }
+  return words(lines.join('\n')).replace(/ \|\| status=\$\?$/, '');
+}
+
+describe("the README's CI job and .ci/example-job.sh", () => {
+  const github = readme.slice(readme.indexOf('GitHub Actions ('), readme.indexOf('GitLab CI ('));
+
+  it('run the same conformance command', () => {
+    expect(conformanceCommand(script)).toBe(conformanceCommand(github));
+  });
+
+  it('start the mock and wait for it the same way', () => {
+    expect(words(script)).toContain('npx petstore-kit mock --port "$PORT" --quiet > mock.log 2>&1 &');
+    expect(github).toContain('npx petstore-kit mock --port 4010 --quiet > mock.log 2>&1 &');
+    for (const text of [github, script]) expect(text).toContain('curl -fsS -o /dev/null "$BASE_URL/store/inventory?limit=1"');
+  });
+
+  it('use only flags the kit has', () => {
+    const flags = new Set(Object.keys(COMMANDS.conformance.options));
+    for (const flag of conformanceCommand(github).match(/--[a-z-]+/g) ?? []) expect(flags, flag).toContain(flag.slice(2));
+  });
+});
