@@ -22,7 +22,7 @@ import { KIT_VERSION } from '../src/package-info.js';
 import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
-import { ADMIN_BODY_LIMIT, createAdmin, isAdminPath } from './admin.js';
+import { createAdmin, isAdminPath } from './admin.js';
 import { BODY_LIMIT, readJsonBody } from './body.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -240,7 +240,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   return {
     contract,
     registry,
-    bodyLimit: (path) => (isAdminPath(path) ? ADMIN_BODY_LIMIT : BODY_LIMIT),
+    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : BODY_LIMIT),
     internalError() {
       const answer = errors.error('INTERNAL_ERROR', 'The mock failed while handling this request; please report it with the request.');
       return respond(answer.status, answer.body, cors.responseHeaders({}));

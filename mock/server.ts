@@ -166,8 +166,10 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
     const limit = app.bodyLimit(path);
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
-      // Known too large before a byte is read: answer at once and close, rather than read what will be refused.
-      dispatch({ kind: 'too-large', limit }, true);
+      // Known too large before a byte is read: answer at once rather than read what will be refused. Not with
+      // `Connection: close`: closing while the client still sends makes the kernel reset the connection, and a
+      // reset can discard the 413 before the client reads it (RFC 9112 §9.6); drainThenClose ends it instead.
+      dispatch({ kind: 'too-large', limit }, false);
       drainThenClose(req);
       return;
     }
@@ -180,7 +182,7 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
       if (size > limit) {
         refused = true;
         chunks.length = 0;
-        dispatch({ kind: 'too-large', limit }, true);
+        dispatch({ kind: 'too-large', limit }, false);
         drainThenClose(req);
         return;
       }
