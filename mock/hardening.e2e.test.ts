@@ -3,12 +3,12 @@
  * touch its state. Each test is named after the finding it fixes. Memory is
  * measured as the peak resident set of a mock in a child process (VmHWM), never as a time.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DIAGNOSTICS } from '../src/schema/index.js';
 import { IMPORT_FLOOR_BYTES } from './state-import.js';
 import { CAN_MEASURE_RSS, peakRssMiB, startChildMock, useChildMocks } from './test-support/child-mock.js';
 import type { Exchange } from './test-support/contract-client.js';
-import { expectError } from './test-support/harness.js';
+import { detailPaths, expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 import { rawExchange } from './test-support/raw-http.js';
 
 const clientFor = await useChildMocks();
@@ -72,4 +72,47 @@ describe('issue 12 finding 1: one hostile PUT /__mock/state does not kill the mo
     process.kill(pid, 'SIGTERM');
     expect(await mock.exit).toBe(0);
   }, 120_000);
+});
+
+describe('issue 12 finding 5: an import obeys every bound of the document', () => {
+  let t: TestMock;
+  beforeAll(async () => {
+    t = await startTestMock();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const base = { categories: '[{"id":1,"name":"Dogs"}]', pets: '[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]', orders: '[]', inventory: '[{"petId":1,"quantity":1}]' };
+  const state = (part: Partial<typeof base>): string => {
+    const all = { ...base, ...part };
+    return `{"categories":${all.categories},"pets":${all.pets},"orders":${all.orders},"inventory":${all.inventory}}`;
+  };
+
+  it.each([
+    ['a pet id past 2^53-1', state({ pets: '[{"id":9007199254740993,"name":"Rex","categoryId":1}]', inventory: '[{"petId":9007199254740993,"quantity":1}]' }), '/body/pets/0/id'],
+    ['a category id of 1e300', state({ categories: '[{"id":1e300,"name":"Dogs"}]' }), '/body/categories/0/id'],
+    ['a categoryId past 2^53-1', state({ pets: '[{"id":1,"name":"Rex","categoryId":9007199254740993}]' }), '/body/pets/0/categoryId'],
+    ['an order id of 1e300', state({ orders: '[{"id":1e300,"petId":1,"quantity":1,"complete":true}]' }), '/body/orders/0/id'],
+    ['an order petId past 2^53-1', state({ orders: '[{"id":1,"petId":9007199254740993,"quantity":1,"complete":true}]' }), '/body/orders/0/petId'],
+    ['an inventory petId of 1e300', state({ inventory: '[{"petId":1,"quantity":1},{"petId":1e300,"quantity":1}]' }), '/body/inventory/1/petId'],
+    ['an id of 0', state({ categories: '[{"id":0,"name":"Dogs"}]' }), '/body/categories/0/id'],
+    ['a stock past int32', state({ inventory: '[{"petId":1,"quantity":2147483648}]' }), '/body/inventory/0/quantity'],
+    ['a name over 100 characters', state({ pets: `[{"id":1,"name":"${'x'.repeat(101)}","categoryId":1}]` }), '/body/pets/0/name'],
+  ])('refuses %s with a 400 pointing at it, and changes nothing', async (_label, body, pointer) => {
+    const name = sessionName('finding-5');
+    const answer = await expectUnchanged(t.client, name, () =>
+      t.client.send('PUT', '/__mock/state', { query: { session: name }, body, headers: { 'content-type': 'application/json', 'x-mock-admin': '1' } }),
+    );
+    expectError(answer, 400, 'VALIDATION_FAILED');
+    expect(detailPaths(answer)).toContain(pointer);
+  });
+
+  it('imports the largest safe id', async () => {
+    const name = sessionName('finding-5-max');
+    const max = Number.MAX_SAFE_INTEGER;
+    const body = state({ pets: `[{"id":${max},"name":"Rex","categoryId":1}]`, inventory: `[{"petId":${max},"quantity":1}]` });
+    const answer = await t.client.send('PUT', '/__mock/state', { query: { session: name }, body, headers: { 'content-type': 'application/json', 'x-mock-admin': '1' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(((await t.client.session(name).get(`/pets?id=${max}`)).body as { id: number }[]).map((p) => p.id)).toEqual([max]);
+  });
 });

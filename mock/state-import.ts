@@ -5,7 +5,7 @@
  * of them, ids JSON can carry exactly, then the store's own consistency rules.
  */
 import type { ValidateFunction } from 'ajv';
-import { createAjv, toDiagnostics, toJsonSchema, type CompiledContract, type Diagnostic } from '../src/schema/index.js';
+import { createAjv, MAX_DIAGNOSTICS, toDiagnostics, toJsonSchema, type CompiledContract, type Diagnostic } from '../src/schema/index.js';
 import type { Store, StoreSnapshot } from './domain.js';
 import { snapshotSchema } from './seed.js';
 import { checkConsistency } from './store-consistency.js';
@@ -40,9 +40,42 @@ export function createStateImport(compiled: CompiledContract): (value: unknown) 
   const validate: ValidateFunction = createAjv({ allErrors: false }).compile(toJsonSchema(snapshotSchema(compiled), 'response'));
   return (value) => {
     if (!validate(value) || !isSnapshot(value)) return { ok: false, diagnostics: toDiagnostics(validate.errors, '') };
+    const unsafe = unsafeIds(value);
+    if (unsafe.length > 0) return { ok: false, diagnostics: unsafe };
     const problems = checkConsistency(value, 'reachable');
     return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, snapshot: value };
   };
+}
+
+/**
+ * The document's ids are int64 (1 to 2^63-1), but a JSON number past 2^53-1 does not survive a parser that
+ * reads numbers as IEEE 754 doubles, which JSON.parse does (RFC 8259 §6: such integers are not interoperable):
+ * 9007199254740993 arrives as 9007199254740992, and two such ids collide. So the mock holds only safe
+ * integers; the schema has already checked that each id is an integer >= 1.
+ */
+function unsafeIds(snapshot: StoreSnapshot): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const check = (pointer: string, id: number | undefined): void => {
+    if (id === undefined || Number.isSafeInteger(id) || problems.length > MAX_DIAGNOSTICS) return;
+    problems.push({
+      pointer,
+      keyword: 'maximum',
+      message: `must be at most ${Number.MAX_SAFE_INTEGER} (2^53-1): larger integers lose their exact value in JSON numbers (RFC 8259 §6)`,
+      expected: Number.MAX_SAFE_INTEGER,
+      actual: id,
+    });
+  };
+  snapshot.categories.forEach((category, i) => check(`/categories/${i}/id`, category.id));
+  snapshot.pets.forEach((pet, i) => {
+    check(`/pets/${i}/id`, pet.id);
+    check(`/pets/${i}/categoryId`, pet.categoryId);
+  });
+  snapshot.orders.forEach((order, i) => {
+    check(`/orders/${i}/id`, order.id);
+    check(`/orders/${i}/petId`, order.petId);
+  });
+  snapshot.inventory.forEach((item, i) => check(`/inventory/${i}/petId`, item.petId));
+  return problems.slice(0, MAX_DIAGNOSTICS);
 }
 
 /** Narrows after the schema has checked every record. */
