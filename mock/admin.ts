@@ -7,8 +7,11 @@
  *   PUT  /__mock/state[?session=NAME]   replace the state with such a JSON (validated first; 400 with details)
  *   GET  /__mock/health                 the contract's title, version and hash, and the kit's version
  *
- * Its errors still use the one Error builder, so a client handles them the same way.
+ * Its errors still use the one Error builder, so a client handles them the same way; who may call it at all is
+ * admin-access.ts's business (its refusals have codes of their own, as the surface is outside the contract).
+ * It answers without CORS headers: no web page of another origin may use it.
  */
+import { createAdminAccess, type AdminAccessSettings } from './admin-access.js';
 import type { StoreRegistry } from './domain.js';
 import type { ErrorAnswer, ErrorFactory } from './errors.js';
 import { readJsonBody } from './body.js';
@@ -33,8 +36,6 @@ export interface AdminAnswer {
 
 export interface Admin {
   handle(request: MockRequest): AdminAnswer;
-  /** The methods an admin path answers, for a CORS preflight; undefined when the path is not one. */
-  methods(path: string): readonly string[] | undefined;
   /**
    * How many body bytes an admin request may carry: an exported state must import back (the contract's 1 MiB
    * holds about 12,000 pets), but the limit follows the data held rather than a fixed 64 MiB (state-import.ts).
@@ -47,13 +48,16 @@ export interface AdminOptions {
   readonly registry: StoreRegistry;
   readonly errors: ErrorFactory;
   readonly kitVersion: string;
+  /** Who may use it (admin-access.ts); loopback, no token, by default. */
+  readonly access?: AdminAccessSettings;
 }
 
 export function isAdminPath(path: string): boolean {
   return path.startsWith(ADMIN_PREFIX);
 }
 
-export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOptions): Admin {
+export function createAdmin({ compiled, registry, errors, kitVersion, access }: AdminOptions): Admin {
+  const refusal = createAdminAccess(access);
   const { contract } = compiled;
   const health = {
     status: 'ok',
@@ -65,10 +69,11 @@ export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOpt
   const fail = (answer: ErrorAnswer, headers?: Readonly<Record<string, string>>): AdminAnswer => ({ status: answer.status, body: answer.body, ...(headers ? { headers } : {}) });
 
   return {
-    methods: (path) => (Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined),
     bodyLimit: () => importBodyLimit(registry.get()),
 
     handle(request) {
+      const refused = refusal(request.method, request.headers);
+      if (refused) return { status: refused.status, body: { code: refused.code, message: refused.message, status: refused.status } };
       const allowed = Object.hasOwn(ROUTES, request.path) ? ROUTES[request.path] : undefined;
       if (!allowed) return fail(errors.error('ROUTE_NOT_FOUND', `No admin endpoint at ${clip(request.path)}; there are ${Object.keys(ROUTES).join(', ')}.`));
       const method = request.method === 'HEAD' && allowed.includes('GET') ? 'GET' : request.method;

@@ -5,7 +5,7 @@
  * validates with compiled functions, calls one handler and assembles headers.
  *
  * The order of checks, each answering with the one Error builder:
- *   1. CORS preflight (Fetch §3.2.2), then the /__mock/ admin surface;
+ *   1. the /__mock/ admin surface (no CORS), then a CORS preflight (Fetch §3.2.2);
  *   2. router: 404 ROUTE_NOT_FOUND, 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110 §15.5.6);
  *   3. 406 NOT_ACCEPTABLE when `Accept` excludes JSON (RFC 9110 §12.5.1);
  *   4. the body: 413, 415, 400 MALFORMED_JSON;
@@ -23,6 +23,7 @@ import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameter
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
+import type { AdminAccessSettings } from './admin-access.js';
 import { BODY_LIMIT, readJsonBody } from './body.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -60,6 +61,8 @@ export interface MockAppOptions {
    * nothing reads them, so no note is built for nothing (getPet's deprecation warning would be one per request).
    */
   readonly notes?: boolean;
+  /** Who may use the /__mock/ admin surface (admin-access.ts). */
+  readonly adminAccess?: AdminAccessSettings;
 }
 
 export interface MockApp {
@@ -101,7 +104,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: KIT_VERSION });
+  const admin = createAdmin({ compiled, registry, errors, kitVersion: KIT_VERSION, ...(options.adminAccess ? { access: options.adminAccess } : {}) });
   const relaxed = mode === 'error' ? undefined : compileRelaxed(contract);
 
   const routes = new Map<string, Route>();
@@ -153,7 +156,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   };
 
   const preflight = (request: MockRequest): MockResponse => {
-    const methods = isAdminPath(request.path) ? admin.methods(request.path) : allowedMethods(router.match('OPTIONS', request.path));
+    const methods = allowedMethods(router.match('OPTIONS', request.path));
     if (!methods) {
       const answer = errors.error('ROUTE_NOT_FOUND', `No operation matches ${request.path}, so there is nothing to preflight.`);
       return respond(answer.status, answer.body, cors.responseHeaders(request.headers));
@@ -250,12 +253,13 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return respond(answer.status, answer.body, cors.responseHeaders({}));
     },
     handle(request) {
-      if (isPreflight(request.method, request.headers)) return preflight(request);
-      const corsHeaders = cors.responseHeaders(request.headers);
+      // The admin surface first, preflights included, and without CORS headers: no other origin may use it (admin-access.ts).
       if (isAdminPath(request.path)) {
         const answer = admin.handle(request);
-        return respond(answer.status, answer.body, corsHeaders, answer.headers);
+        return respond(answer.status, answer.body, NO_CORS, answer.headers);
       }
+      if (isPreflight(request.method, request.headers)) return preflight(request);
+      const corsHeaders = cors.responseHeaders(request.headers);
       const match = router.match(request.method, request.path);
       if (match.kind === 'no-path') {
         const answer = errors.error('ROUTE_NOT_FOUND', `No operation matches ${request.method} ${clip(request.path)}; see the paths of ${contract.title} ${contract.version}.`);
@@ -277,6 +281,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {
   for (const name in from) {

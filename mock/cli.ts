@@ -7,6 +7,7 @@
  */
 import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
+import { ADMIN_TOKEN_ENV } from './admin-access.js';
 import { parseRfc3339 } from './clock.js';
 import { isValidOriginSetting } from './cors.js';
 import type { MockOptions } from './server.js';
@@ -17,7 +18,7 @@ const MAX_PETS = 5_000_000;
 /** Each session is a copy of the data: bounded for the same reason. */
 const MAX_SESSIONS = 10_000;
 
-export function mockOptionsFrom(argv: readonly string[]): MockOptions {
+export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): MockOptions {
   const raw = parseCommand('mock', argv);
   const port = integerOption('mock', 'port', raw.port, 0, 65535);
   const seed = integerOption('mock', 'seed', raw.seed, 0, Number.MAX_SAFE_INTEGER);
@@ -41,6 +42,11 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const basePath = raw['base-path'] === undefined ? undefined : normalizeBasePath(raw['base-path']);
   const host = raw.host;
   if (host !== undefined && host.trim() === '') throw new KitError('USAGE', 'petstore-kit mock: --host takes an address such as 127.0.0.1.');
+  // The flag wins over the environment; neither is ever echoed (a secret in a message ends up in CI logs).
+  const adminToken = raw['admin-token'] ?? env[ADMIN_TOKEN_ENV];
+  if (adminToken !== undefined && !/^[\x21-\x7e]{8,256}$/.test(adminToken)) {
+    throw new KitError('USAGE', `petstore-kit mock: --admin-token (or ${ADMIN_TOKEN_ENV}) takes 8 to 256 visible ASCII characters, as it travels in a header; the one given is not.`);
+  }
 
   return {
     ...(port !== undefined ? { port } : {}),
@@ -55,6 +61,8 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(validation !== undefined ? { validation } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
+    ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(raw['admin-open'] ? { adminOpen: true } : {}),
   };
 }
 

@@ -5,9 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DIAGNOSTICS } from '../src/schema/index.js';
+import { request } from 'undici';
+import { ADMIN_ERROR_CODES, createAdminAccess, reachabilityWarning } from './admin-access.js';
+import { KitError } from '../src/kit-error.js';
+import { mockOptionsFrom } from './cli.js';
 import { IMPORT_FLOOR_BYTES } from './state-import.js';
 import { CAN_MEASURE_RSS, peakRssMiB, startChildMock, useChildMocks } from './test-support/child-mock.js';
-import type { Exchange } from './test-support/contract-client.js';
+import { toExchange, type Exchange } from './test-support/contract-client.js';
 import { detailPaths, expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 import { rawExchange } from './test-support/raw-http.js';
 
@@ -114,5 +118,112 @@ describe('issue 12 finding 5: an import obeys every bound of the document', () =
     const answer = await t.client.send('PUT', '/__mock/state', { query: { session: name }, body, headers: { 'content-type': 'application/json', 'x-mock-admin': '1' } });
     expect(answer.status, answer.text).toBe(200);
     expect(((await t.client.session(name).get(`/pets?id=${max}`)).body as { id: number }[]).map((p) => p.id)).toEqual([max]);
+  });
+});
+
+describe('issue 12 finding 4: strangers cannot touch the mock\'s state', () => {
+  const page = 'http://evil.test';
+  let t: TestMock;
+  let restricted: TestMock;
+  let guarded: TestMock;
+  const lines: string[] = [];
+  const TOKEN = 's3cret-admin-token';
+  beforeAll(async () => {
+    [t, restricted, guarded] = await Promise.all([
+      startTestMock(),
+      startTestMock({ corsOrigin: 'http://localhost:5173' }),
+      startTestMock({ adminToken: TOKEN, quiet: false, log: (line) => lines.push(line) }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([t?.close(), restricted?.close(), guarded?.close()]);
+  });
+
+  /** A request as a browser page or a bare script sends it: none of the test client's admin headers. */
+  const bare = async (mock: TestMock, method: 'GET' | 'POST' | 'PUT' | 'OPTIONS', target: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> => {
+    const answer = await request(`${mock.mock.url}${target}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const exchange = toExchange(method, target, answer.statusCode, answer.headers, await answer.body.text());
+    mock.client.check(exchange);
+    return exchange;
+  };
+  const noCorsGrant = (exchange: Exchange): void => {
+    expect(Object.keys(exchange.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  };
+
+  it('answers a page of another origin with a 403 and no CORS grant, reads and preflights included', async () => {
+    for (const mock of [t, restricted]) {
+      const read = await bare(mock, 'GET', '/__mock/state', { origin: page });
+      expectError(read, 403, 'ADMIN_ORIGIN_REFUSED');
+      noCorsGrant(read);
+      const preflight = await bare(mock, 'OPTIONS', '/__mock/reset', { origin: page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-mock-admin' });
+      expect(preflight.status).toBe(403);
+      noCorsGrant(preflight);
+      // Even the front-end origin --cors-origin allows gets no grant here.
+      noCorsGrant(await bare(mock, 'GET', '/__mock/health', { origin: 'http://localhost:5173' }));
+    }
+  });
+
+  it('refuses a simple cross-origin POST /__mock/reset (no preflight needed) and changes nothing', async () => {
+    const name = sessionName('finding-4');
+    await restricted.client.session(name).post('/categories', { name: 'Kept' });
+    const answer = await expectUnchanged(restricted.client, name, () => bare(restricted, 'POST', `/__mock/reset?session=${name}`, { origin: page, 'content-type': 'text/plain' }));
+    expectError(answer, 403, 'ADMIN_ORIGIN_REFUSED');
+  });
+
+  it('refuses a name rebound to 127.0.0.1 (DNS rebinding): its Host is not a loopback name', async () => {
+    expectError(await bare(t, 'GET', '/__mock/state', { host: 'evil.test', origin: page }), 403, 'ADMIN_ORIGIN_REFUSED');
+    expectError(await bare(t, 'GET', '/__mock/state', { host: `evil.test:${t.mock.port}` }), 403, 'ADMIN_ORIGIN_REFUSED');
+  });
+
+  it('needs X-Mock-Admin: 1 for a state-changing call, which a page cannot send without a preflight', async () => {
+    const name = sessionName('finding-4-header');
+    await t.client.session(name).post('/categories', { name: 'Kept' });
+    expectError(await expectUnchanged(t.client, name, () => bare(t, 'POST', `/__mock/reset?session=${name}`)), 403, 'ADMIN_HEADER_REQUIRED');
+    const empty = JSON.stringify({ categories: [], pets: [], orders: [], inventory: [] });
+    expectError(await expectUnchanged(t.client, name, () => bare(t, 'PUT', `/__mock/state?session=${name}`, { 'content-type': 'application/json' }, empty)), 403, 'ADMIN_HEADER_REQUIRED');
+    expect((await bare(t, 'GET', `/__mock/state?session=${name}`)).status).toBe(200);
+    expect((await bare(t, 'POST', `/__mock/reset?session=${name}`, { 'x-mock-admin': '1' })).status).toBe(200);
+  });
+
+  it('with --admin-token, every admin call needs the token, the API does not, and the token is never printed', async () => {
+    expectError(await bare(guarded, 'GET', '/__mock/state'), 403, 'ADMIN_TOKEN_REQUIRED');
+    expectError(await bare(guarded, 'POST', '/__mock/reset', { 'x-mock-admin': '1' }), 403, 'ADMIN_TOKEN_REQUIRED');
+    const wrong = await bare(guarded, 'GET', '/__mock/health', { 'x-mock-admin-token': `${TOKEN}x` });
+    expectError(wrong, 403, 'ADMIN_TOKEN_REQUIRED');
+    expect(wrong.text).not.toContain(TOKEN);
+    expect((await bare(guarded, 'GET', '/__mock/state', { 'x-mock-admin-token': TOKEN })).status).toBe(200);
+    expect((await bare(guarded, 'POST', '/__mock/reset', { 'x-mock-admin-token': TOKEN })).status).toBe(200);
+    expect((await bare(guarded, 'GET', '/pets')).status).toBe(200);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('beyond loopback: warns, and keeps the admin surface closed unless a token is set or --admin-open is given', () => {
+    const json = { host: '192.0.2.1:4010' };
+    expect(reachabilityWarning({ host: '127.0.0.1' })).toBeUndefined();
+    expect(reachabilityWarning({ host: '0.0.0.0' })).toMatch(/listens on 0\.0\.0\.0, reachable from other machines; its \/__mock\/ admin surface is closed/);
+    expect(reachabilityWarning({ host: '0.0.0.0', token: TOKEN })).not.toContain(TOKEN);
+    expect(reachabilityWarning({ host: '::', open: true })).toMatch(/OPEN/);
+
+    expect(createAdminAccess({ host: '0.0.0.0' })('GET', json)?.code).toBe('ADMIN_CLOSED');
+    expect(createAdminAccess({ host: '0.0.0.0' })('POST', { ...json, 'x-mock-admin': '1' })?.code).toBe('ADMIN_CLOSED');
+    expect(createAdminAccess({ host: '0.0.0.0', open: true })('POST', { ...json, 'x-mock-admin': '1' })).toBeUndefined();
+    expect(createAdminAccess({ host: '0.0.0.0', token: TOKEN })('GET', json)?.code).toBe('ADMIN_TOKEN_REQUIRED');
+    expect(createAdminAccess({ host: '0.0.0.0', token: TOKEN })('PUT', { ...json, 'x-mock-admin-token': TOKEN })).toBeUndefined();
+    expect(ADMIN_ERROR_CODES.ADMIN_CLOSED).toBe(403);
+  });
+
+  it('takes the token from --admin-token or PETSTORE_KIT_ADMIN_TOKEN, and never echoes a bad one', () => {
+    expect(mockOptionsFrom(['--admin-token', TOKEN], {}).adminToken).toBe(TOKEN);
+    expect(mockOptionsFrom([], { PETSTORE_KIT_ADMIN_TOKEN: TOKEN }).adminToken).toBe(TOKEN);
+    expect(mockOptionsFrom(['--host', '0.0.0.0', '--admin-open'], {})).toMatchObject({ host: '0.0.0.0', adminOpen: true });
+    const bad = 'short\u0007';
+    expect(() => mockOptionsFrom(['--admin-token', bad], {})).toThrow(KitError);
+    try {
+      mockOptionsFrom(['--admin-token', bad], {});
+    } catch (error) {
+      expect((error as KitError).code).toBe('USAGE');
+      expect((error as KitError).message).not.toContain('short');
+    }
   });
 });

@@ -13,6 +13,7 @@ import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
 import { compileContract } from '../src/schema/index.js';
+import { reachabilityWarning } from './admin-access.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import type { StoreSnapshot } from './domain.js';
 import { encodeJson } from './json.js';
@@ -45,6 +46,10 @@ export interface MockOptions {
   readonly maxSessions?: number;
   /** No log line per request. */
   readonly quiet?: boolean;
+  /** Every /__mock/ call must carry it in X-Mock-Admin-Token (admin-access.ts). Never printed. */
+  readonly adminToken?: string;
+  /** Open the /__mock/ admin surface on a non-loopback host without a token. */
+  readonly adminOpen?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -69,6 +74,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
   const compiled = compileContract(contract);
   const initial = await initialData(options, compiled);
+  const host = options.host ?? '127.0.0.1';
+  const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const registry = createStoreRegistry(initial, {
@@ -83,8 +90,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(options.validation !== undefined ? { validation: options.validation } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     notes: !options.quiet,
+    adminAccess,
   });
-  const host = options.host ?? '127.0.0.1';
+  // Beyond loopback anyone who reaches the port reaches the mock: say so at start-up, even under --quiet.
+  const warning = reachabilityWarning(adminAccess);
+  if (warning) (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
   const served = await serve(app, { port: options.port ?? 4010, host, ...(log ? { log } : {}) });
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close: served.close };
 }

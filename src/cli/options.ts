@@ -37,6 +37,8 @@ export const COMMANDS = {
       validation: { type: 'string', placeholder: 'error|warn|off', default: 'error', description: 'an invalid request gets a 400 (error), or is logged (warn) or ignored (off) as far as it cannot corrupt the data' },
       'max-sessions': { type: 'string', placeholder: 'N', default: '100', description: 'X-Mock-Session stores kept at once, each a copy of the initial data; past it the least recently used is dropped' },
       quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
+      'admin-token': { type: 'string', placeholder: 'TOKEN', description: 'every /__mock/ call must send it in X-Mock-Admin-Token (also PETSTORE_KIT_ADMIN_TOKEN); never printed' },
+      'admin-open': { type: 'boolean', description: 'on a host other than loopback, open /__mock/ without a token (closed by default)' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
   },
