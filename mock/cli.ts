@@ -17,6 +17,8 @@ import { normalizeBasePath, VALIDATION_MODES } from './settings.js';
 const MAX_PETS = 5_000_000;
 /** Each session is a copy of the data: bounded for the same reason. */
 const MAX_SESSIONS = 10_000;
+/** Each connection is a file descriptor; the kernel's own limit is rarely above this. */
+const MAX_CONNECTIONS = 1_000_000;
 
 export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): MockOptions {
   const raw = parseCommand('mock', argv);
@@ -25,6 +27,9 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
   const pets = integerOption('mock', 'pets', raw.pets, 0, MAX_PETS);
   const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
   const maxSessions = integerOption('mock', 'max-sessions', raw['max-sessions'], 1, MAX_SESSIONS);
+  const maxConnections = integerOption('mock', 'max-connections', raw['max-connections'], 1, MAX_CONNECTIONS);
+  // At least a second; more than the longest Prefer: delay (10 s) unless delayed answers may be cut.
+  const idleTimeoutMs = integerOption('mock', 'idle-timeout', raw['idle-timeout'], 1000, 3_600_000);
 
   if (seed !== undefined && raw.fixtures !== undefined && raw.fixtures !== 'none') {
     throw new KitError('USAGE', 'petstore-kit mock: --seed generates the data, --fixtures reads it from a folder; give one of them (or --fixtures none with --seed).');
@@ -62,6 +67,8 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(raw.quiet ? { quiet: true } : {}),
     ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(maxConnections !== undefined ? { maxConnections } : {}),
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(raw['admin-open'] ? { adminOpen: true } : {}),
   };
 }

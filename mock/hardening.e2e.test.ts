@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DIAGNOSTICS } from '../src/schema/index.js';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { ADMIN_ERROR_CODES, createAdminAccess, reachabilityWarning } from './admin-access.js';
 import { KitError } from '../src/kit-error.js';
@@ -37,6 +39,14 @@ function putState(port: number, body: Buffer, framing: 'length' | 'chunked'): Pr
   const head = Buffer.from(`PUT /__mock/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${ADMIN}${length}\r\n`);
   const framed = framing === 'length' ? [head, body] : [head, Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')];
   return rawExchange(port, 'PUT', '/__mock/state', Buffer.concat(framed), 60_000);
+}
+
+/** A request as a browser page or a bare script sends it: none of the test client's admin headers. */
+async function bare(mock: TestMock, method: 'GET' | 'POST' | 'PUT' | 'OPTIONS', target: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> {
+  const answer = await request(`${mock.mock.url}${target}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const exchange = toExchange(method, target, answer.statusCode, answer.headers, await answer.body.text());
+  mock.client.check(exchange);
+  return exchange;
 }
 
 describe('issue 12 finding 1: one hostile PUT /__mock/state does not kill the mock', () => {
@@ -139,13 +149,6 @@ describe('issue 12 finding 4: strangers cannot touch the mock\'s state', () => {
     await Promise.all([t?.close(), restricted?.close(), guarded?.close()]);
   });
 
-  /** A request as a browser page or a bare script sends it: none of the test client's admin headers. */
-  const bare = async (mock: TestMock, method: 'GET' | 'POST' | 'PUT' | 'OPTIONS', target: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> => {
-    const answer = await request(`${mock.mock.url}${target}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const exchange = toExchange(method, target, answer.statusCode, answer.headers, await answer.body.text());
-    mock.client.check(exchange);
-    return exchange;
-  };
   const noCorsGrant = (exchange: Exchange): void => {
     expect(Object.keys(exchange.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   };
@@ -225,5 +228,113 @@ describe('issue 12 finding 4: strangers cannot touch the mock\'s state', () => {
       expect((error as KitError).code).toBe('USAGE');
       expect((error as KitError).message).not.toContain('short');
     }
+  });
+});
+
+/** A raw GET whose answer the client does not read until `resume()`; `done` resolves with every byte once the connection closes. */
+function stalledGet(port: number, target: string): { socket: Socket; resume(): void; done: Promise<Buffer> } {
+  const socket = connect(port, '127.0.0.1');
+  socket.pause();
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => {
+    // A cut connection may end in a reset; what arrived is what is checked.
+  });
+  const done = new Promise<Buffer>((resolve) => socket.once('close', () => resolve(Buffer.concat(chunks))));
+  socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  return { socket, resume: () => socket.resume(), done };
+}
+
+/** The declared and the received length of a raw answer's body. */
+function bodyLengths(raw: Buffer): { declared: number; received: number } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.subarray(0, split).toString('latin1');
+  return { declared: Number(/^content-length: *([0-9]+)/im.exec(head)?.[1]), received: raw.length - split - 4 };
+}
+
+describe('issue 12 finding 6: a client that stops reading does not hold the mock\'s memory', () => {
+  it.skipIf(!CAN_MEASURE_RSS)('cuts stalled downloads after --idle-timeout, round after round, within a bounded peak', async () => {
+    // About 9 MB of export, more than the kernel buffers of one loopback connection hold.
+    const mock = await startChildMock(['--port', '0', '--seed', '1', '--pets', '100000', '--idle-timeout', '1000']);
+    const pid = mock.child.pid!;
+    const cuts = (): number => mock.stderr().match(/ cut: nothing moved for 1000 ms/g)?.length ?? 0;
+    for (let round = 1; round <= 3; round++) {
+      const stalled = Array.from({ length: 6 }, () => stalledGet(mock.port, '/__mock/state'));
+      // The mock logs each cut; wait for this round's (bounded: the test's own timeout).
+      while (cuts() < 6 * round) await sleep(100);
+      for (const download of stalled) download.resume();
+      for (const raw of await Promise.all(stalled.map((d) => d.done))) {
+        const { declared, received } = bodyLengths(raw);
+        expect(declared).toBeGreaterThan(5_000_000);
+        expect(received).toBeLessThan(declared);
+      }
+    }
+    expect((await clientFor(mock.url).get('/pets')).status).toBe(200);
+    // 18 stalled copies of the export held for ever would be well past this (it was 2.29 GB for 40).
+    expect(peakRssMiB(pid)).toBeLessThan(1024);
+    process.kill(pid, 'SIGTERM');
+    expect(await mock.exit).toBe(0);
+  }, 120_000);
+});
+
+describe('issue 12 finding 7: SIGTERM delivers every answer already started', () => {
+  it('a slow reader gets the whole export although the mock was told to stop mid-answer, and the mock exits 0', async () => {
+    const mock = await startChildMock(['--port', '0', '--quiet', '--seed', '1', '--pets', '100000']);
+    const download = stalledGet(mock.port, '/__mock/state');
+    // The answer is under way (its first bytes have arrived) before the signal.
+    await new Promise<void>((resolve) => download.socket.once('readable', () => resolve()));
+    process.kill(mock.child.pid!, 'SIGTERM');
+    await sleep(1_000);
+    download.resume();
+    const { declared, received } = bodyLengths(await download.done);
+    expect(declared).toBeGreaterThan(5_000_000);
+    expect(received).toBe(declared);
+    expect(await mock.exit).toBe(0);
+  }, 60_000);
+});
+
+describe('issue 12 finding 8: a connection cap, and Expect: 100-continue over the limit', () => {
+  let t: TestMock;
+  beforeAll(async () => {
+    t = await startTestMock({ maxConnections: 20 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('silent connections past --max-connections make room for a client that speaks', async () => {
+    const silent = await Promise.all(
+      Array.from({ length: 100 }, () => new Promise<Socket>((resolve) => {
+        const socket = connect(t.mock.port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      })),
+    );
+    try {
+      const answer = await bare(t, 'GET', '/pets');
+      expect(answer.status).toBe(200);
+      // The mock holds at most 20 of them: the others were closed to make room.
+      await sleep(200);
+      expect(silent.filter((socket) => !socket.readableEnded && !socket.destroyed).length).toBeLessThanOrEqual(20);
+    } finally {
+      for (const socket of silent) socket.destroy();
+    }
+  });
+
+  it('answers 413 without 100 Continue when the declared length is over the limit, and 100 Continue below it', async () => {
+    const over = await rawExchange(t.mock.port, 'PUT', '/pets/1', `PUT /pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2000000\r\n\r\n`);
+    expect(over.status).toBe(413);
+    t.client.check(over);
+    expectError(over, 413, 'PAYLOAD_TOO_LARGE');
+
+    const socket = connect(t.mock.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const body = JSON.stringify({ name: 'Birds' });
+    socket.write(`POST /categories HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Mock-Session: ${sessionName('continue')}\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    socket.end(body);
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    expect(text).toMatch(/\r\n\r\nHTTP\/1\.1 201 Created\r\n/);
   });
 });

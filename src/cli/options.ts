@@ -39,6 +39,8 @@ export const COMMANDS = {
       quiet: { type: 'boolean', short: 'q', description: 'no log line per request' },
       'admin-token': { type: 'string', placeholder: 'TOKEN', description: 'every /__mock/ call must send it in X-Mock-Admin-Token (also PETSTORE_KIT_ADMIN_TOKEN); never printed' },
       'admin-open': { type: 'boolean', description: 'on a host other than loopback, open /__mock/ without a token (closed by default)' },
+      'max-connections': { type: 'string', placeholder: 'N', default: '1000', description: 'connections held at once; past it the oldest idle one is closed, or the new one refused' },
+      'idle-timeout': { type: 'string', placeholder: 'MS', default: '30000', description: 'cut a connection when nothing moved for this long during a request (a client that stopped reading)' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
   },
