@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.js';
 import { BIN, buildIfStale, children, killChildren } from '../mock/test-support/child-mock.js';
+import { KIT_ERROR_CODES } from '../src/kit-error.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
+import { createAjv } from '../src/schema/index.js';
 import { secretForms } from './reporters/redact.js';
 
 interface Outcome {
@@ -143,10 +145,16 @@ describe('issue 12 finding 8: a run that exits 2 still writes its --output repor
     expect(text).not.toContain('unreachable-s3cret');
   }, 60_000);
 
-  it('a bad option after --output: exit 2 and a report naming the USAGE error', async () => {
+  it('a bad option after --output: exit 2 and a report naming the USAGE error, valid against could-not-run.schema.json', async () => {
     const file = join(dir, 'usage.json');
     const outcome = await conformance(['--base-url', mock.url, '--format', 'json', '--output', file, '--concurrency', '0']);
     expect(outcome.code).toBe(2);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ outcome: 'could-not-run', error: { code: 'USAGE' } });
+    const written: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written).toMatchObject({ outcome: 'could-not-run', error: { code: 'USAGE' } });
+    const schema = JSON.parse(readFileSync(new URL('./could-not-run.schema.json', import.meta.url), 'utf8')) as { properties: { error: { properties: { code: { enum: string[] } } } } };
+    const validate = createAjv().compile(schema);
+    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
+    // The schema's list of codes is the kit's closed set, kept in step.
+    expect(schema.properties.error.properties.code.enum).toEqual(Object.keys(KIT_ERROR_CODES));
   });
 });
