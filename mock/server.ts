@@ -18,6 +18,7 @@ import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import type { StoreSnapshot } from './domain.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
 import { encodeJson } from './json.js';
+import { isLargeBody, jsonPieces } from './json-stream.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
@@ -276,6 +277,14 @@ function pathOf(url: string): string {
 function writeResponse(res: ServerResponse, method: string, response: MockResponse, close: boolean): void {
   if (res.destroyed || res.headersSent) return;
   const headers = response.headers;
+  if (isLargeBody(response.body)) {
+    // Without a Content-Length: chunked (RFC 9112 §7.1), written as the client reads it (json-stream.ts).
+    if (close) headers['connection'] = 'close';
+    res.writeHead(response.status, headers);
+    if (method === 'HEAD') res.end();
+    else writePieces(res, jsonPieces(response.body));
+    return;
+  }
   let text: string | undefined;
   if (response.body !== undefined) {
     // Keep the text of records a read answers with; they are likely to be read again (json.ts).
@@ -286,6 +295,24 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
   res.writeHead(response.status, headers);
   // HEAD: the same headers as GET, no body (RFC 9110 §9.3.2).
   res.end(method === 'HEAD' ? undefined : text);
+}
+
+/** Writes each piece while the socket takes it, and waits for 'drain' when it does not (a cut socket never drains: the pieces go with it). */
+function writePieces(res: ServerResponse, pieces: Generator<string>): void {
+  const pump = (): void => {
+    for (let next = pieces.next(); ; next = pieces.next()) {
+      if (res.destroyed) return;
+      if (next.done) {
+        res.end();
+        return;
+      }
+      if (!res.write(next.value)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
 }
 
 /** Keeps discarding what the client still sends (so it can read the 413), and cuts it off once past a bound. */
