@@ -3,19 +3,22 @@
  * (src/cli/options.ts) → runConformance → a reporter. Exit codes as
  * contract.md fixes them: 0 every check passed, 1 a check failed, 2 the run
  * could not happen (a KitError, reported by src/cli/main.ts on one line).
- * Ctrl-C stops starting checks, cleans up what the run created, reports
- * what it has, and exits 130; a second Ctrl-C exits at once.
+ * Ctrl-C (SIGINT) or SIGTERM stops starting checks, cleans up what the run
+ * created, reports what it has, and exits 130 or 143; the same signal again
+ * exits at once. A run that cannot happen still writes its --output report,
+ * saying why (reporters/could-not-run.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
-import { KitError } from '../src/kit-error.js';
+import { choiceOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
+import { isKitError, KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
 import { explainCheck } from './explain.js';
 import { parseMinCoverage } from './min-coverage.js';
-import { parseReportFiles, writeReportFiles } from './report-files.js';
+import { parseReportFiles, writeReportFiles, type ReportFile } from './report-files.js';
 import type { ReportFormat } from './model.js';
-import { createReporter, REPORT_FORMATS } from './reporters/index.js';
+import { renderCouldNotRun } from './reporters/could-not-run.js';
+import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
 import { runConformance } from './runner.js';
 
 export async function runConformanceCommand(argv: readonly string[]): Promise<number> {
@@ -28,9 +31,48 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     process.stdout.write(explainCheck(raw.explain));
     return 0;
   }
+  // Known from here on: whatever stops the run now (exit 2), the report file still says why.
+  const output = raw.output;
+  const requested = raw.format;
+  const reportFormat: ReportFormat = requested !== undefined && isReportFormat(requested) ? requested : 'console';
+  let redact: RedactOptions = {};
+  try {
+    const headers = parseHeaders(raw.header ?? []);
+    redact = { headerNames: Object.keys(headers), secrets: Object.values(headers) };
+    return await run(raw, headers, redact);
+  } catch (error) {
+    if (isKitError(error) && error.code !== 'REPORT_WRITE_FAILED') {
+      const failure = { code: error.code, message: error.message, at: new Date(), ...(raw['base-url'] ? { target: raw['base-url'] } : {}) };
+      if (output) {
+        await writeReport(output, renderCouldNotRun(reportFormat, failure, redact));
+        process.stderr.write(`report written to ${resolve(output)} (${reportFormat}): the run could not happen\n`);
+      }
+      // Every --report file too: a CI job that keeps them as artifacts must find them saying why (issue 10, point 5).
+      for (const { format, file } of reportFilesOrNone(raw.report)) {
+        await writeReport(file, renderCouldNotRun(format, failure, redact));
+        process.stderr.write(`report written to ${file} (${format}): the run could not happen\n`);
+      }
+    }
+    throw error;
+  }
+}
+
+/** The --report files, or none when the flag itself is what was wrong. */
+function reportFilesOrNone(values: readonly string[] | undefined): ReportFile[] {
+  try {
+    return parseReportFiles(values ?? []);
+  } catch {
+    return [];
+  }
+}
+
+/** The signals that stop a run the same way: SIGINT (Ctrl-C) and SIGTERM (CI cancelling a job, `kill`), with their numbers for the exit code 128+n. */
+const STOP_SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+
+async function run(raw: RawOptions<'conformance'>, headers: Record<string, string>, redact: RedactOptions): Promise<number> {
   const baseUrl = raw['base-url'];
   if (!baseUrl) throw new KitError('USAGE', 'petstore-kit conformance: --base-url URL is required (the target, e.g. http://127.0.0.1:4010). See petstore-kit conformance --help.');
-  const headers = parseHeaders(raw.header ?? []);
   const format: ReportFormat = choiceOption('conformance', 'format', raw.format, REPORT_FORMATS) ?? 'console';
   const reportFiles = parseReportFiles(raw.report ?? []);
   const options = {
@@ -47,40 +89,45 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
   };
-  const redact = { headerNames: Object.keys(headers), secrets: Object.values(headers) };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
 
   const controller = new AbortController();
-  const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\ninterrupted: finishing the current check and deleting what the run created (Ctrl-C again to quit at once)\n');
+  let stoppedBy: StopSignal | undefined;
+  const onSignal = (signal: StopSignal): void => {
+    if (controller.signal.aborted) process.exit(128 + STOP_SIGNALS[signal]);
+    stoppedBy = signal;
+    process.stderr.write(`\ninterrupted (${signal}): finishing the current check and deleting what the run created (send it again to quit at once)\n`);
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  const listeners = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((signal) => [signal, () => onSignal(signal)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
   let report;
   try {
     report = await runConformance({ ...options, signal: controller.signal, ...(consoleReporter.onEvent ? { onEvent: (event) => consoleReporter.onEvent?.(event) } : {}) });
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const [signal, listener] of listeners) process.off(signal, listener);
   }
 
+  const text = format === 'console' ? consoleReporter.render(report) : createReporter(format, { redact }).render(report);
   const output = raw.output;
   if (output) {
-    const text = format === 'console' ? consoleReporter.render(report) : createReporter(format, { redact }).render(report);
-    try {
-      await writeFile(resolve(output), text.endsWith('\n') ? text : `${text}\n`);
-    } catch (error) {
-      throw new KitError('REPORT_WRITE_FAILED', `cannot write the report to ${resolve(output)}: ${(error as Error).message}`, { file: resolve(output) });
-    }
+    await writeReport(output, text);
     process.stdout.write(`${consoleReporter.render(report)}\n`);
     process.stdout.write(`report written to ${resolve(output)} (${format})\n`);
   } else {
-    const text = format === 'console' ? consoleReporter.render(report) : createReporter(format, { redact }).render(report);
     process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
   for (const line of await writeReportFiles(report, reportFiles, redact)) process.stdout.write(`${line}\n`);
-  if (controller.signal.aborted) return 130;
+  if (stoppedBy) return 128 + STOP_SIGNALS[stoppedBy];
   return report.summary.failed > 0 ? 1 : 0;
+}
+
+async function writeReport(output: string, text: string): Promise<void> {
+  try {
+    await writeFile(resolve(output), text.endsWith('\n') ? text : `${text}\n`);
+  } catch (error) {
+    throw new KitError('REPORT_WRITE_FAILED', `cannot write the report to ${resolve(output)}: ${(error as Error).message}`, { file: resolve(output) });
+  }
 }
 
 /** `--header 'Name: value'`, repeatable. */

@@ -7,19 +7,20 @@
  *   PUT  /__mock/state[?session=NAME]   replace the state with such a JSON (validated first; 400 with details)
  *   GET  /__mock/health                 the contract's title, version and hash, and the kit's version
  *
- * Its errors still use the one Error builder, so a client handles them the same way.
+ * Its errors still use the one Error builder, so a client handles them the same way; who may call it at all is
+ * admin-access.ts's business (its refusals have codes of their own, as the surface is outside the contract).
+ * It answers without CORS headers: no web page of another origin may use it.
  */
-import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import { createAdminAccess, type AdminAccessSettings } from './admin-access.js';
+import type { StoreRegistry } from './domain.js';
 import type { ErrorAnswer, ErrorFactory } from './errors.js';
 import { readJsonBody } from './body.js';
 import type { MockRequest } from './message.js';
-import { validateSnapshot } from './seed.js';
 import { readSession } from './session.js';
+import { createStateImport, IMPORT_MAX_DEPTH, importBodyLimit } from './state-import.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 
 export const ADMIN_PREFIX = '/__mock/';
-/** An exported state of 100,000 pets is about 7 MB; the contract's 1 MiB would refuse to import it back. */
-export const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
 
 const ROUTES: Readonly<Record<string, readonly string[]>> = {
   '/__mock/reset': ['POST'],
@@ -35,8 +36,13 @@ export interface AdminAnswer {
 
 export interface Admin {
   handle(request: MockRequest): AdminAnswer;
-  /** The methods an admin path answers, for a CORS preflight; undefined when the path is not one. */
-  methods(path: string): readonly string[] | undefined;
+  /** The access rule alone, for admin endpoints answered elsewhere (the request journal): a refusal, or undefined. */
+  guard(request: MockRequest): AdminAnswer | undefined;
+  /**
+   * How many body bytes an admin request may carry: an exported state must import back (the contract's 1 MiB
+   * holds about 12,000 pets), but the limit follows the data held rather than a fixed 64 MiB (state-import.ts).
+   */
+  bodyLimit(): number;
 }
 
 export interface AdminOptions {
@@ -44,13 +50,16 @@ export interface AdminOptions {
   readonly registry: StoreRegistry;
   readonly errors: ErrorFactory;
   readonly kitVersion: string;
+  /** Who may use it (admin-access.ts); loopback, no token, by default. */
+  readonly access?: AdminAccessSettings;
 }
 
 export function isAdminPath(path: string): boolean {
   return path.startsWith(ADMIN_PREFIX);
 }
 
-export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOptions): Admin {
+export function createAdmin({ compiled, registry, errors, kitVersion, access }: AdminOptions): Admin {
+  const refusal = createAdminAccess(access);
   const { contract } = compiled;
   const health = {
     status: 'ok',
@@ -58,12 +67,21 @@ export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOpt
     kit: { name: 'petstore-kit', version: kitVersion },
   };
 
+  const checkState = createStateImport(compiled);
+  const guard = (request: MockRequest): AdminAnswer | undefined => {
+    const refused = refusal(request.method, request.headers);
+    return refused ? { status: refused.status, body: { code: refused.code, message: refused.message, status: refused.status } } : undefined;
+  };
   const fail = (answer: ErrorAnswer, headers?: Readonly<Record<string, string>>): AdminAnswer => ({ status: answer.status, body: answer.body, ...(headers ? { headers } : {}) });
 
   return {
-    methods: (path) => (Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined),
+    bodyLimit: () => importBodyLimit(registry.get()),
+
+    guard,
 
     handle(request) {
+      const refused = guard(request);
+      if (refused) return refused;
       const allowed = Object.hasOwn(ROUTES, request.path) ? ROUTES[request.path] : undefined;
       if (!allowed) return fail(errors.error('ROUTE_NOT_FOUND', `No admin endpoint at ${clip(request.path)}; there are ${Object.keys(ROUTES).join(', ')}.`));
       const method = request.method === 'HEAD' && allowed.includes('GET') ? 'GET' : request.method;
@@ -83,15 +101,15 @@ export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOpt
       if (method === 'GET') return { status: 200, body: registry.get(name).snapshot() };
 
       // PUT /__mock/state
-      const parsed = readJsonBody(request.body, request.headers, true);
+      const parsed = readJsonBody(request.body, request.headers, true, IMPORT_MAX_DEPTH);
       if (!parsed.ok) return fail(errors.error(parsed.code, parsed.message));
       if (parsed.value === undefined) return fail(errors.validationFailed([{ pointer: '/body', keyword: 'required', message: 'a JSON state is required: {categories, pets, orders, inventory}, as GET /__mock/state exports it' }]));
-      // An exported state may be past the fixtures' stricter history rules (seed.ts, ConsistencyLevel).
-      const problems = validateSnapshot(parsed.value, compiled, 'reachable');
-      if (problems.length > 0 || !isSnapshot(parsed.value)) return fail(errors.validationFailed(problems.map(underBody)));
-      const loaded = registry.load(parsed.value, name);
+      // An exported state may be past the fixtures' stricter history rules (store-consistency.ts, ConsistencyLevel).
+      const verdict = checkState(parsed.value);
+      if (!verdict.ok) return fail(errors.validationFailed(verdict.diagnostics.map(underBody)));
+      const loaded = registry.load(verdict.snapshot, name);
       if (!loaded.ok) return fail(errors.error(loaded.error.code, loaded.error.message));
-      const { categories, pets, orders, inventory } = parsed.value;
+      const { categories, pets, orders, inventory } = verdict.snapshot;
       return {
         status: 200,
         body: { loaded: { categories: categories.length, pets: pets.length, orders: orders.length, inventory: inventory.length }, ...(name === undefined ? {} : { session: name }) },
@@ -102,12 +120,6 @@ export function createAdmin({ compiled, registry, errors, kitVersion }: AdminOpt
 
 function underBody(diagnostic: Diagnostic): Diagnostic {
   return { ...diagnostic, pointer: `/body${diagnostic.pointer}` };
-}
-
-/** Narrows after validateSnapshot has checked every record against the document. */
-function isSnapshot(value: unknown): value is StoreSnapshot {
-  if (typeof value !== 'object' || value === null) return false;
-  return ['categories', 'pets', 'orders', 'inventory'].every((name) => Object.hasOwn(value, name) && Array.isArray((value as Record<string, unknown>)[name]));
 }
 
 function clip(text: string): string {

@@ -5,7 +5,7 @@
  * validates with compiled functions, calls one handler and assembles headers.
  *
  * The order of checks, each answering with the one Error builder:
- *   1. CORS preflight (Fetch §3.2.2), then the /__mock/ admin surface;
+ *   1. the /__mock/ admin surface (no CORS), then a CORS preflight (Fetch §3.2.2);
  *   2. router: 404 ROUTE_NOT_FOUND, 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110 §15.5.6);
  *   3. 406 NOT_ACCEPTABLE when `Accept` excludes JSON (RFC 9110 §12.5.1);
  *   4. the body: 413, 415, 400 MALFORMED_JSON;
@@ -22,7 +22,8 @@ import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
-import { ADMIN_BODY_LIMIT, createAdmin, isAdminPath } from './admin.js';
+import { createAdmin, isAdminPath } from './admin.js';
+import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { BODY_LIMIT, readJsonBody } from './body.js';
 import { createClock, parseRfc3339 } from './clock.js';
@@ -76,6 +77,8 @@ export interface MockAppOptions {
   readonly docs?: DocsFiles;
   /** `--chaos RATE` with its seed: that share of API requests get a random documented error or a fault (faults.ts). */
   readonly chaos?: { readonly rate: number; readonly seed: number };
+  /** Who may use the /__mock/ admin surface (admin-access.ts). */
+  readonly adminAccess?: AdminAccessSettings;
 }
 
 export interface MockApp {
@@ -133,7 +136,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown' });
+  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) });
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = options.journal ?? createJournal(options.journalSize);
@@ -201,10 +204,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
   /** The parsed body of the request being handled, for the journal (handle() is synchronous: one at a time). */
   let journalBody: unknown;
 
-  const adminMethods = (path: string): readonly string[] | undefined => (path === JOURNAL_PATH ? JOURNAL_METHODS : admin.methods(path));
-
   const preflight = (request: MockRequest): MockResponse => {
-    const methods = isAdminPath(request.path) ? adminMethods(request.path) : anyMethodOnKnownPath(router.match('OPTIONS', request.path), request.headers);
+    // Admin paths never reach here: they are answered before any preflight, without CORS (admin-access.ts).
+    const methods = anyMethodOnKnownPath(router.match('OPTIONS', request.path), request.headers);
     if (!methods) {
       const answer = errors.error('ROUTE_NOT_FOUND', `No operation matches ${request.path}, so there is nothing to preflight.`);
       return respond(answer.status, answer.body, cors.responseHeaders(request.headers));
@@ -331,7 +333,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   return {
     contract,
     registry,
-    bodyLimit: (path) => (isAdminPath(path) ? ADMIN_BODY_LIMIT : BODY_LIMIT),
+    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : BODY_LIMIT),
     internalError() {
       const answer = errors.error('INTERNAL_ERROR', 'The mock failed while handling this request; please report it with the request.');
       return respond(answer.status, answer.body, cors.responseHeaders({}));
@@ -343,19 +345,22 @@ export function createMockApp(options: MockAppOptions): MockApp {
     journal,
     basePath,
     handle(request) {
+      // The document and its docs page are public and read-only: any page may read them.
+      const page = docs?.answer(request.method, request.path);
+      // The admin surface next, preflights included, and without CORS headers: no other origin may use it
+      // (admin-access.ts); the request journal is part of it, since it holds what the front end sent.
+      if (!page && isAdminPath(request.path)) {
+        const answer = request.path === JOURNAL_PATH ? (admin.guard(request) ?? journalAnswer(request)) : admin.handle(request);
+        return respond(answer.status, answer.body, NO_CORS, answer.headers);
+      }
       if (isPreflight(request.method, request.headers)) return preflight(request);
       const corsHeaders = cors.responseHeaders(request.headers);
-      const page = docs?.answer(request.method, request.path);
       if (page) {
         if ('refused' in page) {
           const answer = errors.error(page.refused === 'method' ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', page.message);
           return respond(answer.status, answer.body, corsHeaders, page.refused === 'method' ? { allow: 'GET, HEAD' } : undefined);
         }
         return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
-      }
-      if (isAdminPath(request.path)) {
-        const answer = request.path === JOURNAL_PATH ? journalAnswer(request) : admin.handle(request);
-        return respond(answer.status, answer.body, corsHeaders, answer.headers);
       }
       journalBody = undefined;
       const match = router.match(request.method, request.path);
@@ -431,6 +436,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {
   for (const name in from) {

@@ -4,113 +4,15 @@
  * `listening on` line, talks to the mock with the contract-checking client,
  * stops it with SIGTERM/SIGINT by PID and checks the exit code.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/kit-error.js';
-import { PACKAGE_ROOT } from '../src/package-info.js';
-import { bundledContract } from '../src/test-support.js';
 import type { Category, Order, Pet } from '../src/types.js';
 import { mockOptionsFrom } from './cli.js';
 import { startMock } from './server.js';
-import { createContractClient, type ContractClient } from './test-support/contract-client.js';
+import { runChildMock as run, startChildMock as start, useChildMocks } from './test-support/child-mock.js';
 
-const BIN = join(PACKAGE_ROOT, 'bin', 'petstore-kit.js');
-const BUILT = ['dist/src/cli/main.js', 'dist/mock/cli.js', 'dist/mock/server.js', 'dist/mock/app.js'].map((file) => join(PACKAGE_ROOT, file));
-
-/** The newest mtime of the TypeScript the build compiles. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** `npm run build` when dist/ is missing or older than the sources; once per run of this file. */
-function buildIfStale(): void {
-  const sources = Math.max(...['src', 'mock', 'conformance'].map((dir) => newestSource(join(PACKAGE_ROOT, dir))));
-  const built = BUILT.every(existsSync) ? Math.min(...BUILT.map((file) => statSync(file).mtimeMs)) : 0;
-  if (built > sources) return;
-  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
-  // tsc emits even when another part of the tree does not type-check; what matters here is that the mock was built.
-  if (!BUILT.every(existsSync)) throw new Error(`the build did not produce dist/: ${result.stdout}${result.stderr}`);
-}
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly stdout: () => string;
-  readonly stderr: () => string;
-  readonly exit: Promise<number | null>;
-}
-
-const children = new Set<ChildProcess>();
-
-/** Starts the CLI; resolves once it printed its line, or rejects with what it wrote when it exits first. */
-function start(args: readonly string[]): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'mock', ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  let err = '';
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    children.delete(child);
-    resolve(code);
-  }));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s; stderr: ${err}`)), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)[^\n]*\n/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exit });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    void exit.then((code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`exited with ${code} before listening: ${err}`), { code, stderr: err }));
-    });
-  });
-}
-
-/** Runs the CLI to its end (for the failures that never listen). */
-function run(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'mock', ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const { compiled } = await bundledContract();
-const clients: ContractClient[] = [];
-const clientFor = (url: string): ContractClient => {
-  const client = createContractClient({ origin: url, compiled });
-  clients.push(client);
-  return client;
-};
-
-beforeAll(() => {
-  buildIfStale();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  for (const child of children) if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-});
+const clientFor = await useChildMocks();
 
 describe('petstore-kit mock', () => {
   it('serves the default data on the printed port, logs to stderr, and exits 0 on SIGTERM', async () => {
@@ -137,8 +39,7 @@ describe('petstore-kit mock', () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+\/api\/v1$/);
     const origin = mock.url.replace(/\/api\/v1$/, '');
     expect(mock.stdout()).toBe(`listening on ${origin}/api/v1 (docs: ${origin}/__mock/docs)\n`);
-    const api = createContractClient({ origin, compiled, basePath: '/api/v1' });
-    clients.push(api);
+    const api = clientFor(origin, '/api/v1');
     expect((await api.get('/api/v1/pets')).status).toBe(200);
     process.kill(mock.child.pid!, 'SIGTERM');
     expect(await mock.exit).toBe(0);
@@ -226,7 +127,7 @@ describe('mock flags, in process', () => {
   });
 
   it('maps the flags onto MockOptions', () => {
-    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '--max-session-memory', '64', '-q'])).toEqual({
+    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '-q', '--max-connections', '50', '--idle-timeout', '5000', '--admin-token', 'a-token-of-a-test', '--admin-open'], {})).toEqual({
       port: 0,
       host: '::1',
       seed: 3,
@@ -239,6 +140,10 @@ describe('mock flags, in process', () => {
       maxSessions: 8,
       maxSessionMemory: 64 * 1024 * 1024,
       quiet: true,
+      maxConnections: 50,
+      idleTimeoutMs: 5000,
+      adminToken: 'a-token-of-a-test',
+      adminOpen: true,
     });
   });
 

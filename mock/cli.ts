@@ -7,6 +7,7 @@
  */
 import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
+import { ADMIN_TOKEN_ENV } from './admin-access.js';
 import { parseRfc3339 } from './clock.js';
 import { isValidOriginSetting } from './cors.js';
 import type { MockOptions } from './server.js';
@@ -18,8 +19,10 @@ const MAX_PETS = 5_000_000;
 const MAX_SESSIONS = 10_000;
 /** 1 TiB in MiB: any real budget fits; a typo with extra digits does not overflow. */
 const MAX_SESSION_MEMORY_MIB = 1024 * 1024;
+/** Each connection is a file descriptor; the kernel's own limit is rarely above this. */
+const MAX_CONNECTIONS = 1_000_000;
 
-export function mockOptionsFrom(argv: readonly string[]): MockOptions {
+export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): MockOptions {
   const raw = parseCommand('mock', argv);
   const port = integerOption('mock', 'port', raw.port, 0, 65535);
   const seed = integerOption('mock', 'seed', raw.seed, 0, Number.MAX_SAFE_INTEGER);
@@ -27,6 +30,9 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const validation = choiceOption('mock', 'validation', raw.validation, VALIDATION_MODES);
   const maxSessions = integerOption('mock', 'max-sessions', raw['max-sessions'], 1, MAX_SESSIONS);
   const maxSessionMemoryMiB = integerOption('mock', 'max-session-memory', raw['max-session-memory'], 1, MAX_SESSION_MEMORY_MIB);
+  const maxConnections = integerOption('mock', 'max-connections', raw['max-connections'], 1, MAX_CONNECTIONS);
+  // At least a second; more than the longest Prefer: delay (10 s) unless delayed answers may be cut.
+  const idleTimeoutMs = integerOption('mock', 'idle-timeout', raw['idle-timeout'], 1000, 3_600_000);
 
   const chaosRate = raw.chaos === undefined ? undefined : chaosRateOf(raw.chaos);
   // With --chaos, --seed also seeds the failures; beside --fixtures it seeds only them.
@@ -47,6 +53,11 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
   const basePath = raw['base-path'] === undefined ? undefined : normalizeBasePath(raw['base-path']);
   const host = raw.host;
   if (host !== undefined && host.trim() === '') throw new KitError('USAGE', 'petstore-kit mock: --host takes an address such as 127.0.0.1.');
+  // The flag wins over the environment; neither is ever echoed (a secret in a message ends up in CI logs).
+  const adminToken = raw['admin-token'] ?? env[ADMIN_TOKEN_ENV];
+  if (adminToken !== undefined && !/^[\x21-\x7e]{8,256}$/.test(adminToken)) {
+    throw new KitError('USAGE', `petstore-kit mock: --admin-token (or ${ADMIN_TOKEN_ENV}) takes 8 to 256 visible ASCII characters, as it travels in a header; the one given is not.`);
+  }
 
   return {
     ...(port !== undefined ? { port } : {}),
@@ -64,6 +75,10 @@ export function mockOptionsFrom(argv: readonly string[]): MockOptions {
     ...(raw.quiet ? { quiet: true } : {}),
     ...(raw.watch ? { watch: true } : {}),
     ...(chaosRate !== undefined ? { chaos: { rate: chaosRate, seed: seed ?? Math.floor(Math.random() * 2 ** 31) } } : {}),
+    ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(maxConnections !== undefined ? { maxConnections } : {}),
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    ...(raw['admin-open'] ? { adminOpen: true } : {}),
   };
 }
 

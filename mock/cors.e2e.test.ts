@@ -41,12 +41,12 @@ describe('CORS, any origin (the default)', () => {
     expect(Number(answer.headers['access-control-max-age'])).toBeGreaterThan(0);
   });
 
-  it('a preflight for an unknown path is a 404; for an admin path it lists the admin methods', async () => {
+  it('a preflight for an unknown path is a 404; for an admin path a 403 without a grant (issue 12 finding 4, hardening.e2e)', async () => {
     const unknown = await open.client.send('OPTIONS', '/nope', { headers: { origin: 'http://example.test', 'access-control-request-method': 'GET' } });
     expect(unknown.status).toBe(404);
     const admin = await open.client.send('OPTIONS', '/__mock/state', { headers: { origin: 'http://example.test', 'access-control-request-method': 'PUT' } });
-    expect(admin.status).toBe(204);
-    expect(admin.headers['access-control-allow-methods']).toBe('GET, PUT');
+    expect(admin.status).toBe(403);
+    expect(admin.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('requested headers that are not a token list are not echoed', async () => {

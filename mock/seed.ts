@@ -129,7 +129,7 @@ const snapshotSchemas = new WeakMap<CompiledContract, OpenAPIV3.SchemaObject>();
  * restated): an object of four arrays of stored records. Closed at the top,
  * so a misspelt collection is caught; the records stay as open as the document has them.
  */
-function snapshotSchema(compiled: CompiledContract): OpenAPIV3.SchemaObject {
+export function snapshotSchema(compiled: CompiledContract): OpenAPIV3.SchemaObject {
   const cached = snapshotSchemas.get(compiled);
   if (cached) return cached;
   const schemas = compiled.contract.document.components?.schemas ?? {};

@@ -14,12 +14,15 @@ import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { compileContract, type CompiledContract } from '../src/schema/index.js';
+import { reachabilityWarning } from './admin-access.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
+import { guardConnections, type ConnectionLimits } from './connections.js';
 import { loadDocsFiles } from './docs-files.js';
 import type { DocsFiles } from './docs.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
+import { isLargeBody, jsonPieces } from './json-stream.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
@@ -56,6 +59,14 @@ export interface MockOptions {
   readonly quiet?: boolean;
   /** Reload the document and the fixtures when they change (watch.ts). */
   readonly watch?: boolean;
+  /** Connections held at once (default 1000); past it the oldest idle one is closed, or the new one refused. */
+  readonly maxConnections?: number;
+  /** A connection where nothing moved for this long during a request is cut (default 30 s): a stalled download frees its memory. */
+  readonly idleTimeoutMs?: number;
+  /** Every /__mock/ call must carry it in X-Mock-Admin-Token (admin-access.ts). Never printed. */
+  readonly adminToken?: string;
+  /** Open the /__mock/ admin surface on a non-loopback host without a token. */
+  readonly adminOpen?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -73,6 +84,11 @@ export interface RunningMock {
 /** The request line and headers the mock reads at most; beyond, a plain 400 (see clientError below). */
 const MAX_HEADER_BYTES = 64 * 1024;
 
+/** Below the 1,024 file descriptors a process commonly gets, with room for the rest (connections.ts). */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+/** Longer than the longest `Prefer: delay` (10 s), so only a client that stopped reading or sending is cut. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+
 /** How long close() waits for in-flight requests before cutting the sockets. */
 const CLOSE_GRACE_MS = 12_000;
 
@@ -87,6 +103,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const compiled = await load(options.specPath ?? DEFAULT_SPEC_PATH);
   const { contract } = compiled;
   const initial = await initialData(options, compiled);
+  const host = options.host ?? '127.0.0.1';
+  const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
@@ -111,14 +129,23 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       ...(options.validation !== undefined ? { validation: options.validation } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       notes: !options.quiet,
+      adminAccess,
     });
   };
   const first = await makeApp(compiled, makeRegistry(initial));
   // --watch (watch.ts): the server serves a core that a reload can replace.
   const live = options.watch ? createLiveApp(first) : undefined;
   const app = live ?? first;
-  const host = options.host ?? '127.0.0.1';
-  const served = await serve(app, { port: options.port ?? 4010, host, ...(log ? { log } : {}) });
+  // Beyond loopback anyone who reaches the port reaches the mock: say so at start-up, even under --quiet.
+  const warning = reachabilityWarning(adminAccess);
+  if (warning) (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
+  const served = await serve(app, {
+    port: options.port ?? 4010,
+    host,
+    ...(log ? { log } : {}),
+    ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+  });
   const watcher =
     live
       ? watchSources({
@@ -149,21 +176,14 @@ export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | '
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
 }
 
-export interface ServeOptions {
+export interface ServeOptions extends Partial<ConnectionLimits> {
   readonly port: number;
   readonly host: string;
   readonly log?: (line: string) => void;
 }
 
 /** Listens with `app` and resolves once it serves; a port in use is a KitError that says what to do. */
-export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<{ port: number; close(): Promise<void> }> {
-  let closing = false;
-  let inFlight = 0;
-  // One listener shared by every response rather than a closure per request ('close' fires once per response).
-  const settled = (): void => {
-    inFlight--;
-  };
-
+export function serve(app: MockApp, { port, host, log, maxConnections = DEFAULT_MAX_CONNECTIONS, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS }: ServeOptions): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer(
     {
       // Node's default of 16 KiB would refuse a long URL before the router sees it, without the
@@ -175,18 +195,27 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
-      inFlight++;
-      res.on('close', settled);
+      connections.track(req, res);
       onRequest(req, res);
     },
   );
+  const connections = guardConnections(server, { maxConnections, idleTimeoutMs, ...(log ? { log } : {}) });
+  let closing = false;
+
+  // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for a 100 before the body. Over the limit it
+  // gets the 413 instead, so it never sends what would be refused (Node sends the 100 itself without this listener).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    connections.track(req, res);
+    if (!(Number(req.headers['content-length']) > app.bodyLimit(pathOf(req.url ?? '/')))) res.writeContinue();
+    onRequest(req, res);
+  });
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = log ? performance.now() : 0;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
+    const path = pathOf(url);
     const query = mark === -1 ? EMPTY_QUERY : parseQuery(url.slice(mark + 1));
 
     const dispatch = (body: RequestBody | undefined, closeAfter: boolean): void => {
@@ -220,8 +249,11 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
     const limit = app.bodyLimit(path);
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
-      // Known too large before a byte is read: answer at once and close, rather than read what will be refused.
-      dispatch({ kind: 'too-large', limit }, true);
+      // Known too large before a byte is read: answer at once rather than read what will be refused. Not with
+      // `Connection: close`: closing while the client still sends makes the kernel reset the connection, and a
+      // reset can discard the 413 before the client reads it (RFC 9112 §9.6); drainThenClose ends it instead.
+      // After `Expect: 100-continue` no body follows the 413, so the connection can close at once.
+      dispatch({ kind: 'too-large', limit }, req.headers.expect !== undefined);
       drainThenClose(req);
       return;
     }
@@ -234,7 +266,7 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
       if (size > limit) {
         refused = true;
         chunks.length = 0;
-        dispatch({ kind: 'too-large', limit }, true);
+        dispatch({ kind: 'too-large', limit }, false);
         drainThenClose(req);
         return;
       }
@@ -282,25 +314,18 @@ export function serve(app: MockApp, { port, host, log }: ServeOptions): Promise<
       const actual = typeof address === 'object' && address !== null ? address.port : port;
       resolve({
         port: actual,
-        close: () =>
-          new Promise<void>((done) => {
-            if (closing) {
-              server.once('close', () => done());
-              return;
-            }
-            closing = true;
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            // Idle keep-alive sockets would otherwise hold close() open until their timeout.
-            server.closeIdleConnections();
-            if (inFlight === 0) server.closeAllConnections();
-          }),
+        close: () => {
+          closing = true;
+          return connections.close(CLOSE_GRACE_MS);
+        },
       });
     });
   });
+}
+
+function pathOf(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? url : url.slice(0, mark);
 }
 
 function writeResponse(res: ServerResponse, method: string, response: MockResponse, close: boolean): void {
@@ -315,6 +340,14 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
     return;
   }
   const headers = response.headers;
+  if (response.raw === undefined && response.fault === undefined && isLargeBody(response.body)) {
+    // Without a Content-Length: chunked (RFC 9112 §7.1), written as the client reads it (json-stream.ts).
+    if (close) headers['connection'] = 'close';
+    res.writeHead(response.status, headers);
+    if (method === 'HEAD') res.end();
+    else writePieces(res, jsonPieces(response.body));
+    return;
+  }
   let text: string | Uint8Array | undefined;
   if (response.raw !== undefined) {
     // The docs page and the document (docs.ts): sent as they are.
@@ -330,6 +363,24 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
   res.writeHead(response.status, headers);
   // HEAD: the same headers as GET, no body (RFC 9110 §9.3.2).
   res.end(method === 'HEAD' ? undefined : text);
+}
+
+/** Writes each piece while the socket takes it, and waits for 'drain' when it does not (a cut socket never drains: the pieces go with it). */
+function writePieces(res: ServerResponse, pieces: Generator<string>): void {
+  const pump = (): void => {
+    for (let next = pieces.next(); ; next = pieces.next()) {
+      if (res.destroyed) return;
+      if (next.done) {
+        res.end();
+        return;
+      }
+      if (!res.write(next.value)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
 }
 
 /** Keeps discarding what the client still sends (so it can read the 413), and cuts it off once past a bound. */

@@ -27,6 +27,41 @@ const ALWAYS_SENSITIVE: readonly string[] = [
  */
 const MIN_SECRET_LENGTH = 4;
 
+/**
+ * The forms in which a target may echo a header value back (issue 12, finding 3: a target that echoed
+ * `s3cret` alone, or `Bearer%20s3cret`, put the token into every report): the whole value and, for
+ * `Scheme credentials` (RFC 9110 §11.4), the credentials alone; each as sent, percent-encoded (RFC 3986
+ * §2.1, upper- and lower-case hex; `+` for spaces as in forms), JSON-escaped, and in base64 and base64url
+ * (RFC 4648 §4, §5); and a Basic credential decoded (RFC 7617 §2: base64 of user:password).
+ */
+export function secretForms(value: string): string[] {
+  const scheme = /^[A-Za-z][!#$%&'*+.^_`|~0-9A-Za-z-]*\s+(\S.*)$/.exec(value);
+  const plain = [value, ...(scheme?.[1] ? [scheme[1]] : [])];
+  const decoded = scheme?.[1] ? decodedBase64(scheme[1]) : undefined;
+  if (decoded !== undefined) plain.push(decoded, ...decoded.split(':').slice(1));
+  const forms = new Set<string>();
+  for (const form of plain) {
+    const encoded = encodeURIComponent(form);
+    forms.add(form);
+    forms.add(encoded);
+    forms.add(encoded.replace(/%20/g, '+'));
+    forms.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+    forms.add(JSON.stringify(form).slice(1, -1));
+    const base64 = Buffer.from(form, 'utf8').toString('base64');
+    forms.add(base64);
+    forms.add(base64.replace(/=+$/, ''));
+    forms.add(Buffer.from(form, 'utf8').toString('base64url'));
+  }
+  return [...forms];
+}
+
+/** Printable text that `token` is the base64 of, or undefined when it is not base64 of text. */
+function decodedBase64(token: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token) || token.length % 4 !== 0) return undefined;
+  const text = Buffer.from(token, 'base64').toString('utf8');
+  return /^[\x20-\x7e]+$/.test(text) ? text : undefined;
+}
+
 export interface RedactOptions {
   /** More header names whose values must never be printed (e.g. the names given with --header). */
   readonly headerNames?: readonly string[];
@@ -76,8 +111,8 @@ export function userHeadersFromOptions(options: Readonly<Record<string, unknown>
 
 export function createRedactor(options: RedactOptions = {}): Redactor {
   const sensitive = new Set([...ALWAYS_SENSITIVE, ...(options.headerNames ?? []).map((n) => n.toLowerCase())]);
-  // Longest first, so a secret that contains another is replaced whole.
-  const secrets = [...new Set(options.secrets ?? [])].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  // Every form a server may echo each secret in; longest first, so a form that contains another is replaced whole.
+  const secrets = [...new Set((options.secrets ?? []).flatMap(secretForms))].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 
   const text = (value: string): string => {
     // A password in a URL's userinfo (RFC 3986 section 3.2.1, deprecated but still seen in --base-url).

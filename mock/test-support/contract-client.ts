@@ -10,10 +10,13 @@
  * a ContractViolation, so it fails whichever test received it.
  *
  * The `/__mock/` admin surface is outside the contract: only its JSON and its
- * errors' shape are checked there.
+ * errors' shape are checked there (with its own codes, admin-access.ts). The
+ * client calls it as a trusted script would: with `X-Mock-Admin: 1`, or the
+ * admin token when the mock has one.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { createRouter, type Router } from '../../src/router.js';
+import { ADMIN_ERROR_CODES, ADMIN_HEADER, ADMIN_TOKEN_HEADER } from '../admin-access.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[];
@@ -82,9 +85,12 @@ export interface ContractClientOptions {
   /** The mock's --base-path, if any. */
   readonly basePath?: string;
   readonly connections?: number;
+  /** The mock's --admin-token, sent to /__mock/ instead of `X-Mock-Admin: 1`. */
+  readonly adminToken?: string;
 }
 
-export function createContractClient({ origin, compiled, basePath = '', connections = 64 }: ContractClientOptions): ContractClient {
+export function createContractClient({ origin, compiled, basePath = '', connections = 64, adminToken }: ContractClientOptions): ContractClient {
+  const adminHeaders: Readonly<Record<string, string>> = adminToken === undefined ? { [ADMIN_HEADER]: '1' } : { [ADMIN_TOKEN_HEADER]: adminToken };
   const dispatcher: Dispatcher = new Agent({ connections, pipelining: 1, keepAliveTimeout: 2_000 });
   const router = createRouter(compiled.contract, basePath);
   const seen = new Map<string, Set<number>>();
@@ -98,7 +104,7 @@ export function createContractClient({ origin, compiled, basePath = '', connecti
   const make = (defaults: Readonly<Record<string, string>>): ContractClient => {
     const send = async (method: string, path: string, options: SendOptions = {}): Promise<Exchange> => {
       const target = withQuery(path, options.query);
-      const headers: Record<string, string> = { ...defaults, ...options.headers };
+      const headers: Record<string, string> = { ...defaults, ...(path.startsWith('/__mock/') ? adminHeaders : {}), ...options.headers };
       let body: string | Uint8Array | undefined = options.body;
       if (options.json !== undefined) {
         body = JSON.stringify(options.json);
@@ -181,13 +187,14 @@ export function createChecker(compiled: CompiledContract, router: Router, onMatc
       if (!isJson) problems.push({ pointer: '/header/content-type', keyword: 'content', message: `a body was sent as ${headers['content-type'] ?? '(no Content-Type)'}, not JSON` });
       else if (body === undefined) problems.push({ pointer: '/body', keyword: 'json', message: 'the body is not valid JSON' });
     }
-    if (status >= 400) checkError(compiled, errorSchema, exchange, problems);
+    if (status >= 400) checkError(compiled, errorSchema, exchange, problems, path.startsWith('/__mock/'));
 
     // A preflight of a known path answers 204 (Fetch §3.2.2); of an unknown one, the contract's 404.
     const isPreflight = exchange.preflight === true && status !== 404;
     if (path.startsWith('/__mock/') || isPreflight) {
       // Outside the contract: the admin surface, and a preflight's 204 (Fetch, not OpenAPI).
-      if (isPreflight && (status !== 204 || text !== '')) problems.push({ pointer: '/status', keyword: 'preflight', message: `a preflight must answer 204 without a body, got ${status}` });
+      // The admin surface refuses every preflight (403, admin-access.ts); elsewhere a preflight's answer is a 204.
+      if (isPreflight && !path.startsWith('/__mock/') && (status !== 204 || text !== '')) problems.push({ pointer: '/status', keyword: 'preflight', message: `a preflight must answer 204 without a body, got ${status}` });
     } else {
       const match = router.match(method, path);
       const responseBody = method === 'HEAD' ? undefined : body;
@@ -217,7 +224,7 @@ export function createChecker(compiled: CompiledContract, router: Router, onMatc
 }
 
 /** Every error: the Error schema, `status` equal to the HTTP status, a code from x-error-codes with that very status. */
-function checkError(compiled: CompiledContract, errorSchema: Parameters<CompiledContract['validate']>[0], exchange: Exchange, problems: Diagnostic[]): void {
+function checkError(compiled: CompiledContract, errorSchema: Parameters<CompiledContract['validate']>[0], exchange: Exchange, problems: Diagnostic[], admin: boolean): void {
   if (exchange.method === 'HEAD') return;
   const { body, status } = exchange;
   problems.push(...compiled.validate(errorSchema, body, 'response', '/body'));
@@ -225,7 +232,8 @@ function checkError(compiled: CompiledContract, errorSchema: Parameters<Compiled
   const record = body as Record<string, unknown>;
   if (record['status'] !== status) problems.push({ pointer: '/body/status', keyword: 'status', message: `Error.status must equal the HTTP status ${status}`, actual: record['status'] });
   const code = typeof record['code'] === 'string' ? record['code'] : undefined;
-  const spec = code === undefined ? undefined : compiled.contract.errorCodes.get(code);
+  const adminStatus = admin && code !== undefined && Object.hasOwn(ADMIN_ERROR_CODES, code) ? (ADMIN_ERROR_CODES as Readonly<Record<string, number>>)[code] : undefined;
+  const spec = code === undefined ? undefined : (compiled.contract.errorCodes.get(code) ?? (adminStatus === undefined ? undefined : { status: adminStatus }));
   if (!spec) problems.push({ pointer: '/body/code', keyword: 'x-error-codes', message: 'the code is not one of x-error-codes', actual: code });
   else if (spec.status !== status) problems.push({ pointer: '/body/code', keyword: 'x-error-codes', message: `x-error-codes gives ${code} the status ${spec.status}, not ${status}`, actual: code });
 }

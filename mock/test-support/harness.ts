@@ -27,7 +27,13 @@ export const TEST_NOW = new Date('2026-11-01T12:00:00Z');
 
 export async function startTestMock(options: MockOptions = {}, connections?: number): Promise<TestMock> {
   const [{ compiled }, mock] = await Promise.all([bundledContract(), startMock({ port: 0, quiet: true, now: TEST_NOW, ...options })]);
-  const client = createContractClient({ origin: mock.url, compiled, ...(options.basePath ? { basePath: options.basePath } : {}), ...(connections ? { connections } : {}) });
+  const client = createContractClient({
+    origin: mock.url,
+    compiled,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
+    ...(connections ? { connections } : {}),
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
+  });
   return {
     mock,
     client,

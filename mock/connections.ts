@@ -1,0 +1,105 @@
+/**
+ * What the mock keeps of its connections so that none of them can hurt the
+ * others (issue 12, findings 6, 7 and 8):
+ *
+ * - a cap: past `maxConnections` the oldest connection with nothing in
+ *   progress (silent since it opened, or idle between requests) makes room,
+ *   so silent connections cannot use up the process's file descriptors and
+ *   block everyone; when every connection is busy, the new one is refused;
+ * - an inactivity timeout per request: a client that stops reading an
+ *   answer is cut once nothing moved for `idleTimeoutMs`, and the answer's
+ *   buffered bytes are freed with its socket;
+ * - a graceful close that waits for every answer already started until its
+ *   bytes are flushed. Node's server.close() sweeps connections it thinks idle,
+ *   and it counts a response that is ended but not yet flushed as idle
+ *   (closeIdleConnections looks at `finished`, set by end()); a slow reader
+ *   then gets a truncated answer and a clean close. Here a connection is busy
+ *   until its response's 'finish' (the last byte handed to the OS).
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ConnectionLimits {
+  readonly maxConnections: number;
+  readonly idleTimeoutMs: number;
+}
+
+export interface ConnectionOptions extends ConnectionLimits {
+  /** Told of each connection cut for inactivity, for the log. */
+  readonly log?: (line: string) => void;
+}
+
+export interface Connections {
+  /** Marks the request's connection busy until its response is flushed or the connection closes. */
+  track(req: IncomingMessage, res: ServerResponse): void;
+  /** Stops accepting, ends idle connections now and busy ones once their answer is flushed, and cuts what is left after `graceMs`. */
+  close(graceMs: number): Promise<void>;
+}
+
+export function guardConnections(server: Server, { maxConnections, idleTimeoutMs, log }: ConnectionOptions): Connections {
+  // A Set keeps insertion order: the first idle entry is the oldest idle connection.
+  const open = new Set<Socket>();
+  const busy = new Set<Socket>();
+  let closing = false;
+
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= maxConnections && !evictIdle()) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    socket.on('timeout', () => {
+      // Only set during a request (track): the client stopped reading the answer or sending the body.
+      if (busy.has(socket)) log?.(`connection from ${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'} cut: nothing moved for ${idleTimeoutMs} ms (--idle-timeout)`);
+      socket.destroy();
+    });
+    socket.once('close', () => {
+      open.delete(socket);
+      busy.delete(socket);
+    });
+  });
+
+  const evictIdle = (): boolean => {
+    for (const socket of open) {
+      if (busy.has(socket)) continue;
+      socket.destroy();
+      open.delete(socket);
+      return true;
+    }
+    return false;
+  };
+
+  // What server.close() calls to sweep idle connections (Node >= 19): only those with nothing unflushed.
+  server.closeIdleConnections = () => {
+    for (const socket of open) if (!busy.has(socket)) socket.destroy();
+  };
+
+  return {
+    track(req, res) {
+      const socket = req.socket;
+      busy.add(socket);
+      // Reset per request: after a keep-alive answer Node switches the socket to keepAliveTimeout, and then off
+      // for the next request. With no 'timeout' listener, Node destroys the socket when this fires.
+      socket.setTimeout(idleTimeoutMs);
+      res.once('finish', () => {
+        busy.delete(socket);
+        if (closing) socket.end();
+      });
+      res.once('close', () => busy.delete(socket));
+    },
+    close(graceMs) {
+      return new Promise<void>((done) => {
+        if (closing) {
+          server.once('close', () => done());
+          return;
+        }
+        closing = true;
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          done();
+        });
+      });
+    },
+  };
+}
