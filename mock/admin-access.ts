@@ -22,7 +22,6 @@
  * printed, not even in a refusal.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import { headerValue, type HeaderMap } from './message.js';
 
 export const ADMIN_HEADER = 'x-mock-admin';
@@ -108,7 +107,8 @@ export function isLoopbackHost(host: string): boolean {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (name === 'localhost' || name === '::1') return true;
   const v4 = name.startsWith('::ffff:') ? name.slice(7) : name;
-  return isIP(v4) === 4 && v4.startsWith('127.');
+  // A dotted quad in 127.0.0.0/8 (RFC 1122 §3.2.1.3), matched by hand: node:net is not in a browser bundle (MSW's worker runs this core).
+  return /^127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(v4);
 }
 
 /** The start-up warning for a mock reachable from other machines, or undefined on loopback. Never carries the token. */

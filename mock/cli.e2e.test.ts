@@ -127,7 +127,7 @@ describe('mock flags, in process', () => {
   });
 
   it('maps the flags onto MockOptions', () => {
-    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '-q', '--max-connections', '50', '--idle-timeout', '5000', '--admin-token', 'a-token-of-a-test', '--admin-open'], {})).toEqual({
+    expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '--max-session-memory', '64', '-q', '--max-connections', '50', '--idle-timeout', '5000', '--admin-token', 'a-token-of-a-test', '--admin-open'], {})).toEqual({
       port: 0,
       host: '::1',
       seed: 3,

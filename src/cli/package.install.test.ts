@@ -47,7 +47,11 @@ describe('the npm package', () => {
     expect(files).toContain('dist/src/cli/main.js');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
-    const stray = files.filter((f) => /test-support|\.test\.js$|\.map$|^fixtures\/(defective|validation)|\.ts$/.test(f));
+    expect(files).toContain('dist/mock/msw.d.ts');
+    expect(files).toContain('src/generated/openapi.ts');
+    // Declarations ship for the typed entry points (petstore-kit/msw), and the generated types as petstore-kit/types; no other TypeScript source.
+    const source = (f: string): boolean => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'src/generated/openapi.ts';
+    const stray = files.filter((f) => /test-support|\.test\.(js|d\.ts)$|\.map$|^fixtures\/(defective|validation|independent|documents)/.test(f) || source(f));
     expect(stray).toEqual([]);
     // Everything the compiled code imports is a runtime dependency.
     const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
