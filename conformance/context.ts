@@ -10,6 +10,7 @@ import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
+import { parseJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
 
@@ -33,12 +34,13 @@ export interface RecordedExchange {
   readonly result: HttpResult;
 }
 
-export type ParamValue = string | number | boolean | readonly (string | number | boolean)[];
+/** A parameter's value before it is written as text; a bigint is an int64 id past 2^53, written digit for digit. */
+export type ParamValue = string | number | bigint | boolean | readonly (string | number | bigint | boolean)[];
 
 export interface CallInput {
   readonly path?: Readonly<Record<string, ParamValue>>;
   readonly query?: Readonly<Record<string, ParamValue | undefined>>;
-  /** A JSON value, serialized with JSON.stringify. */
+  /** A JSON value, serialized with stringifyJson (bigint ids digit for digit). */
   readonly body?: unknown;
   /** The exact text to send instead of `body`. */
   readonly bodyText?: string;
@@ -85,6 +87,12 @@ export class RunContext {
   readonly results: CheckResult[] = [];
   readonly exchanges: RecordedExchange[] = [];
   readonly cleanup: CleanupRegistry;
+  /**
+   * Reads found not to be stable (two reads, nothing sent between, different
+   * declared fields), by what they read (`record getPet`, `count listPets`):
+   * no difference in them is blamed on a request (checks/support.ts).
+   */
+  readonly unstableReads = new Map<string, string>();
   private seq = 0;
   private interrupted = false;
   private readonly generators = new Map<string, Generator>();
@@ -139,7 +147,9 @@ export class RunContext {
     return new Case(this, checkId, title, operationId);
   }
 
-  report(result: CheckResult): void {
+  report(raw: CheckResult): void {
+    // Findings may quote what a target sent: bounded, and JSON-safe for the reporters (a bigint id as its digits).
+    const result: CheckResult = { ...raw, findings: raw.findings.map(reportableFinding) };
     this.results.push(result);
     this.listener.onResult(result);
   }
@@ -152,7 +162,7 @@ export class RunContext {
     let requestJson: unknown;
     if (request.body !== undefined) {
       try {
-        requestJson = JSON.parse(request.body);
+        requestJson = parseJson(request.body);
       } catch {
         requestJson = undefined;
       }
@@ -173,6 +183,14 @@ export class RunContext {
     this.listener.onExchange(record);
     return record;
   }
+}
+
+function reportableFinding(finding: Finding): Finding {
+  return {
+    ...finding,
+    ...('expected' in finding ? { expected: reportableJson(finding.expected) } : {}),
+    ...('actual' in finding ? { actual: reportableJson(finding.actual) } : {}),
+  };
 }
 
 /** The path of a request relative to the base URL, whether it was given relative or absolute. */
@@ -237,7 +255,7 @@ export class Case {
     const headers: Record<string, string> = { ...(input.headers ?? {}) };
     let body: string | undefined;
     if (input.bodyText !== undefined || input.body !== undefined) {
-      body = input.bodyText ?? JSON.stringify(input.body);
+      body = input.bodyText ?? stringifyJson(input.body);
       const type = input.contentType === undefined ? 'application/json' : input.contentType;
       if (type !== null) headers['content-type'] = type;
     }
@@ -348,7 +366,7 @@ function toCall(result: HttpResult, path: string, method: string, body: string |
   let requestBody: unknown;
   if (body !== undefined) {
     try {
-      requestBody = JSON.parse(body);
+      requestBody = parseJson(body);
     } catch {
       requestBody = undefined;
     }
@@ -384,7 +402,7 @@ export function linkInputs(target: LinkTarget, source: ExpressionSource): { path
     const parameter = linkParameter(target.operation, name);
     const value = evaluateExpression(expression, source);
     if (!parameter || value === undefined || value === null) continue;
-    const text = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+    const text = typeof value === 'object' ? stringifyJson(value) : typeof value === 'bigint' ? value.toString() : (value as string | number | boolean);
     if (parameter.in === 'path') path[parameter.name] = text;
     else if (parameter.in === 'query') query[parameter.name] = text;
   }

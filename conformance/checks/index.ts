@@ -25,6 +25,7 @@ import { noUnexpectedDeprecation } from './no-unexpected-deprecation.js';
 import { replaceVisible } from './replace-visible.js';
 import { responseHeaders } from './response-headers.js';
 import { responseSchema } from './response-schema.js';
+import { stableReads } from './stable-reads.js';
 import { statusDocumented } from './status-documented.js';
 import { totalCountCheck } from './total-count.js';
 import type { CheckDefinition } from './types.js';
@@ -61,6 +62,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   replaceVisible,
   listContainsCreated,
   deleteRemoves,
+  stableReads,
   // workflow: the contract's state rules as data
   ...workflowChecks,
   // deprecation

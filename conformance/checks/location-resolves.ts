@@ -1,3 +1,4 @@
+import { excerptJson } from '../json.js';
 import { createRouter } from '../../src/router.js';
 import { sameValue } from '../compare.js';
 import { isObject } from '../generate.js';
@@ -74,7 +75,7 @@ export const locationResolves: CheckDefinition = {
       }
       const actual = isObject(body) ? body[field] : undefined;
       if (sameValue(record.body[field], actual)) c.pass();
-      else c.fail(`GET ${location} gives ${field} ${JSON.stringify(actual)}, not the created ${JSON.stringify(record.body[field])}`, [{ pointer: `/body/${field}`, keyword: 'resolves', message: 'the Location must name the record just created', expected: record.body[field], actual }]);
+      else c.fail(`GET ${location} gives ${field} ${excerptJson(actual)}, not the created ${excerptJson(record.body[field])}`, [{ pointer: `/body/${field}`, keyword: 'resolves', message: 'the Location must name the record just created', expected: record.body[field], actual }]);
     }
   },
 };
