@@ -10,7 +10,7 @@ import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
-import { parseJson, reportableJson, stringifyJson } from './json.js';
+import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
 
@@ -74,7 +74,7 @@ export interface CreatedRecord {
 export type CreateOutcome =
   | { readonly ok: true; readonly record: CreatedRecord }
   /** `setup` is true when a record the check needed (not the one it tests) could not be made. */
-  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean };
+  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean };
 
 export interface RunSettings {
   readonly readOnly: boolean;
@@ -120,7 +120,9 @@ export class RunContext {
     if (!generator) {
       let hash = 0;
       for (const char of checkId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`);
+      // Every body the generator calls valid has passed the operation's compiled request validator, as the exact text sent.
+      const validate = (operation: Operation, value: unknown): readonly Finding[] => this.compiled.operations.get(operation.operationId)?.body(value) ?? [];
+      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`, validate);
       this.generators.set(checkId, generator);
     }
     return generator;
@@ -207,6 +209,10 @@ export function expandPath(template: string, values: Readonly<Record<string, Par
     const value = values[name];
     return encodeURIComponent(value === undefined ? `{${name}}` : String(Array.isArray(value) ? value[0] : value));
   });
+}
+
+function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function queryOf(input: CallInput['query']): Record<string, string | string[]> {
@@ -297,8 +303,11 @@ export class Case {
       if (!parent.ok) return { ...parent, setup: true };
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
-    const body = options.body ?? this.generator.validBody(kind.create, bindings);
-    if (!isObject(body)) return { ok: false, reason: `no valid body for ${kind.create.operationId} can be built from the document`, setup: depth > 0, transport: false };
+    const generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
+    if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
+    const body = generated.body;
+    if (!isObject(body)) return { ok: false, reason: `the valid body for ${kind.create.operationId} is not an object, so no record can be tracked`, setup: true, transport: false, noValidInput: true };
     const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
@@ -311,6 +320,33 @@ export class Case {
       };
     }
     return { ok: true, record: { kind, sent: body, body: call.json, call } };
+  }
+
+  /**
+   * Validates an input the runner calls valid, as it will be sent: the body
+   * as its exact JSON text read back, the path and query parameters as the
+   * texts in the URL, with the operation's compiled validators (src/schema).
+   */
+  checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
+    const validators = this.ctx.compiled.operations.get(operation.operationId);
+    if (!validators) return { ok: true, body: input.body };
+    const texts = (values: CallInput['query']): Record<string, string | string[]> => queryOf(values);
+    const path = Object.fromEntries(Object.entries(texts(input.path)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
+    const parameters = validators.parameters({ path, query: texts(input.query), headers: lowerCaseKeys(input.headers ?? {}) });
+    if (!parameters.ok) {
+      const first = parameters.diagnostics[0]!;
+      return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
+    }
+    if (input.body === undefined && input.bodyText === undefined) return { ok: true, body: undefined };
+    let sent: unknown;
+    try {
+      sent = plainJson(parseJson(input.bodyText ?? stringifyJson(input.body)));
+    } catch {
+      return { ok: false, reason: `no valid input for ${operation.operationId}: the body is not JSON` };
+    }
+    const problems = validators.body(sent);
+    if (problems.length > 0) return { ok: false, reason: `no valid body for ${operation.operationId}: ${problems[0]!.pointer} ${problems[0]!.message}` };
+    return { ok: true, body: input.body };
   }
 
   /** Ends the case once; later calls are ignored (a check may bail out early). */
@@ -356,7 +392,8 @@ export class Case {
 
   /** A record the check needed could not be made: a transport failure fails the case (no other check owns it), an HTTP answer skips it (the checks of that operation own it). */
   setupFailed(outcome: Extract<CreateOutcome, { ok: false }>): void {
-    if (outcome.transport) this.fail(outcome.reason);
+    if (outcome.noValidInput) this.skip(outcome.reason);
+    else if (outcome.transport) this.fail(outcome.reason);
     else if (outcome.setup) this.skip(`setup failed: ${outcome.reason}`);
     else this.fail(outcome.reason);
   }

@@ -52,7 +52,12 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     }
   }
   const media = jsonBodyOf(operation);
-  if (!media) return { ok: true, inputs: { path, query, bindings } };
+  if (!media) {
+    // Ids the run owns, examples or samples: whatever they are, they are checked as the texts sent before anything is called valid.
+    const valid = options.absent ? { ok: true as const } : c.checkValid(operation, { path, query });
+    if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
+    return { ok: true, inputs: { path, query, bindings } };
+  }
   for (const name of Object.keys(schema(media.schema).properties ?? {})) {
     const producer = ctx.links.producers.get(name);
     if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind) continue;
@@ -61,12 +66,11 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
     bindings[name] = evaluateExpression(producer.expression, outcome.record.call.source);
   }
-  const body = c.generator.validBody(operation, bindings);
-  const problems = ctx.compiled.operations.get(operation.operationId)?.body(body) ?? [];
-  if (body === undefined || problems.length > 0) {
-    return { ok: false, fail: (k) => k.skip(`no valid body for ${operation.operationId} can be built from the document's examples and schema (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''})`) };
-  }
-  return { ok: true, inputs: { path, query, body, bindings } };
+  const generated = c.generator.validBodyOrReason(operation, bindings);
+  if (!generated.ok) return { ok: false, fail: (k) => k.skip(generated.reason) };
+  const valid = c.checkValid(operation, { path, query, body: generated.body });
+  if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
+  return { ok: true, inputs: { path, query, body: generated.body, bindings } };
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */
