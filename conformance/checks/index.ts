@@ -27,6 +27,7 @@ import { responseHeaders } from './response-headers.js';
 import { responseSchema } from './response-schema.js';
 import { stableReads } from './stable-reads.js';
 import { statusDocumented } from './status-documented.js';
+import { sunset410 } from './sunset-410.js';
 import { totalCountCheck } from './total-count.js';
 import type { CheckDefinition } from './types.js';
 import { unknownId404 } from './unknown-id-404.js';
@@ -69,6 +70,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   deprecationHeaders,
   deprecationLinks,
   noUnexpectedDeprecation,
+  sunset410,
   // cors, with --origin
   corsPreflight,
   corsExposeHeaders,

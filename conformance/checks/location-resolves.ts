@@ -5,6 +5,7 @@ import { isObject } from '../generate.js';
 import { isUriReference } from '../headers.js';
 import { createdSchema, identityField, okSchema, recordReads, sameSchema } from '../links.js';
 import type { CheckDefinition } from './types.js';
+import { goneBySunset } from './sunset-410.js';
 import { resolveReference } from './support.js';
 
 /**
@@ -61,6 +62,11 @@ export const locationResolves: CheckDefinition = {
       // It must name a record of the kind created: a GET whose answer has the created record's schema.
       if (!sameSchema(okSchema(match.operation), createdSchema(kind))) {
         c.fail(`Location ${location} names a ${match.operation.operationId} resource, not what ${kind.create.operationId} created`, [{ pointer: '/header/location', keyword: 'resolves', message: `the Location routes to ${match.operation.operationId}, which reads another kind of record`, expected: recordReads(kind).map((t) => t.operation.pathTemplate).join(' or '), actual: location }]);
+        continue;
+      }
+      if (goneBySunset(match.operation, result.response.status)) {
+        // The Location names the record's URL, and past the sunset that URL answers 410 (sunset-410 judges whether rightly).
+        c.pass();
         continue;
       }
       if (result.response.status !== 200) {

@@ -11,6 +11,7 @@ import { excerptJson } from '../json.js';
 import { evaluateExpression, identityField, okSchema, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { sameRecord, sameValue } from '../compare.js';
+import { goneBySunset } from './sunset-410.js';
 
 export interface PreparedInputs {
   readonly path: Record<string, ParamValue>;
@@ -198,6 +199,11 @@ export function judgeRejection(c: Case, call: Call, expectedStatus: number | und
   if (call.problem) return c.fail(call.problem);
   const status = call.status ?? 0;
   if (status >= 500) return c.skip(`answered ${status}; that is no-server-error's finding`);
+  const operation = c.operationId !== undefined ? c.ctx.contract.operationsById.get(c.operationId) : undefined;
+  if (operation && goneBySunset(operation, status)) {
+    // A sunset operation may refuse everything with 410 (sunset-410 judges whether the sunset has passed).
+    return changed.length > 0 ? c.fail(changed[0]!.message, changed) : c.pass();
+  }
   if (status < 400) {
     return c.fail(`accepted: answered ${status} to an invalid request`, [
       { pointer: '/status', keyword: 'rejected', message: `an invalid request must get a 4xx, not ${status}`, expected: expectedStatus ?? '4xx', actual: status },
