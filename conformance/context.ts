@@ -8,6 +8,7 @@
 import type { Contract, Operation } from '../src/contract/index.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
+import { CoverageRecorder } from './coverage.js';
 import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
@@ -85,7 +86,10 @@ export interface RunSettings {
 
 export class RunContext {
   readonly results: CheckResult[] = [];
-  readonly exchanges: RecordedExchange[] = [];
+  /** Counted per exchange, not kept: no response body outlives the check that asked for it (issue 12, finding 2). */
+  readonly coverage: CoverageRecorder;
+  /** How many exchanges the run recorded. */
+  exchangeCount = 0;
   readonly cleanup: CleanupRegistry;
   /**
    * Reads found not to be stable (two reads, nothing sent between, different
@@ -112,6 +116,7 @@ export class RunContext {
     private readonly listener: { onExchange(x: RecordedExchange): void; onResult(r: CheckResult): void },
   ) {
     this.cleanup = new CleanupRegistry(runTag);
+    this.coverage = new CoverageRecorder(contract);
   }
 
   /** The generator of one check, seeded from --seed and the check's id. */
@@ -180,7 +185,8 @@ export class RunContext {
       ...(requestJson !== undefined ? { requestJson } : {}),
       result,
     };
-    this.exchanges.push(record);
+    this.exchangeCount += 1;
+    this.coverage.observe(record);
     this.cleanup.observe(this, record);
     this.listener.onExchange(record);
     return record;

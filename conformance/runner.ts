@@ -7,17 +7,16 @@
  * bad options or an unreachable target are KitErrors (principle 7).
  */
 import { randomBytes } from 'node:crypto';
-import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
+import { loadContract, type Contract, type Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { compileContract } from '../src/schema/index.js';
+import { compileContract, createAjv, type CompiledContract } from '../src/schema/index.js';
 import { CHECKS, CHECK_FAMILIES, CHECK_IDS, checkInfos, type CheckDefinition } from './checks/index.js';
-import { RunContext, type RecordedExchange } from './context.js';
-import { isObject } from './generate.js';
+import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
 
 export interface RunOptions {
   /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
@@ -49,10 +48,15 @@ export interface RunOptions {
   readonly maxBodyBytes?: number;
 }
 
-/** Per check and per operation: how many exchanges were judged and which failed. */
+/**
+ * Per check and per operation: how many exchanges were judged, how many
+ * failed, and the first few failures as the report shows them (a title and
+ * the exchange's excerpts, never the parsed body: issue 12, finding 2).
+ */
 interface Tally {
   judged: number;
-  readonly failures: { readonly record: RecordedExchange; readonly reason: string; readonly findings: readonly Finding[] }[];
+  failed: number;
+  readonly failures: { readonly title: string; readonly exchange: Exchange; readonly reason: string; readonly findings: readonly Finding[] }[];
 }
 
 /** Past this many failing exchanges per check and operation, the rest are counted in the last result's reason. */
@@ -61,7 +65,12 @@ const MAX_FAILURES_LISTED = 10;
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const settings = validateOptions(options);
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
-  const compiled = compileContract(contract);
+  // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
+  // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
+  // detailed set made on first need for small failing answers (judge.ts).
+  const compiled = compileContract(contract, createAjv({ allErrors: false, verbose: false }));
+  let detailed: CompiledContract | undefined;
+  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= compileContract(contract)) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
   const startedAt = new Date();
   const started = performance.now();
@@ -97,7 +106,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     selection.operations,
     {
       onExchange(record) {
-        const judged = judgeExchange(compiled, record);
+        const judged = judgeExchange(validators, record);
         if (!judged) return;
         if (judged.operation && !selection.operations.has(judged.operation.operationId)) return;
         const key = judged.operation?.operationId ?? '';
@@ -106,9 +115,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
           if (verdict.verdict === 'n/a') continue;
           const byOperation = tallies.get(check.id)!;
           let tally = byOperation.get(key);
-          if (!tally) byOperation.set(key, (tally = { judged: 0, failures: [] }));
+          if (!tally) byOperation.set(key, (tally = { judged: 0, failed: 0, failures: [] }));
           tally.judged += 1;
-          if (verdict.verdict === 'fail') tally.failures.push({ record, reason: verdict.reason, findings: verdict.findings });
+          if (verdict.verdict !== 'fail') continue;
+          tally.failed += 1;
+          if (tally.failures.length < MAX_FAILURES_LISTED) tally.failures.push({ title: describeExchange(record), exchange: record.result.exchange, reason: verdict.reason, findings: verdict.findings });
         }
       },
       onResult(result) {
@@ -172,7 +183,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     try {
-      if (ctx.exchanges.length > 0) cleanup = await ctx.cleanup.run(ctx);
+      if (ctx.exchangeCount > 0) cleanup = await ctx.cleanup.run(ctx);
     } finally {
       await client.close();
     }
@@ -195,7 +206,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       exchanges,
       exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
     },
-    coverage: coverage(contract, ctx.exchanges),
+    coverage: ctx.coverage.report(),
     results,
     cleanup,
   };
@@ -331,62 +342,18 @@ function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: Readonl
       ctx.report({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [] });
       continue;
     }
-    const listed = tally.failures.slice(0, MAX_FAILURES_LISTED);
+    const listed = tally.failures;
     for (const [i, failure] of listed.entries()) {
-      const more = i === listed.length - 1 && tally.failures.length > listed.length ? ` (and ${tally.failures.length - listed.length} more exchanges of ${where} like it)` : '';
+      const more = i === listed.length - 1 && tally.failed > listed.length ? ` (and ${tally.failed - listed.length} more exchanges of ${where} like it)` : '';
       ctx.report({
         checkId: check.id,
         ...(operationId ? { operationId } : {}),
-        title: describeExchange(failure.record),
+        title: failure.title,
         verdict: 'failed',
         reason: `${failure.reason}${more}`,
         findings: failure.findings,
-        evidence: [failure.record.result.exchange],
+        evidence: [failure.exchange],
       });
     }
-  }
-}
-
-/** Which operations, documented statuses and PetStatus values the run exercised and observed. */
-function coverage(contract: Contract, exchanges: readonly RecordedExchange[]): Coverage {
-  const exercised = new Set<string>();
-  const observed = new Set<string>();
-  const enumValues = petStatusValues(contract);
-  const sent = new Set<string>();
-  const seen = new Set<string>();
-  for (const record of exchanges) {
-    if (record.target.kind !== 'operation') continue;
-    const operation = record.target.operation;
-    collectStatuses(record.requestJson, enumValues, sent);
-    for (const value of record.query['status'] ?? []) if (enumValues.includes(value)) sent.add(value);
-    const response = record.result.response;
-    if (!response) continue;
-    exercised.add(operation.operationId);
-    const spec = responseFor(operation, response.status);
-    if (spec) observed.add(`${operation.operationId} ${spec.status}`);
-    if (response.status < 400 && response.body.kind === 'json') collectStatuses(response.body.value, enumValues, seen);
-  }
-  return {
-    operations: contract.operations.map((op) => ({ operationId: op.operationId, exercised: exercised.has(op.operationId) })),
-    statuses: contract.operations.flatMap((op) => [...op.responses.keys()].map((status) => ({ operationId: op.operationId, status, observed: observed.has(`${op.operationId} ${status}`) }))),
-    petStatuses: enumValues.map((value) => ({ value, sent: sent.has(value), observed: seen.has(value) })),
-  };
-}
-
-/** The PetStatus enum, read from the document (empty for a document without one). */
-function petStatusValues(contract: Contract): string[] {
-  const schema = contract.document.components?.schemas?.['PetStatus'] as { enum?: unknown[] } | undefined;
-  return (schema?.enum ?? []).filter((v): v is string => typeof v === 'string');
-}
-
-/** Every `status` string of a JSON value that is a PetStatus value. */
-function collectStatuses(value: unknown, values: readonly string[], into: Set<string>, depth = 0): void {
-  if (depth > 4 || values.length === 0) return;
-  if (Array.isArray(value)) {
-    for (const item of value) collectStatuses(item, values, into, depth + 1);
-  } else if (isObject(value)) {
-    const status = value['status'];
-    if (typeof status === 'string' && values.includes(status)) into.add(status);
-    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) collectStatuses(child, values, into, depth + 1);
   }
 }
