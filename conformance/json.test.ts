@@ -10,6 +10,12 @@ describe('parseJson / stringifyJson', () => {
     expect(String((value as { id: bigint }).id)).toBe('4590224790122085204');
   });
 
+  it('keeps an int64 past 2^53 exact whatever its form: a zero fraction or an exponent (independent findings, bigIds + numberForms)', () => {
+    expect(parseJson('{"id":635187127168994984.0,"b":4590224790122085204e0,"c":45902247901220852.04e2,"d":1.0}')).toEqual({ id: 635187127168994984n, b: 4590224790122085204n, c: 4590224790122085204n, d: 1 });
+    // A real fraction past 2^53 stays a double, as JSON.parse gives it.
+    expect(parseJson('[4590224790122085204.5]')).toEqual([4590224790122085204.5]);
+  });
+
   it('gives plain numbers where no integer is past 2^53 (the fast path)', () => {
     expect(parseJson('[9007199254740991, -3, 1e3]')).toEqual([9007199254740991, -3, 1000]);
   });

@@ -24,10 +24,33 @@
  */
 import { parse, stringify } from 'lossless-json';
 
-/** An integer literal past 2^53 becomes a bigint; every other number what JSON.parse makes of it. */
+/**
+ * A number literal whose value is an integer past 2^53 becomes a bigint,
+ * whatever its form (`4590224790122085204`, `…204.0`, `4590224790122085204e0`:
+ * one JSON number, RFC 8259 §6); every other number is what JSON.parse makes of it.
+ */
 function parseNumber(text: string): number | bigint {
   const value = Number(text);
-  return Number.isSafeInteger(value) || !/^-?\d+$/.test(text) ? value : BigInt(text);
+  if (Number.isSafeInteger(value) || !Number.isInteger(value)) return value;
+  const digits = integerDigits(text);
+  return digits === undefined ? value : BigInt(digits);
+}
+
+/** The exact decimal digits of a number literal whose value is an integer; undefined when it has a fraction. */
+function integerDigits(text: string): string | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText) - fraction.length;
+  if (Math.abs(exponent) > 400) return undefined; // far outside int64 anyway: leave it to the double
+  let digits = whole + fraction;
+  if (exponent >= 0) digits += '0'.repeat(exponent);
+  else {
+    const dropped = digits.slice(exponent);
+    if (!/^0*$/.test(dropped)) return undefined;
+    digits = digits.slice(0, exponent);
+  }
+  return `${sign}${digits.replace(/^0+(?=\d)/, '')}`;
 }
 
 /** Parses JSON text; integers beyond Number.MAX_SAFE_INTEGER come back as bigint. Throws SyntaxError as JSON.parse does. */
