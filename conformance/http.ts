@@ -9,7 +9,7 @@
  * check and the run goes on (issue 4, point 7).
  */
 import { Agent, type Dispatcher } from 'undici';
-import { parseJson, plainJson } from './json.js';
+import { parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
 
 /** Past this many bytes a response body is not read further (and marked truncated). */
@@ -263,8 +263,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
     return { kind: 'text', contentType: type || '(none)' };
   }
   try {
-    const value = parseJson(buffer.toString('utf8'));
-    return { kind: 'json', value, plain: plainJson(value) };
+    return { kind: 'json', ...parseJsonBody(buffer.toString('utf8')) };
   } catch (error) {
     return { kind: 'invalid-json', message: (error as Error).message };
   }

@@ -1,6 +1,6 @@
 /** Lossless JSON (issue 9, point 1): int64 ids past 2^53 round-trip exactly; validators still see plain numbers. */
 import { describe, expect, it } from 'vitest';
-import { excerptJson, parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
+import { excerptJson, parseJson, parseJsonBody, plainJson, reportableJson, stringifyJson } from './json.js';
 
 describe('parseJson / stringifyJson', () => {
   it('keeps an id above 2^53 exact, and writes it back digit for digit', () => {
@@ -36,6 +36,14 @@ describe('parseJson / stringifyJson', () => {
     expect(plainJson(value)).toEqual(JSON.parse('{"ids":[4590224790122085204]}'));
     const plain = { a: 1 };
     expect(plainJson(plain)).toBe(plain);
+  });
+
+  it('parseJsonBody gives the validators plain numbers, and walks nothing when no integer can be past 2^53', () => {
+    const small = parseJsonBody('[{"id":1},{"id":2}]');
+    expect(small.plain).toBe(small.value);
+    const big = parseJsonBody('{"id":4590224790122085204}');
+    expect(big.value).toEqual({ id: 4590224790122085204n });
+    expect(big.plain).toEqual({ id: 4590224790122085000 });
   });
 
   it('reportableJson makes findings JSON-safe and bounded', () => {
