@@ -106,7 +106,10 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       if (isValidSpec(step.body)) {
         const spec = step.body;
         const extra = isObject(resolve(spec.with ?? {}, saved)) ? (resolve(spec.with ?? {}, saved) as Record<string, unknown>) : {};
-        const generated = c.generator.validBody(operation, extra);
+        const outcome = c.generator.validBodyOrReason(operation, extra);
+        // No valid input, no verdict: skipped with the reason, never failed (issue 9, point 1).
+        if (!outcome.ok) return c.skip(`${label}: ${outcome.reason}`);
+        const generated = outcome.body;
         body = isObject(generated) ? { ...generated, ...extra } : generated;
         if (isObject(body)) for (const name of spec.without ?? []) delete body[name];
       } else {
