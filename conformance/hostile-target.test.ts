@@ -1,4 +1,6 @@
 /**
+ * Hostile targets (issue 12) never take the runner down.
+ *
  * Regression (issue 12, finding 2, "a hostile target kills the runner"):
  * a target answering ~1 MiB of `[{},{},…]` to every request (inside the
  * per-response cap) took the runner to 4.4 GB and exit 134 after 168
@@ -13,6 +15,9 @@
  * runner that kept parsed bodies for the run (as it did) dies of
  * "heap out of memory" (exit 134) instead of finishing; one that keeps only
  * what later checks need finishes, and its RSS stays under the bound.
+ *
+ * Regression (issue 12, finding 8): 100,000-deep JSON overflowed the stack of
+ * compare.ts; the whole run now takes it, from parsing to the report.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +28,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/package-info.js';
+import { runConformance } from './runner.js';
 
 /** Just under the runner's 1 MiB cap, so every answer is read and parsed in full. */
 const BODY = Buffer.from(`[${Array.from({ length: (1024 * 1024 - 2) / 3 - 1 }, () => '{}').join(',')}]`);
@@ -70,5 +76,28 @@ describe('a hostile target answering ~1 MiB of [{},{},…] to every request', ()
     console.info(`hostile target: ${requests} requests, peak RSS ${Math.round(rss / 1024 / 1024)} MB`);
     expect(rss).toBeGreaterThan(0);
     expect(rss).toBeLessThan(RSS_BOUND_BYTES);
+  });
+});
+
+describe('a hostile target answering 100,000-deep JSON to every request', () => {
+  it('the runner compares, judges and reports it without a stack overflow (issue 12, finding 8)', { timeout: 120_000 }, async () => {
+    const deep = Buffer.from(`{"id":1,"name":${'['.repeat(100_000)}1${']'.repeat(100_000)},"categoryId":1,"quantity":1}`);
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': String(deep.length) });
+      res.end(deep);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const report = await runConformance({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, only: ['create-read-back', 'replace-visible', 'negative-body', 'stable-reads', 'response-schema'], seed: 3 });
+      const crashed = report.results.filter((r) => /internal error|Maximum call stack/.test(r.reason ?? ''));
+      expect(crashed.map((r) => `${r.checkId}: ${r.reason?.slice(0, 200) ?? ''}`)).toEqual([]);
+      expect(report.summary.failed).toBeGreaterThan(0);
+      // Every finding fits a report: JSON-safe and bounded, whatever the target sent.
+      expect(JSON.stringify(report).length).toBeLessThan(5_000_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
