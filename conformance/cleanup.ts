@@ -16,7 +16,13 @@ import type { CleanupReport } from './model.js';
 import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
 import { expandPath, linkInputs } from './context.js';
 import { isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
-import { identityField, recordReads, type LinkTarget, type ResourceKind } from './links.js';
+import { identityField, recordReads, successorRead, type LinkTarget, type ResourceKind } from './links.js';
+
+interface ReadInput {
+  readonly target: LinkTarget;
+  readonly path: Record<string, ParamValue>;
+  readonly query: Record<string, ParamValue>;
+}
 
 interface Entry {
   readonly seq: number;
@@ -25,7 +31,9 @@ interface Entry {
   /** Path (relative to the base URL) the delete link targets; its identity. */
   readonly deletePath?: string;
   readonly deleteInput?: { path: Record<string, ParamValue>; query: Record<string, ParamValue> };
-  readonly read?: { target: LinkTarget; path: Record<string, ParamValue>; query: Record<string, ParamValue> };
+  readonly read?: ReadInput;
+  /** Where the record is read once `read` is gone by its sunset (410): the successor the document names. */
+  readonly successor?: ReadInput;
   readonly taggedFields: readonly string[];
   readonly boundFields: Readonly<Record<string, unknown>>;
   readonly url: string;
@@ -70,6 +78,7 @@ export class CleanupRegistry {
     const deleteInput = kind.remove ? linkInputs(kind.remove, source) : undefined;
     const deletePath = kind.remove && deleteInput ? expandPath(kind.remove.operation.pathTemplate, deleteInput.path) : undefined;
     const readTarget = recordReads(kind)[0];
+    const successor = readTarget?.operation.deprecated ? successorRead(kind, readTarget) : undefined;
     const id = identityField(kind);
     const properties = Object.keys(schema(jsonBodyOf(kind.create)?.schema).properties ?? {});
     this.seq += 1;
@@ -80,6 +89,7 @@ export class CleanupRegistry {
       ...(deletePath ? { deletePath } : {}),
       ...(deleteInput ? { deleteInput } : {}),
       ...(readTarget ? { read: { target: readTarget, ...linkInputs(readTarget, source) } } : {}),
+      ...(successor ? { successor: { target: successor, ...linkInputs(successor, source) } } : {}),
       taggedFields: Object.keys(sent).filter((key) => typeof sent[key] === 'string' && (sent[key] as string).includes(this.runTag)),
       boundFields: Object.fromEntries(properties.filter((name) => ctx.links.producers.has(name) && name in sent).map((name) => [name, sent[name]])),
       url: headers['location'] ?? deletePath ?? record.path,
@@ -126,16 +136,16 @@ export class CleanupRegistry {
       return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
     }
     if (entry.read) {
-      const { target, path, query } = entry.read;
-      const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query) }, operationTarget(target));
-      const response = record.result.response;
-      if (record.result.error) return { kind: 'left', reason: `not deleted: reading it first failed: ${record.result.error.message}` };
-      if (response && (response.status === 404 || response.status === 410)) {
+      let read = await this.readFirst(ctx, entry.read);
+      // Gone by its sunset is not gone: read it through the successor instead (a list filtered by its id).
+      if (read.kind === 'answer' && read.status === 410 && entry.read.target.operation.deprecated && entry.successor) read = await this.readFirst(ctx, entry.successor);
+      if (read.kind === 'error') return { kind: 'left', reason: `not deleted: reading it first failed: ${read.message}` };
+      const emptyList = Array.isArray(read.body) && read.body.length === 0;
+      if (read.status === 404 || (read.status === 410 && !entry.read.target.operation.deprecated) || (read.status === 200 && emptyList)) {
         entry.gone = true;
         return { kind: 'gone' };
       }
-      const body = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
-      if (response?.status === 200 && body !== undefined && !this.looksOurs(entry, body)) {
+      if (read.status === 200 && read.body !== undefined && !this.looksOurs(entry, read.body)) {
         return { kind: 'left', reason: 'not deleted: the record at this URL no longer looks like the one this run created (did the server reuse an id?)' };
       }
     }
@@ -155,6 +165,15 @@ export class CleanupRegistry {
     const message = response.body.kind === 'json' && isObject(response.body.value) && typeof response.body.value['message'] === 'string' ? `: ${response.body.value['message']}` : '';
     const reason = `${operation.operationId} answered ${response.status}${code}${message}`;
     return response.status === 409 ? { kind: 'conflict', reason } : { kind: 'left', reason };
+  }
+
+  private async readFirst(ctx: RunContext, input: ReadInput): Promise<{ kind: 'error'; message: string } | { kind: 'answer'; status: number; body: unknown }> {
+    const { target, path, query } = input;
+    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query) }, operationTarget(target));
+    const response = record.result.response;
+    if (record.result.error || !response) return { kind: 'error', message: record.result.error?.message ?? 'no answer' };
+    const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
+    return { kind: 'answer', status: response.status, body };
   }
 
   private looksOurs(entry: Entry, value: unknown): boolean {

@@ -1,25 +1,61 @@
 /**
- * "Equal to what was sent", as a client would judge it: every field sent
- * comes back with the same value; fields the server adds are allowed (stored
- * shapes are open); instants compare as instants (`…T09:00:00Z` equals
- * `…T09:00:00.000Z`, RFC 3339 §5.6).
+ * "Equal", as a client of the document would judge two representations of
+ * one record ("read back equal", "unchanged"):
+ * - only the properties the document declares count: stored shapes are open,
+ *   so a server may add fields (an `updatedAt` stamped at read time), and a
+ *   field the document does not know is no evidence of anything;
+ * - `format: date-time` values compare as instants (`…T09:00:00Z` equals
+ *   `…T11:00:00+02:00` and `…T09:00:00.000Z`, RFC 3339 §5.6);
+ * - numbers compare as values (`1.0` equals `1`, RFC 8259 §6), and an int64
+ *   past 2^53 (a bigint, json.ts) by its exact digits;
+ * - arrays compare as multisets: the document promises no order.
+ *
+ * Everything here is iterative (explicit stacks, no recursion), so a target
+ * answering 100,000-deep JSON cannot overflow the runner's stack.
  */
 import type { Finding } from './model.js';
 import { isObject, schema, type Schema } from './generate.js';
 
+/**
+ * True when `actual` holds what `expected` holds: every declared field of an
+ * expected object is in the actual one with an equal value (fields only the
+ * actual one has are allowed), arrays hold the same items in any order.
+ */
 export function sameValue(expected: unknown, actual: unknown, s?: Schema): boolean {
-  if (s?.format === 'date-time' && typeof expected === 'string' && typeof actual === 'string') {
-    const a = Date.parse(expected);
-    const b = Date.parse(actual);
-    if (!Number.isNaN(a) && !Number.isNaN(b)) return a === b;
+  const stack: { e: unknown; a: unknown; s: Schema | undefined }[] = [{ e: expected, a: actual, s }];
+  let table: Map<string, number> | undefined;
+  while (stack.length > 0) {
+    const { e, a, s: current } = stack.pop()!;
+    if (Array.isArray(e)) {
+      if (!Array.isArray(a) || a.length !== e.length) return false;
+      table ??= new Map();
+      const items = itemSchema(current);
+      const count = new Map<number, number>();
+      for (const item of e) {
+        const id = canonicalId(item, items, table);
+        count.set(id, (count.get(id) ?? 0) + 1);
+      }
+      for (const item of a) {
+        const id = canonicalId(item, items, table);
+        const left = count.get(id) ?? 0;
+        if (left === 0) return false;
+        count.set(id, left - 1);
+      }
+      continue;
+    }
+    if (isObject(e)) {
+      if (!isObject(a)) return false;
+      const declared = declaredProperties(current);
+      for (const key of Object.keys(e)) {
+        if (declared && !(key in declared)) continue;
+        if (!Object.prototype.hasOwnProperty.call(a, key)) return false;
+        stack.push({ e: e[key], a: a[key], s: declared ? schema(declared[key]) : undefined });
+      }
+      continue;
+    }
+    if (leafKey(e, current) !== leafKey(a, current)) return false;
   }
-  if (Array.isArray(expected)) {
-    return Array.isArray(actual) && expected.length === actual.length && expected.every((item, i) => sameValue(item, actual[i], s && 'items' in s ? schema(s.items) : undefined));
-  }
-  if (isObject(expected)) {
-    return isObject(actual) && Object.keys(expected).every((key) => sameValue(expected[key], actual[key], s?.properties?.[key] ? schema(s.properties[key]) : undefined));
-  }
-  return Object.is(expected, actual) || (typeof expected === 'number' && expected === actual);
+  return true;
 }
 
 /**
@@ -29,13 +65,14 @@ export function sameValue(expected: unknown, actual: unknown, s?: Schema): boole
 export function compareFields(expected: Readonly<Record<string, unknown>>, actual: unknown, root: string, s?: Schema, what = 'sent'): Finding[] {
   if (!isObject(actual)) return [{ pointer: root || '/', keyword: 'equal', message: `expected an object holding what was ${what}`, expected, actual }];
   const findings: Finding[] = [];
+  const declared = declaredProperties(s);
   for (const [key, value] of Object.entries(expected)) {
     if (value === undefined) continue;
-    const propertySchema = s?.properties?.[key] ? schema(s.properties[key]) : undefined;
-    if (!(key in actual)) {
-      findings.push({ pointer: `${root}/${key}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
+    const propertySchema = declared?.[key] ? schema(declared[key]) : undefined;
+    if (!Object.prototype.hasOwnProperty.call(actual, key)) {
+      findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
     } else if (!sameValue(value, actual[key], propertySchema)) {
-      findings.push({ pointer: `${root}/${key}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
+      findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
     }
   }
   return findings;
@@ -44,7 +81,133 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
 /** Keeps only the fields the schema declares: what two representations of one record can be compared on. */
 export function declaredFields(value: unknown, s: Schema | undefined): Record<string, unknown> {
   if (!isObject(value)) return {};
-  const properties = s?.properties;
+  const properties = declaredProperties(s);
   if (!properties) return { ...value };
   return Object.fromEntries(Object.entries(value).filter(([key]) => key in properties));
+}
+
+/** Two representations of a record are the same on every declared field, both ways ("unchanged"). */
+export function sameRecord(a: unknown, b: unknown, s?: Schema): boolean {
+  const table = new Map<string, number>();
+  return canonicalId(a, s, table) === canonicalId(b, s, table);
+}
+
+/**
+ * The properties a schema declares, its `allOf`, `oneOf` and `anyOf` parts
+ * included (a Pet written as `allOf: [NewPet, {id}]` declares both);
+ * undefined when it declares none, so a free-form object compares whole.
+ */
+export function declaredProperties(s: Schema | undefined): Record<string, Schema> | undefined {
+  if (!s) return undefined;
+  let out: Record<string, Schema> | undefined;
+  const seen = new Set<Schema>();
+  const stack: Schema[] = [s];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    for (const [name, property] of Object.entries(current.properties ?? {})) {
+      out ??= {};
+      if (!(name in out)) out[name] = schema(property);
+    }
+    for (const part of [...(current.allOf ?? []), ...(current.oneOf ?? []), ...(current.anyOf ?? [])]) stack.push(schema(part));
+  }
+  return out;
+}
+
+/** The schema of an array's items, through `allOf` parts. */
+function itemSchema(s: Schema | undefined): Schema | undefined {
+  if (!s) return undefined;
+  if ('items' in s && s.items) return schema(s.items);
+  for (const part of s.allOf ?? []) {
+    const found = itemSchema(schema(part));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function isDateTime(s: Schema | undefined): boolean {
+  if (!s) return false;
+  if (s.format === 'date-time') return true;
+  return (s.allOf ?? []).some((part) => schema(part).format === 'date-time');
+}
+
+/** A leaf's identity as a string: equal strings, equal values. */
+function leafKey(value: unknown, s: Schema | undefined): string {
+  switch (typeof value) {
+    case 'string': {
+      if (isDateTime(s)) {
+        const instant = Date.parse(value);
+        if (!Number.isNaN(instant)) return `t${instant}`;
+      }
+      return `s${value}`;
+    }
+    case 'number':
+      // 1.0 and 1 are one value; an integer double and a bigint compare by their digits.
+      return Number.isInteger(value) ? `n${BigInt(value).toString()}` : `n${String(value)}`;
+    case 'bigint':
+      return `n${value.toString()}`;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'undefined';
+    default:
+      return value === null ? 'null' : isObject(value) ? '{}' : Array.isArray(value) ? '[]' : 'other';
+  }
+}
+
+/**
+ * A number naming the value up to the equality above (declared fields only,
+ * instants, numeric values, order-free arrays): two values get the same
+ * number from one `table` exactly when they are equal. Each container is
+ * named by the sorted numbers of its children (hash-consing), so the keys
+ * stay short and the work is iterative and near-linear at any depth.
+ */
+function canonicalId(value: unknown, s: Schema | undefined, table: Map<string, number>): number {
+  interface Node {
+    readonly value: unknown;
+    readonly s: Schema | undefined;
+    readonly parent: number;
+    readonly key: string;
+  }
+  const nodes: Node[] = [{ value, s, parent: -1, key: '' }];
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i]!;
+    if (Array.isArray(node.value)) {
+      const items = itemSchema(node.s);
+      for (const item of node.value) nodes.push({ value: item, s: items, parent: i, key: '' });
+    } else if (isObject(node.value)) {
+      const declared = declaredProperties(node.s);
+      for (const [key, child] of Object.entries(node.value)) {
+        if (declared && !(key in declared)) continue;
+        nodes.push({ value: child, s: declared ? schema(declared[key]) : undefined, parent: i, key });
+      }
+    }
+  }
+  const children: (string[] | undefined)[] = new Array<string[] | undefined>(nodes.length);
+  const intern = (text: string): number => {
+    let id = table.get(text);
+    if (id === undefined) table.set(text, (id = table.size));
+    return id;
+  };
+  let rootId = 0;
+  for (let i = nodes.length - 1; i >= 0; i -= 1) {
+    const node = nodes[i]!;
+    let id: number;
+    if (Array.isArray(node.value)) id = intern(`[${(children[i] ?? []).sort().join(',')}]`);
+    else if (isObject(node.value)) id = intern(`{${(children[i] ?? []).sort().join(',')}}`);
+    else id = intern(leafKey(node.value, node.s));
+    children[i] = undefined;
+    if (node.parent < 0) {
+      rootId = id;
+      continue;
+    }
+    const parentIsObject = isObject(nodes[node.parent]!.value);
+    (children[node.parent] ??= []).push(parentIsObject ? `${JSON.stringify(node.key)}:${id}` : String(id));
+  }
+  return rootId;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -8,8 +8,10 @@
 import type { Contract, Operation } from '../src/contract/index.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
+import { CoverageRecorder } from './coverage.js';
 import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
+import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
 
@@ -33,12 +35,13 @@ export interface RecordedExchange {
   readonly result: HttpResult;
 }
 
-export type ParamValue = string | number | boolean | readonly (string | number | boolean)[];
+/** A parameter's value before it is written as text; a bigint is an int64 id past 2^53, written digit for digit. */
+export type ParamValue = string | number | bigint | boolean | readonly (string | number | bigint | boolean)[];
 
 export interface CallInput {
   readonly path?: Readonly<Record<string, ParamValue>>;
   readonly query?: Readonly<Record<string, ParamValue | undefined>>;
-  /** A JSON value, serialized with JSON.stringify. */
+  /** A JSON value, serialized with stringifyJson (bigint ids digit for digit). */
   readonly body?: unknown;
   /** The exact text to send instead of `body`. */
   readonly bodyText?: string;
@@ -72,7 +75,7 @@ export interface CreatedRecord {
 export type CreateOutcome =
   | { readonly ok: true; readonly record: CreatedRecord }
   /** `setup` is true when a record the check needed (not the one it tests) could not be made. */
-  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean };
+  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean };
 
 export interface RunSettings {
   readonly readOnly: boolean;
@@ -83,8 +86,17 @@ export interface RunSettings {
 
 export class RunContext {
   readonly results: CheckResult[] = [];
-  readonly exchanges: RecordedExchange[] = [];
+  /** Counted per exchange, not kept: no response body outlives the check that asked for it (issue 12, finding 2). */
+  readonly coverage: CoverageRecorder;
+  /** How many exchanges the run recorded. */
+  exchangeCount = 0;
   readonly cleanup: CleanupRegistry;
+  /**
+   * Reads found not to be stable (two reads, nothing sent between, different
+   * declared fields), by what they read (`record getPet`, `count listPets`):
+   * no difference in them is blamed on a request (checks/support.ts).
+   */
+  readonly unstableReads = new Map<string, string>();
   private seq = 0;
   private interrupted = false;
   private readonly generators = new Map<string, Generator>();
@@ -104,6 +116,7 @@ export class RunContext {
     private readonly listener: { onExchange(x: RecordedExchange): void; onResult(r: CheckResult): void },
   ) {
     this.cleanup = new CleanupRegistry(runTag);
+    this.coverage = new CoverageRecorder(contract);
   }
 
   /** The generator of one check, seeded from --seed and the check's id. */
@@ -112,7 +125,9 @@ export class RunContext {
     if (!generator) {
       let hash = 0;
       for (const char of checkId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`);
+      // Every body the generator calls valid has passed the operation's compiled request validator, as the exact text sent.
+      const validate = (operation: Operation, value: unknown): readonly Finding[] => this.compiled.operations.get(operation.operationId)?.body(value) ?? [];
+      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`, validate);
       this.generators.set(checkId, generator);
     }
     return generator;
@@ -139,7 +154,9 @@ export class RunContext {
     return new Case(this, checkId, title, operationId);
   }
 
-  report(result: CheckResult): void {
+  report(raw: CheckResult): void {
+    // Findings may quote what a target sent: bounded, and JSON-safe for the reporters (a bigint id as its digits).
+    const result: CheckResult = { ...raw, findings: raw.findings.map(reportableFinding) };
     this.results.push(result);
     this.listener.onResult(result);
   }
@@ -152,7 +169,7 @@ export class RunContext {
     let requestJson: unknown;
     if (request.body !== undefined) {
       try {
-        requestJson = JSON.parse(request.body);
+        requestJson = parseJson(request.body);
       } catch {
         requestJson = undefined;
       }
@@ -168,11 +185,20 @@ export class RunContext {
       ...(requestJson !== undefined ? { requestJson } : {}),
       result,
     };
-    this.exchanges.push(record);
+    this.exchangeCount += 1;
+    this.coverage.observe(record);
     this.cleanup.observe(this, record);
     this.listener.onExchange(record);
     return record;
   }
+}
+
+function reportableFinding(finding: Finding): Finding {
+  return {
+    ...finding,
+    ...('expected' in finding ? { expected: reportableJson(finding.expected) } : {}),
+    ...('actual' in finding ? { actual: reportableJson(finding.actual) } : {}),
+  };
 }
 
 /** The path of a request relative to the base URL, whether it was given relative or absolute. */
@@ -189,6 +215,10 @@ export function expandPath(template: string, values: Readonly<Record<string, Par
     const value = values[name];
     return encodeURIComponent(value === undefined ? `{${name}}` : String(Array.isArray(value) ? value[0] : value));
   });
+}
+
+function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function queryOf(input: CallInput['query']): Record<string, string | string[]> {
@@ -239,7 +269,7 @@ export class Case {
     const headers: Record<string, string> = { ...(input.headers ?? {}) };
     let body: string | undefined;
     if (input.bodyText !== undefined || input.body !== undefined) {
-      body = input.bodyText ?? JSON.stringify(input.body);
+      body = input.bodyText ?? stringifyJson(input.body);
       const type = input.contentType === undefined ? 'application/json' : input.contentType;
       if (type !== null) headers['content-type'] = type;
     }
@@ -281,8 +311,11 @@ export class Case {
       if (!parent.ok) return { ...parent, setup: true };
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
-    const body = options.body ?? this.generator.validBody(kind.create, bindings);
-    if (!isObject(body)) return { ok: false, reason: `no valid body for ${kind.create.operationId} can be built from the document`, setup: depth > 0, transport: false };
+    const generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
+    if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
+    const body = generated.body;
+    if (!isObject(body)) return { ok: false, reason: `the valid body for ${kind.create.operationId} is not an object, so no record can be tracked`, setup: true, transport: false, noValidInput: true };
     const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
@@ -295,6 +328,33 @@ export class Case {
       };
     }
     return { ok: true, record: { kind, sent: body, body: call.json, call } };
+  }
+
+  /**
+   * Validates an input the runner calls valid, as it will be sent: the body
+   * as its exact JSON text read back, the path and query parameters as the
+   * texts in the URL, with the operation's compiled validators (src/schema).
+   */
+  checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
+    const validators = this.ctx.compiled.operations.get(operation.operationId);
+    if (!validators) return { ok: true, body: input.body };
+    const texts = (values: CallInput['query']): Record<string, string | string[]> => queryOf(values);
+    const path = Object.fromEntries(Object.entries(texts(input.path)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
+    const parameters = validators.parameters({ path, query: texts(input.query), headers: lowerCaseKeys(input.headers ?? {}) });
+    if (!parameters.ok) {
+      const first = parameters.diagnostics[0]!;
+      return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
+    }
+    if (input.body === undefined && input.bodyText === undefined) return { ok: true, body: undefined };
+    let sent: unknown;
+    try {
+      sent = plainJson(parseJson(input.bodyText ?? stringifyJson(input.body)));
+    } catch {
+      return { ok: false, reason: `no valid input for ${operation.operationId}: the body is not JSON` };
+    }
+    const problems = validators.body(sent);
+    if (problems.length > 0) return { ok: false, reason: `no valid body for ${operation.operationId}: ${problems[0]!.pointer} ${problems[0]!.message}` };
+    return { ok: true, body: input.body };
   }
 
   /** Ends the case once; later calls are ignored (a check may bail out early). */
@@ -353,7 +413,8 @@ export class Case {
 
   /** A record the check needed could not be made: a transport failure fails the case (no other check owns it), an HTTP answer skips it (the checks of that operation own it). */
   setupFailed(outcome: Extract<CreateOutcome, { ok: false }>): void {
-    if (outcome.transport) this.fail(outcome.reason);
+    if (outcome.noValidInput) this.skip(outcome.reason);
+    else if (outcome.transport) this.fail(outcome.reason);
     else if (outcome.setup) this.skip(`setup failed: ${outcome.reason}`);
     else this.fail(outcome.reason);
   }
@@ -363,7 +424,7 @@ function toCall(result: HttpResult, path: string, method: string, body: string |
   let requestBody: unknown;
   if (body !== undefined) {
     try {
-      requestBody = JSON.parse(body);
+      requestBody = parseJson(body);
     } catch {
       requestBody = undefined;
     }
@@ -399,7 +460,7 @@ export function linkInputs(target: LinkTarget, source: ExpressionSource): { path
     const parameter = linkParameter(target.operation, name);
     const value = evaluateExpression(expression, source);
     if (!parameter || value === undefined || value === null) continue;
-    const text = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+    const text = typeof value === 'object' ? stringifyJson(value) : typeof value === 'bigint' ? value.toString() : (value as string | number | boolean);
     if (parameter.in === 'path') path[parameter.name] = text;
     else if (parameter.in === 'query') query[parameter.name] = text;
   }

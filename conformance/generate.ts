@@ -10,8 +10,11 @@
  */
 import { Faker, en } from '@faker-js/faker';
 import type { OpenAPIV3 } from 'openapi-types';
+import { createRequire } from 'node:module';
+import type RandExpClass from 'randexp';
 import type { MediaTypeSpec, Operation, ParameterSpec } from '../src/contract/index.js';
-import { isJsonMediaType } from '../src/schema/index.js';
+import { isJsonMediaType, type Diagnostic } from '../src/schema/index.js';
+import { parseJson, plainJson, stringifyJson } from './json.js';
 
 export type Schema = OpenAPIV3.SchemaObject;
 export type JsonObject = Record<string, unknown>;
@@ -55,6 +58,20 @@ const TWO_TO_63 = '9223372036854775808';
 /** Words that no sane enum contains, tried in order. `adopted` is the classic wrong PetStatus. */
 const NOT_IN_ENUM = ['adopted', 'unknown-value', 'x-not-in-enum'];
 
+/**
+ * randexp is CommonJS whose `module.exports` is the class itself while its
+ * typings declare a default export; loaded through require, typed by its own declaration.
+ */
+const RandExp: typeof RandExpClass.default = createRequire(import.meta.url)('randexp');
+
+/** Says why a body is not valid for an operation (the compiled request validator, src/schema), or [] when it is. */
+export type BodyValidator = (operation: Operation, value: unknown) => readonly Diagnostic[];
+
+export type ValidBody = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string };
+
+/** Schema samples tried after the examples, each taking other branches of oneOf/anyOf. */
+const SAMPLE_VARIANTS = 3;
+
 export class Generator {
   readonly faker: Faker;
   private counter = 0;
@@ -65,6 +82,8 @@ export class Generator {
     readonly runTag: string,
     /** Tells apart the generators of one run (one per check), so their tags never collide either. */
     private readonly label = '',
+    /** The gate every body passes before it is called valid; without one (unit tests) every candidate passes. */
+    private readonly validate: BodyValidator = () => [],
   ) {
     this.faker = new Faker({ locale: [en], seed });
   }
@@ -75,36 +94,62 @@ export class Generator {
     return `${this.runTag}-${this.label}${this.counter}`;
   }
 
+  /** A valid body for the operation, or undefined (validBodyOrReason says why). */
+  validBody(operation: Operation, bindings: Readonly<Record<string, unknown>>): unknown {
+    const outcome = this.validBodyOrReason(operation, bindings);
+    return outcome.ok ? outcome.body : undefined;
+  }
+
   /**
-   * A valid body for the operation: its preferred example, with fields
-   * named like a producer's parameter bound to records the run owns, and
-   * free-text fields made unique. Undefined when there is nothing to start from.
+   * A valid body for the operation: its preferred examples first, then
+   * samples of its schema, each with fields named like a producer's parameter
+   * bound to records the run owns and free-text fields made unique. The first
+   * candidate whose exact JSON text the operation's request validator accepts
+   * wins; when none does, the reason says what the last one broke, and the
+   * check that wanted it skips rather than fails (issue 9, point 1).
    */
-  validBody(operation: Operation, bindings: Readonly<Record<string, unknown>>, exampleIndex = 0): unknown {
+  validBodyOrReason(operation: Operation, bindings: Readonly<Record<string, unknown>>): ValidBody {
     const media = jsonBodyOf(operation);
-    if (!media) return undefined;
+    if (!media) return { ok: false, reason: `${operation.operationId} takes no JSON body` };
     const bodySchema = schema(media.schema);
-    const examples = preferredExamples(media);
-    const base = examples.length > 0 ? structuredClone(examples[exampleIndex % examples.length]) : this.sample(bodySchema, 0);
-    if (!isObject(base)) return base;
-    const properties = bodySchema.properties ?? {};
+    const candidates: (() => unknown)[] = [
+      ...preferredExamples(media).map((example) => () => structuredClone(example)),
+      ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => () => this.sample(bodySchema, 0, variant)),
+    ];
+    let reason = `no example and no sample of ${operation.operationId}'s body schema`;
+    for (const candidate of candidates) {
+      const base = candidate();
+      const body = isObject(base) ? this.fill(base, bodySchema, bindings) : base;
+      const problems = this.validate(operation, asSent(body));
+      if (problems.length === 0) return { ok: true, body };
+      reason = `the generator's best body for ${operation.operationId} breaks the document at ${problems[0]!.pointer}: ${problems[0]!.message}`;
+    }
+    return { ok: false, reason };
+  }
+
+  /** Binds producer fields, fills required fields an example lacks, and makes free text unique. */
+  private fill(base: JsonObject, bodySchema: Schema, bindings: Readonly<Record<string, unknown>>): JsonObject {
+    const merged = mergeAllOf(bodySchema);
+    const properties = merged.properties ?? {};
     for (const [name, value] of Object.entries(bindings)) {
       if (name in properties || name in base) base[name] = value;
     }
     // A required field the example lacks (a document whose example is partial) is filled from its schema.
-    for (const name of bodySchema.required ?? []) {
-      if (!(name in base) && properties[name]) base[name] = this.sample(schema(properties[name]), 1);
+    for (const name of merged.required ?? []) {
+      const property = properties[name];
+      if (!(name in base) && property && !schema(property).readOnly) base[name] = this.sample(schema(property), 1);
     }
-    return this.uniquify(base, bodySchema);
+    return this.uniquify(base, merged);
   }
 
   /** Makes every free-text string of an object unique to this run, within its maxLength. */
   uniquify(value: JsonObject, objectSchema: Schema): JsonObject {
     const tag = this.nextTag();
-    for (const [name, propertySchema] of Object.entries(objectSchema.properties ?? {})) {
-      const s = schema(propertySchema);
+    const merged = mergeAllOf(objectSchema);
+    for (const [name, propertySchema] of Object.entries(merged.properties ?? {})) {
+      const s = mergeAllOf(schema(propertySchema));
       if (s.type !== 'string' || s.enum || s.format || s.pattern) continue;
-      if (!(name in value) && !(objectSchema.required ?? []).includes(name)) continue;
+      if (!(name in value) && !(merged.required ?? []).includes(name)) continue;
       const current = typeof value[name] === 'string' && value[name] !== '' ? (value[name] as string) : this.faker.word.noun();
       const max = s.maxLength ?? 200;
       const suffix = ` ${tag}`;
@@ -113,54 +158,186 @@ export class Generator {
     return value;
   }
 
-  /** A value valid for a schema, from its example, enum, default or bounds; faker for free text. */
-  sample(s: Schema, depth: number): unknown {
-    if (s.example !== undefined) return structuredClone(s.example as unknown);
-    if (s.enum && s.enum.length > 0) return s.enum[0];
-    if (s.default !== undefined) return s.default as unknown;
-    if (s.allOf) return Object.assign({}, ...s.allOf.map((part) => this.sample(schema(part), depth)).filter(isObject));
-    if (s.oneOf?.[0] ?? s.anyOf?.[0]) return this.sample(schema(s.oneOf?.[0] ?? s.anyOf?.[0]), depth);
-    switch (s.type) {
+  /**
+   * A value for a schema in the request view (OpenAPI 3.0.3 §4.7.24:
+   * readOnly properties are not sent): its example, enum, default, or one
+   * built from its type and bounds; `allOf` parts are merged first, and
+   * `variant` picks among the branches of `oneOf`/`anyOf` (the validator
+   * decides which candidate is valid). One small function per construct.
+   */
+  sample(raw: Schema, depth: number, variant = 0): unknown {
+    const s = mergeAllOf(raw);
+    if (s.example !== undefined && variant === 0) return structuredClone(s.example as unknown);
+    const values = (s.enum ?? []).filter((v) => v !== null);
+    if (values.length > 0) return values[variant % values.length];
+    if (s.default !== undefined && s.default !== null && variant === 0) return structuredClone(s.default as unknown);
+    const branches = s.oneOf ?? s.anyOf;
+    if (branches && branches.length > 0) {
+      const { oneOf: _one, anyOf: _any, ...rest } = s;
+      return this.sample(mergeAllOf({ allOf: [rest, schema(branches[variant % branches.length])] }), depth, variant);
+    }
+    switch (typeOf(s)) {
       case 'integer':
-        return Math.max(typeof s.minimum === 'number' ? s.minimum + (s.exclusiveMinimum ? 1 : 0) : 1, 1);
+        return sampleInteger(s);
       case 'number':
-        return typeof s.minimum === 'number' ? s.minimum + 1 : 1;
+        return sampleNumber(s);
       case 'boolean':
         return false;
       case 'array':
-        return depth > 3 ? [] : Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => this.sample(schema((s as OpenAPIV3.ArraySchemaObject).items), depth + 1));
-      case 'object': {
-        const out: JsonObject = {};
-        if (depth > 3) return out;
-        for (const name of s.required ?? []) out[name] = this.sample(schema(s.properties?.[name]), depth + 1);
-        return out;
-      }
-      case 'string':
+        return this.sampleArray(s, depth, variant);
+      case 'object':
+        return this.sampleObject(s, depth, variant);
       default:
         return this.sampleString(s);
     }
   }
 
+  private sampleArray(s: Schema, depth: number, variant: number): unknown[] {
+    const items = schema((s as OpenAPIV3.ArraySchemaObject).items);
+    const length = depth > 3 ? (s.minItems ?? 0) : Math.min(Math.max(1, s.minItems ?? 1), s.maxItems ?? Number.POSITIVE_INFINITY);
+    const out: unknown[] = [];
+    for (let i = 0; i < length; i += 1) out.push(this.sample(items, depth + 1, s.uniqueItems ? variant + i : variant));
+    return out;
+  }
+
+  private sampleObject(s: Schema, depth: number, variant: number): JsonObject {
+    const out: JsonObject = {};
+    const properties = s.properties ?? {};
+    const writable = Object.keys(properties).filter((name) => !schema(properties[name]).readOnly);
+    const wanted = new Set((s.required ?? []).filter((name) => !schema(properties[name]).readOnly));
+    // minProperties: add optional writable properties until there are enough.
+    for (const name of writable) if (wanted.size < (s.minProperties ?? 0)) wanted.add(name);
+    for (const name of wanted) out[name] = depth > 6 ? {} : this.sample(schema(properties[name]), depth + 1, variant);
+    return out;
+  }
+
   private sampleString(s: Schema): string {
+    if (s.pattern) return fitLength(this.fromPattern(s.pattern), s);
     switch (s.format) {
       case 'date-time':
         return this.faker.date.soon({ days: 30, refDate: '2030-01-01T00:00:00Z' }).toISOString().replace(/\.\d{3}Z$/, 'Z');
       case 'date':
         return this.faker.date.soon({ days: 30, refDate: '2030-01-01T00:00:00Z' }).toISOString().slice(0, 10);
+      case 'time':
+        return '09:30:00Z';
       case 'uri':
-      case 'uri-reference':
+      case 'url':
         return `https://example.com/${this.faker.string.alphanumeric(8)}`;
+      case 'uri-reference':
+        return `/${this.faker.string.alphanumeric(8)}`;
       case 'email':
         return this.faker.internet.email();
       case 'uuid':
         return this.faker.string.uuid();
-      default: {
-        const text = this.faker.word.noun();
-        const min = s.minLength ?? 1;
-        return text.length >= min ? text.slice(0, s.maxLength ?? text.length) : text.padEnd(min, 'x');
-      }
+      case 'hostname':
+        return 'example.com';
+      case 'ipv4':
+        return '192.0.2.1';
+      case 'ipv6':
+        return '2001:db8::1';
+      case 'byte':
+        return fitLength(Buffer.from(this.faker.word.noun()).toString('base64'), s);
+      default:
+        return fitLength(this.faker.word.noun(), s);
     }
   }
+
+  /** A string matching an ECMA-262 pattern (randexp), drawn from this generator's seeded faker. */
+  private fromPattern(pattern: string): string {
+    const expression = new RandExp(pattern);
+    expression.max = 8;
+    expression.randInt = (from: number, to: number) => this.faker.number.int({ min: from, max: to });
+    return expression.gen();
+  }
+}
+
+/** The exact JSON text of a body, read back as the validators read a request (json.ts): what is validated is what is sent. */
+export function asSent(body: unknown): unknown {
+  return body === undefined ? undefined : plainJson(parseJson(stringifyJson(body)));
+}
+
+/** The type a schema asks for, or the one its keywords imply (`properties` → object). */
+function typeOf(s: Schema): string | undefined {
+  if (s.type) return s.type;
+  if (s.properties || s.required || s.additionalProperties !== undefined) return 'object';
+  if ('items' in s) return 'array';
+  if (typeof s.minimum === 'number' || typeof s.maximum === 'number') return 'number';
+  return undefined;
+}
+
+/** The smallest integer in bounds, preferring 1 (ids start there); a multiple of multipleOf. */
+function sampleInteger(s: Schema): number {
+  const min = typeof s.minimum === 'number' ? (s.exclusiveMinimum === true ? Math.floor(s.minimum) + 1 : Math.ceil(s.minimum)) : undefined;
+  const max = typeof s.maximum === 'number' ? (s.exclusiveMaximum === true ? Math.ceil(s.maximum) - 1 : Math.floor(s.maximum)) : undefined;
+  let value = min !== undefined ? Math.max(min, 1) : 1;
+  if (max !== undefined && value > max) value = min ?? max;
+  const step = typeof s.multipleOf === 'number' && s.multipleOf > 0 ? s.multipleOf : undefined;
+  if (step !== undefined) value = Math.ceil(value / step) * step;
+  return value;
+}
+
+function sampleNumber(s: Schema): number {
+  const min = typeof s.minimum === 'number' ? s.minimum : undefined;
+  const max = typeof s.maximum === 'number' ? s.maximum : undefined;
+  if (min !== undefined && max !== undefined) return (min + max) / 2;
+  if (min !== undefined) return min + 1;
+  if (max !== undefined) return max - 1;
+  return 1;
+}
+
+/** Pads or cuts a string into [minLength, maxLength]. */
+function fitLength(text: string, s: Schema): string {
+  const min = s.minLength ?? 0;
+  const max = s.maxLength ?? Number.POSITIVE_INFINITY;
+  const padded = text.length >= min ? text : text.padEnd(min, 'x');
+  return padded.length > max ? padded.slice(0, max) : padded;
+}
+
+/**
+ * A schema with its `allOf` parts folded in (JSON Schema §10.2.1.1: an
+ * instance must satisfy every part): properties and required lists are
+ * united, a property two parts declare becomes the allOf of both, bounds take
+ * the tighter value, `additionalProperties: false` from any part holds, and
+ * `nullable` only when every part allows null. What cannot be merged
+ * (two patterns) keeps the first; the validator still judges the result.
+ */
+export function mergeAllOf(s: Schema): Schema {
+  if (!s.allOf || s.allOf.length === 0) return s;
+  const { allOf, ...rest } = s;
+  let out: Schema = { ...rest };
+  for (const part of allOf) out = mergeTwo(out, mergeAllOf(schema(part)));
+  return out;
+}
+
+function mergeTwo(a: Schema, b: Schema): Schema {
+  const out: Record<string, unknown> = { ...b, ...a };
+  if (a.properties || b.properties) {
+    const properties: Record<string, Schema> = {};
+    for (const [name, p] of Object.entries(b.properties ?? {})) properties[name] = schema(p);
+    for (const [name, p] of Object.entries(a.properties ?? {})) properties[name] = properties[name] ? { allOf: [schema(p), properties[name]!] } : schema(p);
+    out['properties'] = properties;
+  }
+  if (a.required || b.required) out['required'] = [...new Set([...(a.required ?? []), ...(b.required ?? [])])];
+  const tighter = (key: 'minimum' | 'minLength' | 'minItems' | 'minProperties', pick: (x: number, y: number) => number): void => {
+    const x = a[key];
+    const y = b[key];
+    if (typeof x === 'number' && typeof y === 'number') out[key] = pick(x, y);
+  };
+  tighter('minimum', Math.max);
+  tighter('minLength', Math.max);
+  tighter('minItems', Math.max);
+  tighter('minProperties', Math.max);
+  for (const key of ['maximum', 'maxLength', 'maxItems', 'maxProperties'] as const) {
+    const x = a[key];
+    const y = b[key];
+    if (typeof x === 'number' && typeof y === 'number') out[key] = Math.min(x, y);
+  }
+  if (a.enum && b.enum) out['enum'] = a.enum.filter((v) => b.enum!.includes(v));
+  if (a.additionalProperties === false || b.additionalProperties === false) out['additionalProperties'] = false;
+  if (a.nullable !== undefined || b.nullable !== undefined) out['nullable'] = a.nullable === true && b.nullable === true;
+  if (a.readOnly || b.readOnly) out['readOnly'] = true;
+  if (a.writeOnly || b.writeOnly) out['writeOnly'] = true;
+  return out as Schema;
 }
 
 /**

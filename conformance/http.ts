@@ -9,6 +9,7 @@
  * check and the run goes on (issue 4, point 7).
  */
 import { Agent, type Dispatcher } from 'undici';
+import { parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
 
 /** Past this many bytes a response body is not read further (and marked truncated). */
@@ -50,7 +51,12 @@ export interface HttpRequest {
 /** A response body as the checks see it. */
 export type ParsedBody =
   | { readonly kind: 'empty' }
-  | { readonly kind: 'json'; readonly value: unknown }
+  /**
+   * `value` is lossless (integers past 2^53 as bigint, json.ts), for ids,
+   * paths and comparisons; `plain` is what the validators see (bigints as
+   * numbers, as JSON.parse gives them): the same object unless a bigint is in it.
+   */
+  | { readonly kind: 'json'; readonly value: unknown; readonly plain: unknown }
   | { readonly kind: 'invalid-json'; readonly message: string }
   /**
    * Not declared as JSON (text/html, text/plain, none). When the text parses
@@ -249,7 +255,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
     const text = buffer.toString('utf8');
     if (/^\s*[[{]/.test(text)) {
       try {
-        return { kind: 'text', contentType: type || '(none)', lenient: JSON.parse(text) as unknown };
+        return { kind: 'text', contentType: type || '(none)', lenient: parseJson(text) };
       } catch {
         // not JSON either: text it is
       }
@@ -257,7 +263,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
     return { kind: 'text', contentType: type || '(none)' };
   }
   try {
-    return { kind: 'json', value: JSON.parse(buffer.toString('utf8')) as unknown };
+    return { kind: 'json', ...parseJsonBody(buffer.toString('utf8')) };
   } catch (error) {
     return { kind: 'invalid-json', message: (error as Error).message };
   }

@@ -42,12 +42,41 @@ export function verdictOf(findings: readonly Finding[], reason?: string): Judgem
  */
 export const DEPRECATION_HEADERS: ReadonlySet<string> = new Set(['deprecation', 'sunset', 'link']);
 
+/**
+ * The validators the judge uses. `fast` stops at the first problem (Ajv
+ * without allErrors): a hostile 1 MiB `[{},…]` would otherwise build an error
+ * object per element, gigabytes of them (issue 12, finding 2; fastify keeps
+ * allErrors off for the same reason). `detailed` lists every problem, and is
+ * asked only about a response that failed and whose body is small.
+ */
+export interface JudgeValidators {
+  readonly fast: CompiledContract;
+  detailed(): CompiledContract;
+}
+
+/**
+ * A failing response whose body is at most this large is validated again for
+ * the full list of problems (a page of 100 pets is under 10 KiB). Bounded
+ * because the detailed validators are verbose: each keeps its last failing
+ * value in its `errors`.
+ */
+export const DETAILED_BODY_BYTES = 32 * 1024;
+
 /** Builds the judged view of a recorded exchange; undefined when there is no response to judge (transport error, redirect, or a request the document does not describe). */
-export function judgeExchange(compiled: CompiledContract, record: RecordedExchange): JudgedExchange | undefined {
+export function judgeExchange(validators: JudgeValidators, record: RecordedExchange): JudgedExchange | undefined {
+  const response = record.result.response;
+  if (!response || record.result.error || record.target.kind === 'none') return undefined;
+  const first = diagnose(validators.fast, record);
+  if (!first || first.diagnostics.length === 0 || (record.result.exchange.response?.bodyBytes ?? 0) > DETAILED_BODY_BYTES) return first;
+  return diagnose(validators.detailed(), record);
+}
+
+function diagnose(compiled: CompiledContract, record: RecordedExchange): JudgedExchange | undefined {
   const response = record.result.response;
   if (!response || record.result.error || record.target.kind === 'none') return undefined;
   const json = response.body.kind === 'json' ? response.body.value : undefined;
-  const bodyForValidator = json;
+  // Ajv needs plain numbers (json.ts): a bigint id is validated as the double JSON.parse would give.
+  const bodyForValidator = response.body.kind === 'json' ? response.body.plain : undefined;
   let diagnostics: Diagnostic[];
   let statusKey: string | undefined;
   let operation: Operation | undefined;

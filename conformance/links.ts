@@ -177,6 +177,17 @@ export function recordReads(kind: ResourceKind): LinkTarget[] {
   return kind.reads.filter((t) => readsSameRecord(kind, t)).sort((a, b) => Number(a.operation.deprecated) - Number(b.operation.deprecated));
 }
 
+/**
+ * Where a record is read once a deprecated read of it is gone (410 after its
+ * sunset): the successor the document names (`x-successor-version`, a list
+ * filtered by id here), which is a link of the 201 reading the same record.
+ */
+export function successorRead(kind: ResourceKind, gone: LinkTarget): LinkTarget | undefined {
+  const template = gone.operation.deprecation?.successorTemplate?.split('?')[0];
+  const candidates = kind.listReads.filter((t) => readsSameRecord(kind, t));
+  return candidates.find((t) => template !== undefined && t.operation.pathTemplate === template) ?? candidates[0];
+}
+
 /** The field that identifies a record in lists: what the links bind from the created body (`$response.body#/id` → `id`). */
 export function identityField(kind: ResourceKind): string | undefined {
   for (const { link } of kind.links) {

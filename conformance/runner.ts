@@ -10,14 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { compileContract } from '../src/schema/index.js';
+import { compileContract, createAjv, type CompiledContract } from '../src/schema/index.js';
 import { CHECKS, CHECK_FAMILIES, CHECK_IDS, checkInfos, type CheckDefinition } from './checks/index.js';
-import { RunContext, type RecordedExchange } from './context.js';
-import { isObject } from './generate.js';
+import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type Coverage, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { normalizeReason } from './reporters/defects.js';
 
@@ -53,8 +52,10 @@ export interface RunOptions {
   readonly minCoverage?: MinCoverage;
 }
 
+/** A failing exchange as the report shows it: a title and the exchange's excerpts, never the parsed body (issue 12, finding 2). */
 interface PassiveFailure {
-  readonly record: RecordedExchange;
+  readonly title: string;
+  readonly exchange: Exchange;
   readonly reason: string;
   readonly findings: readonly Finding[];
 }
@@ -75,7 +76,12 @@ const MAX_FAILURES_LISTED = 10;
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const settings = validateOptions(options);
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
-  const compiled = compileContract(contract);
+  // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
+  // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
+  // detailed set made on first need for small failing answers (judge.ts).
+  const compiled = compileContract(contract, createAjv({ allErrors: false, verbose: false }));
+  let detailed: CompiledContract | undefined;
+  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= compileContract(contract)) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
   const startedAt = new Date();
   const started = performance.now();
@@ -111,7 +117,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     selection.operations,
     {
       onExchange(record) {
-        const judged = judgeExchange(compiled, record);
+        const judged = judgeExchange(validators, record);
         if (!judged) return;
         if (judged.operation && !selection.operations.has(judged.operation.operationId)) return;
         const key = judged.operation?.operationId ?? '';
@@ -126,7 +132,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
             const reason = normalizeReason(verdict.reason);
             let same = tally.failures.get(reason);
             if (!same) tally.failures.set(reason, (same = { listed: [], more: 0 }));
-            if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push({ record, reason: verdict.reason, findings: verdict.findings });
+            if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push({ title: describeExchange(record), exchange: record.result.exchange, reason: verdict.reason, findings: verdict.findings });
             else same.more += 1;
           }
         }
@@ -204,7 +210,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     try {
-      if (ctx.exchanges.length > 0) cleanup = await ctx.cleanup.run(ctx);
+      if (ctx.exchangeCount > 0) cleanup = await ctx.cleanup.run(ctx);
     } finally {
       await client.close();
     }
@@ -214,7 +220,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     reportPassive(ctx, check, tallies.get(check.id)!, contract);
     complete(check.id);
   }
-  const runCoverage = coverage(contract, ctx.exchanges);
+  const runCoverage = ctx.coverage.report();
   if (options.minCoverage) {
     ctx.report(coverageVerdict(runCoverage, options.minCoverage));
     complete(MIN_COVERAGE_CHECK.id);
@@ -412,59 +418,14 @@ function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: Readonl
         ctx.report({
           checkId: check.id,
           ...(operationId ? { operationId } : {}),
-          title: describeExchange(failure.record),
+          title: failure.title,
           verdict: 'failed',
           reason: failure.reason,
           findings: failure.findings,
-          evidence: [failure.record.result.exchange],
+          evidence: [failure.exchange],
           ...(i === listed.length - 1 && more > 0 ? { alike: more } : {}),
         });
       }
     }
-  }
-}
-
-/** Which operations, documented statuses and PetStatus values the run exercised and observed. */
-function coverage(contract: Contract, exchanges: readonly RecordedExchange[]): Coverage {
-  const exercised = new Set<string>();
-  const observed = new Set<string>();
-  const enumValues = petStatusValues(contract);
-  const sent = new Set<string>();
-  const seen = new Set<string>();
-  for (const record of exchanges) {
-    // The probes only ask whether the target is there: they exercise nothing a check judges for coverage (--min-coverage).
-    if (record.target.kind !== 'operation' || record.checkId === 'probe') continue;
-    const operation = record.target.operation;
-    collectStatuses(record.requestJson, enumValues, sent);
-    for (const value of record.query['status'] ?? []) if (enumValues.includes(value)) sent.add(value);
-    const response = record.result.response;
-    if (!response) continue;
-    exercised.add(operation.operationId);
-    const spec = responseFor(operation, response.status);
-    if (spec) observed.add(`${operation.operationId} ${spec.status}`);
-    if (response.status < 400 && response.body.kind === 'json') collectStatuses(response.body.value, enumValues, seen);
-  }
-  return {
-    operations: contract.operations.map((op) => ({ operationId: op.operationId, exercised: exercised.has(op.operationId) })),
-    statuses: contract.operations.flatMap((op) => [...op.responses.keys()].map((status) => ({ operationId: op.operationId, status, observed: observed.has(`${op.operationId} ${status}`) }))),
-    petStatuses: enumValues.map((value) => ({ value, sent: sent.has(value), observed: seen.has(value) })),
-  };
-}
-
-/** The PetStatus enum, read from the document (empty for a document without one). */
-function petStatusValues(contract: Contract): string[] {
-  const schema = contract.document.components?.schemas?.['PetStatus'] as { enum?: unknown[] } | undefined;
-  return (schema?.enum ?? []).filter((v): v is string => typeof v === 'string');
-}
-
-/** Every `status` string of a JSON value that is a PetStatus value. */
-function collectStatuses(value: unknown, values: readonly string[], into: Set<string>, depth = 0): void {
-  if (depth > 4 || values.length === 0) return;
-  if (Array.isArray(value)) {
-    for (const item of value) collectStatuses(item, values, into, depth + 1);
-  } else if (isObject(value)) {
-    const status = value['status'];
-    if (typeof status === 'string' && values.includes(status)) into.add(status);
-    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) collectStatuses(child, values, into, depth + 1);
   }
 }

@@ -129,6 +129,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const basePath = normalizeBasePath(options.basePath ?? '');
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
+  // RFC 9110 §6.6.1: Date is the origin server's clock. A clock set with --now is the one clients must see, so a
+  // client (the conformance runner) can tell from Date alone that the sunset has passed.
+  const fixedDate = options.now !== undefined ? options.now.toUTCString() : undefined;
   const withNotes = options.notes ?? true;
 
   const errors = createErrorFactory(contract);
@@ -193,6 +196,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const text = applied.filter((token) => token !== undefined).join(', ');
       if (text !== '') headers['preference-applied'] = text;
     }
+    if (fixedDate !== undefined) headers['date'] = fixedDate;
     const response: { status: number; headers: Record<string, string>; body?: unknown; delayMs?: number; fault?: Fault; notes?: readonly string[] } = { status, headers };
     if (body !== undefined) response.body = body;
     if (preferences?.delayMs) response.delayMs = preferences.delayMs;

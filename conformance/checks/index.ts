@@ -25,7 +25,9 @@ import { noUnexpectedDeprecation } from './no-unexpected-deprecation.js';
 import { replaceVisible } from './replace-visible.js';
 import { responseHeaders } from './response-headers.js';
 import { responseSchema } from './response-schema.js';
+import { stableReads } from './stable-reads.js';
 import { statusDocumented } from './status-documented.js';
+import { sunset410 } from './sunset-410.js';
 import { totalCountCheck } from './total-count.js';
 import type { CheckDefinition } from './types.js';
 import { unknownId404 } from './unknown-id-404.js';
@@ -61,12 +63,14 @@ export const CHECKS: readonly CheckDefinition[] = [
   replaceVisible,
   listContainsCreated,
   deleteRemoves,
+  stableReads,
   // workflow: the contract's state rules as data
   ...workflowChecks,
   // deprecation
   deprecationHeaders,
   deprecationLinks,
   noUnexpectedDeprecation,
+  sunset410,
   // cors, with --origin
   corsPreflight,
   corsExposeHeaders,

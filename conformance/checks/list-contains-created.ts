@@ -1,3 +1,4 @@
+import { excerptJson } from '../json.js';
 import type { Operation } from '../../src/contract/index.js';
 import { answered, type Case, type CreatedRecord, type ParamValue } from '../context.js';
 import { schema } from '../generate.js';
@@ -147,7 +148,7 @@ async function pagesHold(c: Case, list: Operation, narrowing: Record<string, Par
   const ids = records.map((r) => idOf(r));
   const missingIds = ids.filter((id) => !seen.some((s) => s === id));
   if (missingIds.length > 0 || new Set(seen).size !== seen.length) {
-    findings.push({ pointer: '/body', keyword: 'page', message: `the limit=1 pages together gave ${JSON.stringify(seen)}; they should give each of ${JSON.stringify(ids)} once`, expected: ids, actual: seen });
+    findings.push({ pointer: '/body', keyword: 'page', message: `the limit=1 pages together gave ${excerptJson(seen)}; they should give each of ${excerptJson(ids)} once`, expected: ids, actual: seen });
   }
   return findings;
 }

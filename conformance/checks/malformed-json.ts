@@ -1,3 +1,4 @@
+import { stringifyJson } from '../json.js';
 import type { Contract } from '../../src/contract/index.js';
 import { isObject, jsonBodyOf } from '../generate.js';
 import type { Finding } from '../model.js';
@@ -27,7 +28,7 @@ export const malformedJson: CheckDefinition = {
         continue;
       }
       const { inputs } = prepared;
-      const valid = JSON.stringify(inputs.body);
+      const valid = stringifyJson(inputs.body);
       const variants = [
         { pointer: '', description: 'the valid body cut short by its last character', text: valid.slice(0, -1) },
         { pointer: '', description: "the valid body with single quotes instead of double quotes", text: valid.replace(/"/g, "'") },
@@ -41,8 +42,7 @@ export const malformedJson: CheckDefinition = {
         }
         const before = await snapshot(c, operation, inputs);
         const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: variant.text });
-        const after = await snapshot(c, operation, inputs);
-        judgeRejection(c, call, documentedStatus(operation, 400), [...stateChanged(before, after), ...wrongCode(ctx.contract, call.status, call.json)]);
+        judgeRejection(c, call, documentedStatus(operation, 400), [...(await stateChanged(c, before)), ...wrongCode(ctx.contract, call.status, call.json)]);
       }
     }
   },

@@ -34,9 +34,10 @@ export const replaceVisible: CheckDefinition = {
       const record = outcome.record;
       // Keep the records the original named (its category): the replacement changes the record, not what it hangs on.
       const bindings = Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name)));
-      const replacement = c.generator.validBody(replace.operation, bindings);
-      if (!isObject(replacement) || (ctx.compiled.operations.get(replace.operation.operationId)?.body(replacement).length ?? 1) > 0) {
-        c.skip(`no valid body for ${replace.operation.operationId} can be built from the document`);
+      const generated = c.generator.validBodyOrReason(replace.operation, bindings);
+      const replacement = generated.ok ? generated.body : undefined;
+      if (!generated.ok || !isObject(replacement)) {
+        c.skip(generated.ok ? `the valid body for ${replace.operation.operationId} is not an object` : generated.reason);
         continue;
       }
       const call = await c.follow(replace, record, { body: replacement });

@@ -5,11 +5,13 @@
  * request, and reading a collection without paging through it.
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
-import { answered, type Call, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
-import { ABSENT_ID, isObject, jsonBodyOf, sampleParameterText, schema } from '../generate.js';
-import { evaluateExpression, identityField, type ResourceKind } from '../links.js';
+import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
+import { ABSENT_ID, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
+import { excerptJson } from '../json.js';
+import { evaluateExpression, identityField, okSchema, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
-import { sameValue } from '../compare.js';
+import { sameRecord, sameValue } from '../compare.js';
+import { goneBySunset } from './sunset-410.js';
 
 export interface PreparedInputs {
   readonly path: Record<string, ParamValue>;
@@ -51,7 +53,12 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     }
   }
   const media = jsonBodyOf(operation);
-  if (!media) return { ok: true, inputs: { path, query, bindings } };
+  if (!media) {
+    // Ids the run owns, examples or samples: whatever they are, they are checked as the texts sent before anything is called valid.
+    const valid = options.absent ? { ok: true as const } : c.checkValid(operation, { path, query });
+    if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
+    return { ok: true, inputs: { path, query, bindings } };
+  }
   for (const name of Object.keys(schema(media.schema).properties ?? {})) {
     const producer = ctx.links.producers.get(name);
     if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind) continue;
@@ -60,42 +67,106 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
     bindings[name] = evaluateExpression(producer.expression, outcome.record.call.source);
   }
-  const body = c.generator.validBody(operation, bindings);
-  const problems = ctx.compiled.operations.get(operation.operationId)?.body(body) ?? [];
-  if (body === undefined || problems.length > 0) {
-    return { ok: false, fail: (k) => k.skip(`no valid body for ${operation.operationId} can be built from the document's examples and schema (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''})`) };
-  }
-  return { ok: true, inputs: { path, query, body, bindings } };
+  const generated = c.generator.validBodyOrReason(operation, bindings);
+  if (!generated.ok) return { ok: false, fail: (k) => k.skip(generated.reason) };
+  const valid = c.checkValid(operation, { path, query, body: generated.body });
+  if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
+  return { ok: true, inputs: { path, query, body: generated.body, bindings } };
 }
 
-/** What an invalid request must leave unchanged. */
+/** What an invalid request must leave unchanged, read twice before it was sent and found stable. */
 export type Snapshot =
-  | { readonly kind: 'count'; readonly value: number; readonly describe: string }
-  | { readonly kind: 'record'; readonly value: unknown; readonly describe: string }
+  | { readonly kind: 'count'; readonly value: number; readonly describe: string; readonly read: SnapshotRead }
+  | { readonly kind: 'record'; readonly value: unknown; readonly describe: string; readonly read: SnapshotRead }
   | { readonly kind: 'none'; readonly reason: string };
+
+/** How a snapshot is taken, so the same read can be made again after the request. */
+interface SnapshotRead {
+  /** Names the read for the run's list of unstable reads (`record getPet`). */
+  readonly key: string;
+  readonly operation: Operation;
+  readonly input: CallInput;
+  readonly schema?: Schema;
+}
+
+type Taken = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 
 /**
  * A create operation: the count of its collection (X-Total-Count, narrowed to
  * a parent the run owns when the list can filter by it, so other data and
  * other clients do not move it). Anything else on a path: the record read
  * through the GET of the same path.
+ *
+ * The read is made twice: a difference is only ever blamed on a request when
+ * the same read was stable without it. A read that is not (a field computed
+ * per read, a stateless stub) is noted once in the run (`ctx.unstableReads`;
+ * stable-reads owns that finding) and no request is blamed for it afterwards.
  */
 export async function snapshot(c: Case, operation: Operation, inputs: PreparedInputs): Promise<Snapshot> {
   const ctx = c.ctx;
   const kind = ctx.links.kinds.get(operation.operationId);
+  let read: SnapshotRead;
+  let describe: string;
   if (kind) {
     if (!kind.list) return { kind: 'none', reason: `${operation.operationId} has no list operation to count with` };
     const narrowing = narrowingQuery(kind, inputs.bindings);
-    const call = await c.call(kind.list, { query: { ...narrowing, ...limitOne(kind.list) } });
-    const count = totalCount(call);
-    if (count === undefined) return { kind: 'none', reason: `${answered(call)} without a usable X-Total-Count` };
-    return { kind: 'count', value: count, describe: `the X-Total-Count of ${kind.list.operationId}${Object.keys(narrowing).length ? ` filtered by ${Object.keys(narrowing).join(', ')}` : ''}` };
+    read = { key: `count ${kind.list.operationId}`, operation: kind.list, input: { query: { ...narrowing, ...limitOne(kind.list) } } };
+    describe = `the X-Total-Count of ${kind.list.operationId}${Object.keys(narrowing).length ? ` filtered by ${Object.keys(narrowing).join(', ')}` : ''}`;
+  } else {
+    const get = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
+    if (!get || ctx.settings.readOnly) return { kind: 'none', reason: 'no read of the same path' };
+    const recordSchema = okSchema(get);
+    read = { key: `record ${get.operationId}`, operation: get, input: { path: inputs.path }, ...(recordSchema ? { schema: schema(recordSchema) } : {}) };
+    describe = `the record read by ${get.operationId}`;
   }
-  const read = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
-  if (!read || ctx.settings.readOnly) return { kind: 'none', reason: 'no read of the same path' };
-  const call = await c.call(read, { path: inputs.path });
-  if (call.status !== 200) return { kind: 'none', reason: `${answered(call)}` };
-  return { kind: 'record', value: call.json, describe: `the record read by ${read.operationId}` };
+  const known = ctx.unstableReads.get(read.key);
+  if (known) return { kind: 'none', reason: `${read.key} is not stable (${known}); stable-reads reports it` };
+  const first = await take(c, read);
+  if (!first.ok) return { kind: 'none', reason: first.reason };
+  const second = await take(c, read);
+  if (!second.ok) return { kind: 'none', reason: second.reason };
+  if (!same(read, first.value, second.value)) {
+    const detail = `two reads with nothing sent between them differ: ${excerptJson(first.value, 80)} then ${excerptJson(second.value, 80)}`;
+    ctx.unstableReads.set(read.key, detail);
+    return { kind: 'none', reason: `${read.key} is not stable (${detail}); stable-reads reports it` };
+  }
+  return kind ? { kind: 'count', value: second.value as number, describe, read } : { kind: 'record', value: second.value, describe, read };
+}
+
+async function take(c: Case, read: SnapshotRead): Promise<Taken> {
+  const call = await c.call(read.operation, read.input);
+  if (read.key.startsWith('count ')) {
+    const count = totalCount(call);
+    return count === undefined ? { ok: false, reason: `${answered(call)} without a usable X-Total-Count` } : { ok: true, value: count };
+  }
+  return call.status === 200 ? { ok: true, value: call.json } : { ok: false, reason: answered(call) };
+}
+
+function same(read: SnapshotRead, a: unknown, b: unknown): boolean {
+  return read.key.startsWith('count ') ? a === b : sameRecord(a, b, read.schema);
+}
+
+/**
+ * Findings when the state a snapshot took changed since: the same read again,
+ * and when it differs, once more, so only a new state that holds is blamed on
+ * the request (a read that flickers is noted as unstable instead).
+ */
+export async function stateChanged(c: Case, before: Snapshot): Promise<Finding[]> {
+  if (before.kind === 'none') return [];
+  const { read } = before;
+  if (c.ctx.unstableReads.has(read.key)) return [];
+  const after = await take(c, read);
+  if (!after.ok || same(read, before.value, after.value)) return [];
+  const again = await take(c, read);
+  if (!again.ok) return [];
+  if (!same(read, after.value, again.value)) {
+    c.ctx.unstableReads.set(read.key, `reads differ from one another: ${excerptJson(after.value, 80)} then ${excerptJson(again.value, 80)}`);
+    return [];
+  }
+  if (before.kind === 'count') {
+    return [{ pointer: '/header/x-total-count', keyword: 'unchanged', message: `${before.describe} went from ${String(before.value)} to ${String(after.value)}: the rejected request created something`, expected: before.value, actual: after.value }];
+  }
+  return [{ pointer: '/body', keyword: 'unchanged', message: `${before.describe} changed in the fields the document declares: the rejected request changed it`, expected: before.value, actual: after.value }];
 }
 
 /** Query values that narrow a collection to records under a parent the run owns (`listPets?categoryId=<own>`). */
@@ -118,18 +189,6 @@ export function totalCount(call: Call): number | undefined {
   return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
 }
 
-/** Findings when the state changed between two snapshots. */
-export function stateChanged(before: Snapshot, after: Snapshot): Finding[] {
-  if (before.kind === 'none' || after.kind === 'none' || before.kind !== after.kind) return [];
-  if (before.kind === 'count' && after.kind === 'count' && after.value !== before.value) {
-    return [{ pointer: '/header/x-total-count', keyword: 'unchanged', message: `${before.describe} went from ${before.value} to ${after.value}: the rejected request created something`, expected: before.value, actual: after.value }];
-  }
-  if (before.kind === 'record' && after.kind === 'record' && !(sameValue(before.value, after.value) && sameValue(after.value, before.value))) {
-    return [{ pointer: '/body', keyword: 'unchanged', message: `${before.describe} changed: the rejected request changed it`, expected: before.value, actual: after.value }];
-  }
-  return [];
-}
-
 /**
  * The verdict on the answer to an invalid request: a 4xx (the one the
  * document names, when it names one) and nothing changed. A 5xx is left to
@@ -140,6 +199,11 @@ export function judgeRejection(c: Case, call: Call, expectedStatus: number | und
   if (call.problem) return c.fail(call.problem);
   const status = call.status ?? 0;
   if (status >= 500) return c.skip(`answered ${status}; that is no-server-error's finding`);
+  const operation = c.operationId !== undefined ? c.ctx.contract.operationsById.get(c.operationId) : undefined;
+  if (operation && goneBySunset(operation, status)) {
+    // A sunset operation may refuse everything with 410 (sunset-410 judges whether the sunset has passed).
+    return changed.length > 0 ? c.fail(changed[0]!.message, changed) : c.pass();
+  }
   if (status < 400) {
     return c.fail(`accepted: answered ${status} to an invalid request`, [
       { pointer: '/status', keyword: 'rejected', message: `an invalid request must get a 4xx, not ${status}`, expected: expectedStatus ?? '4xx', actual: status },

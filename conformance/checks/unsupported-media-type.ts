@@ -1,3 +1,4 @@
+import { stringifyJson } from '../json.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import { jsonBodyOf } from '../generate.js';
 import type { CheckDefinition } from './types.js';
@@ -44,9 +45,8 @@ export const unsupportedMediaType: CheckDefinition = {
           continue;
         }
         const before = await snapshot(c, operation, inputs);
-        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: JSON.stringify(inputs.body), contentType: variant.contentType });
-        const after = await snapshot(c, operation, inputs);
-        judgeRejection(c, call, documentedStatus(operation, 415), stateChanged(before, after));
+        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: stringifyJson(inputs.body), contentType: variant.contentType });
+        judgeRejection(c, call, documentedStatus(operation, 415), await stateChanged(c, before));
       }
     }
   },

@@ -8,7 +8,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { sameValue } from '../compare.js';
-import { answered, type Case, type ParamValue } from '../context.js';
+import { answered, type Call, type Case, type ParamValue } from '../context.js';
 import { isObject } from '../generate.js';
 import { resolvePointer } from '../links.js';
 import type { Finding } from '../model.js';
@@ -106,7 +106,10 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       if (isValidSpec(step.body)) {
         const spec = step.body;
         const extra = isObject(resolve(spec.with ?? {}, saved)) ? (resolve(spec.with ?? {}, saved) as Record<string, unknown>) : {};
-        const generated = c.generator.validBody(operation, extra);
+        const outcome = c.generator.validBodyOrReason(operation, extra);
+        // No valid input, no verdict: skipped with the reason, never failed (issue 9, point 1).
+        if (!outcome.ok) return c.skip(`${label}: ${outcome.reason}`);
+        const generated = outcome.body;
         body = isObject(generated) ? { ...generated, ...extra } : generated;
         if (isObject(body)) for (const name of spec.without ?? []) delete body[name];
       } else {
@@ -132,7 +135,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
         if (at >= 0) return c.fail(`${label}: the list still holds ${item.field} ${JSON.stringify(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${JSON.stringify(wanted)} should be gone`, actual: list[at] }]);
-        if (step.save) saved.set(step.save, call.json);
+        if (step.save) saved.set(step.save, savable(call));
         continue;
       }
       if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${JSON.stringify(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
@@ -152,9 +155,16 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       }
     }
     if (findings.length > 0) return operation.method === 'get' ? c.fail(findings[0]!.message, findings) : c.failOn(step.operationId, findings[0]!.message, findings);
-    if (step.save) saved.set(step.save, call.json);
+    if (step.save) saved.set(step.save, savable(call));
   }
   c.pass();
+}
+
+/** Past this size an answer is not kept for later steps: a record is far smaller, and a hostile 1 MiB list must not outlive its step (issue 12, finding 2). */
+const MAX_SAVED_BYTES = 256 * 1024;
+
+function savable(call: Call): unknown {
+  return (call.result.exchange.response?.bodyBytes ?? 0) <= MAX_SAVED_BYTES ? call.json : undefined;
 }
 
 function isAdd(value: Value): value is { readonly $add: readonly Value[] } {

@@ -1,0 +1,77 @@
+/**
+ * "Equal" as the stateful checks judge it (issue 9, point 1, second bullet):
+ * declared properties only, instants, numeric values, any list order, and no
+ * recursion limit (issue 12, finding 8).
+ */
+import { describe, expect, it } from 'vitest';
+import { compareFields, declaredProperties, sameRecord, sameValue } from './compare.js';
+import type { Schema } from './generate.js';
+import { parseJson } from './json.js';
+
+const PET: Schema = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: {
+    id: { type: 'integer', format: 'int64' },
+    name: { type: 'string' },
+    shipDate: { type: 'string', format: 'date-time' },
+    tags: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, weight: { type: 'number' } } } },
+  },
+};
+
+describe('sameValue and sameRecord', () => {
+  it('ignore a field the document does not declare (a server-stamped updatedAt)', () => {
+    expect(sameRecord({ id: 1, name: 'Rex', updatedAt: '2026-01-01T00:00:00Z' }, { id: 1, name: 'Rex', updatedAt: '2026-01-01T00:00:07Z' }, PET)).toBe(true);
+    expect(sameRecord({ id: 1, name: 'Rex' }, { id: 1, name: 'Max' }, PET)).toBe(false);
+  });
+
+  it('compare date-times as instants', () => {
+    expect(sameValue({ shipDate: '2026-12-01T09:00:00Z' }, { shipDate: '2026-12-01T11:00:00.000+02:00' }, PET)).toBe(true);
+    expect(sameValue({ shipDate: '2026-12-01T09:00:00Z' }, { shipDate: '2026-12-01T09:00:01Z' }, PET)).toBe(false);
+  });
+
+  it('compare numbers as values: 1.0 equals 1, and an int64 past 2^53 by its digits', () => {
+    expect(sameValue(parseJson('{"id":1.0}'), { id: 1 }, PET)).toBe(true);
+    const big = parseJson('{"id":4590224790122085204}');
+    expect(sameValue(big, parseJson('{"id":4590224790122085204}'), PET)).toBe(true);
+    expect(sameValue(big, parseJson('{"id":4590224790122085205}'), PET)).toBe(false);
+    // The double JSON.parse would give is another number.
+    expect(sameValue(big, { id: 4590224790122085000 }, PET)).toBe(false);
+  });
+
+  it('ignore list order, but not multiplicity', () => {
+    const a = { tags: [{ label: 'a', weight: 1 }, { label: 'b', weight: 2.5 }] };
+    expect(sameRecord(a, { tags: [{ label: 'b', weight: 2.5 }, { label: 'a', weight: 1.0 }] }, PET)).toBe(true);
+    expect(sameRecord({ tags: [{ label: 'a' }, { label: 'a' }] }, { tags: [{ label: 'a' }, { label: 'b' }] }, PET)).toBe(false);
+    // Undeclared fields inside list items do not count either.
+    expect(sameRecord(a, { tags: [{ label: 'b', weight: 2.5, extra: 1 }, { label: 'a', weight: 1 }] }, PET)).toBe(true);
+  });
+
+  it('see the properties of allOf, oneOf and anyOf parts as declared', () => {
+    const composed: Schema = { allOf: [{ type: 'object', properties: { name: { type: 'string' } } }, { type: 'object', properties: { id: { type: 'integer' } } }] };
+    expect(Object.keys(declaredProperties(composed) ?? {}).sort()).toEqual(['id', 'name']);
+    expect(sameRecord({ id: 1, name: 'x', stamp: 1 }, { id: 1, name: 'x', stamp: 2 }, composed)).toBe(true);
+  });
+
+  it('compareFields names the field that differs and passes server-added fields', () => {
+    expect(compareFields({ name: 'Rex' }, { id: 5, name: 'Rex', extra: true }, '/body', PET)).toEqual([]);
+    const findings = compareFields({ name: 'Rex' }, { name: 'Max' }, '/body', PET);
+    expect(findings.map((f) => f.pointer)).toEqual(['/body/name']);
+  });
+});
+
+describe('100,000-deep JSON', () => {
+  const DEPTH = 100_000;
+  const deepText = (leaf: string): string => `{"name":${'['.repeat(DEPTH)}${leaf}${']'.repeat(DEPTH)}}`;
+
+  it('compare.ts does not overflow the stack on 100,000-deep JSON (issue 12, finding 8)', () => {
+    const a = parseJson(deepText('1'));
+    const b = parseJson(deepText('1'));
+    const c = parseJson(deepText('2'));
+    expect(sameValue(a, b)).toBe(true);
+    expect(sameValue(a, c)).toBe(false);
+    expect(sameRecord(a, b, PET)).toBe(true);
+    expect(sameRecord(a, c, PET)).toBe(false);
+    expect(compareFields(a as Record<string, unknown>, c, '/body', PET).map((f) => f.pointer)).toEqual(['/body/name']);
+  });
+});
