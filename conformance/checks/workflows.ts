@@ -1,4 +1,5 @@
 import { operationsOf, runScenario, type Scenario } from '../scenarios/dsl.js';
+import { COLLECTIONS } from '../scenarios/collections.js';
 import { WORKFLOWS } from '../scenarios/workflows.js';
 import type { CheckDefinition } from './types.js';
 
@@ -9,6 +10,7 @@ function workflowCheck(scenario: Scenario): CheckDefinition {
     family: 'workflow',
     description: scenario.description,
     writes: true,
+    ...(scenario.exclusive ? { exclusive: true } : {}),
     async run(ctx) {
       const subject = ctx.contract.operationsById.has(scenario.subject) ? scenario.subject : undefined;
       const c = ctx.newCase(scenario.id, scenario.description, subject);
@@ -20,4 +22,4 @@ function workflowCheck(scenario: Scenario): CheckDefinition {
   };
 }
 
-export const workflowChecks: readonly CheckDefinition[] = WORKFLOWS.map(workflowCheck);
+export const workflowChecks: readonly CheckDefinition[] = [...WORKFLOWS, ...COLLECTIONS].map(workflowCheck);

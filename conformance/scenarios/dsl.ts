@@ -7,6 +7,7 @@
  * the runner to any document.
  */
 import type { Operation } from '../../src/contract/index.js';
+import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
 import { answered, type Case, type ParamValue } from '../context.js';
 import { isObject } from '../generate.js';
@@ -19,7 +20,17 @@ import type { Finding } from '../model.js';
  * so a rule can be stated relative to the state just before ("cancelling
  * returns what was ordered") rather than to what earlier rules should have made it.
  */
-export type Value = string | number | boolean | null | { readonly $var: string } | { readonly $add: readonly Value[] } | readonly Value[] | { readonly [key: string]: Value };
+export type Value =
+  | string
+  | number
+  | boolean
+  | null
+  | { readonly $var: string }
+  /** The X-Total-Count of a saved answer. */
+  | { readonly $count: string }
+  | { readonly $add: readonly Value[] }
+  | readonly Value[]
+  | { readonly [key: string]: Value };
 
 /** A field expectation: a value, one of several, or absence. */
 export type Expectation = Value | { readonly $oneOf: readonly Value[] } | { readonly $absent: true };
@@ -48,8 +59,24 @@ export interface Step {
      * skipped: a filter that does not hold is list-contains-created's finding.
      */
     readonly item?: { readonly field: string; readonly equals: Value; readonly fields?: Readonly<Record<string, Expectation>>; readonly absent?: true };
+    /** For a list answer: its items' `field` values are exactly these, in any order. */
+    readonly only?: { readonly field: string; readonly equals: readonly Value[] };
+    /** For a list answer: what every item holds (pointers into the item). */
+    readonly every?: Readonly<Record<string, Expectation>>;
+    /** For a list answer: how many items the page holds. */
+    readonly length?: Value;
+    /** The X-Total-Count header, as a number. */
+    readonly count?: Value;
   };
-  /** Saves the response body under a name, for `{ $var: 'name#/pointer' }`. */
+  /**
+   * The check that owns a failure of this step, when it is not this
+   * scenario's rule (a filter that does not hold is list-contains-created's,
+   * a count under a plain narrowing total-count's): the scenario is then
+   * skipped rather than failed, so one defect is reported once, and the
+   * steps after it are judged on a base that held.
+   */
+  readonly owner?: string;
+  /** Saves the response body under a name, for `{ $var: 'name#/pointer' }`, and its X-Total-Count, for `{ $count: 'name' }`. */
   readonly save?: string;
 }
 
@@ -58,6 +85,8 @@ export interface Scenario {
   readonly description: string;
   /** The operation the rule is about: the result is filed under it, and --only/--skip by operation select it. */
   readonly subject: string;
+  /** Compares counts of whole collections, which records other checks create side by side would move: runs alone. */
+  readonly exclusive?: boolean;
   readonly steps: readonly Step[];
 }
 
@@ -76,6 +105,7 @@ function resolve(value: Value | undefined, saved: ReadonlyMap<string, unknown>):
     const [name, pointer] = value.$var.split('#') as [string, string | undefined];
     return resolvePointer(saved.get(name), pointer ?? '');
   }
+  if (isCount(value)) return saved.get(`${value.$count}#count`);
   if (isAdd(value)) {
     const parts = value.$add.map((v) => resolve(v, saved));
     return parts.every((p) => typeof p === 'number') ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
@@ -98,7 +128,14 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     for (const [name, raw] of Object.entries(step.params ?? {})) {
       const value = resolve(raw, saved);
       const parameter = operation.parameters.find((p) => p.name === name);
-      if (!parameter || value === undefined || value === null || typeof value === 'object') continue;
+      if (!parameter || value === undefined || value === null) continue;
+      if (Array.isArray(value)) {
+        // A repeatable query parameter (`?id=1&id=2`, style form, explode true).
+        const items = value.filter((v): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v));
+        if (parameter.in === 'query') query[name] = items;
+        continue;
+      }
+      if (typeof value === 'object') continue;
       (parameter.in === 'path' ? path : query)[name] = value as string | number | boolean;
     }
     let body: unknown;
@@ -118,9 +155,11 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     const status = call.status ?? 0;
     // `success` is any 2xx: whether it is the documented one is status-documented's to say.
     const expectedOk = step.expect.status === 'success' ? status >= 200 && status < 300 : status === step.expect.status;
+    const owned = (message: string, findings: readonly Finding[]): void =>
+      step.owner ? c.skip(`${message}; that is ${step.owner}'s finding, so this rule cannot be judged`) : c.fail(message, findings);
     if (!expectedOk) {
       const expected = step.expect.status === 'success' ? successStatuses(operation).join(' or ') || '2xx' : step.expect.status;
-      return c.fail(`${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
+      return owned(`${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
     }
     let subject: unknown = call.json;
     let root = `/steps/${index}/body`;
@@ -130,7 +169,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const list = Array.isArray(call.json) ? call.json : [];
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
-        if (at >= 0) return c.fail(`${label}: the list still holds ${item.field} ${JSON.stringify(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${JSON.stringify(wanted)} should be gone`, actual: list[at] }]);
+        if (at >= 0) return owned(`${label}: the list still holds ${item.field} ${JSON.stringify(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${JSON.stringify(wanted)} should be gone`, actual: list[at] }]);
         if (step.save) saved.set(step.save, call.json);
         continue;
       }
@@ -140,20 +179,61 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     }
     const findings: Finding[] = [];
     for (const [pointer, raw] of Object.entries({ ...(step.expect.fields ?? {}), ...(item?.fields ?? {}) })) {
-      const actual = resolvePointer(subject, pointer);
-      if (typeof raw === 'object' && raw !== null && '$absent' in raw) {
-        if (actual !== undefined) findings.push({ pointer: `${root}${pointer}`, keyword: 'absent', message: `${label}: ${pointer} should be absent`, actual });
-        continue;
-      }
-      const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
-      if (!options.some((expected) => sameValue(expected, actual))) {
-        findings.push({ pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${JSON.stringify(actual)}, expected ${options.map((o) => JSON.stringify(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual });
-      }
+      const finding = judgeField(subject, pointer, raw, root, label, saved);
+      if (finding) findings.push(finding);
     }
-    if (findings.length > 0) return c.fail(findings[0]!.message, findings);
-    if (step.save) saved.set(step.save, call.json);
+    findings.push(...judgeList(call.json, step, root, label, saved));
+    const count = totalCount(call);
+    if (step.expect.count !== undefined) {
+      const expected = resolve(step.expect.count, saved);
+      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${JSON.stringify(expected)}`, expected, actual: count });
+    }
+    if (findings.length > 0) return owned(findings[0]!.message, findings);
+    if (step.save) {
+      saved.set(step.save, call.json);
+      if (count !== undefined) saved.set(`${step.save}#count`, count);
+    }
   }
   c.pass();
+}
+
+function judgeField(subject: unknown, pointer: string, raw: Expectation, root: string, label: string, saved: ReadonlyMap<string, unknown>): Finding | undefined {
+  const actual = resolvePointer(subject, pointer);
+  if (typeof raw === 'object' && raw !== null && '$absent' in raw) {
+    return actual === undefined ? undefined : { pointer: `${root}${pointer}`, keyword: 'absent', message: `${label}: ${pointer} should be absent`, actual };
+  }
+  const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
+  if (options.some((expected) => sameValue(expected, actual))) return undefined;
+  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${JSON.stringify(actual)}, expected ${options.map((o) => JSON.stringify(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
+}
+
+/** The list expectations of a step: which records (`only`), what each holds (`every`), how many (`length`). */
+function judgeList(json: unknown, step: Step, root: string, label: string, saved: ReadonlyMap<string, unknown>): Finding[] {
+  const { only, every, length } = step.expect;
+  if (!only && !every && length === undefined) return [];
+  if (!Array.isArray(json)) return [{ pointer: root, keyword: 'type', message: `${label}: the answer is not a list`, expected: 'array', actual: typeof json }];
+  const findings: Finding[] = [];
+  if (length !== undefined) {
+    const expected = resolve(length, saved);
+    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${JSON.stringify(expected)}`, expected, actual: json.length });
+  }
+  if (only) {
+    const wanted = only.equals.map((v) => resolve(v, saved));
+    const got = json.map((entry) => (isObject(entry) ? entry[only.field] : undefined));
+    const same = got.length === wanted.length && wanted.every((w) => got.some((g) => sameValue(w, g)));
+    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${JSON.stringify(got)}, expected exactly ${JSON.stringify(wanted)} (any order)`, expected: wanted, actual: got });
+  }
+  for (const [at, entry] of json.entries()) {
+    for (const [pointer, raw] of Object.entries(every ?? {})) {
+      const finding = judgeField(entry, pointer, raw, `${root}/${at}`, label, saved);
+      if (finding) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+function isCount(value: Value): value is { readonly $count: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && '$count' in value && typeof value.$count === 'string' && Object.keys(value).length === 1;
 }
 
 function isAdd(value: Value): value is { readonly $add: readonly Value[] } {
