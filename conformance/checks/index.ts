@@ -5,6 +5,11 @@
  * reported once (schemathesis checks.py, the architecture's principle 6).
  */
 import type { CheckInfo } from '../model.js';
+import { acceptsJsonAccept } from './accepts-json-accept.js';
+import { acceptsJsonCharset } from './accepts-json-charset.js';
+import { acceptsLargeIds } from './accepts-large-ids.js';
+import { acceptsValidBodies } from './accepts-valid-bodies.js';
+import { acceptsValidQueries } from './accepts-valid-queries.js';
 import { contentType } from './content-type.js';
 import { corsExposeHeaders } from './cors-expose-headers.js';
 import { corsPreflight } from './cors-preflight.js';
@@ -63,6 +68,12 @@ export const CHECKS: readonly CheckDefinition[] = [
   notAcceptable406,
   payloadTooLarge413,
   unknownReference422,
+  // acceptance: valid variety the document allows must be taken, not refused
+  acceptsJsonAccept,
+  acceptsJsonCharset,
+  acceptsValidBodies,
+  acceptsValidQueries,
+  acceptsLargeIds,
   // stateful, from the 201 links
   createReadBack,
   replaceVisible,

@@ -1,0 +1,39 @@
+import type { CheckDefinition } from './types.js';
+import { prepareInputs, writesAllowed } from './support.js';
+import { bodyProblems, judgeAcceptance, skipInvalid } from './valid-variants.js';
+
+/**
+ * A valid JSON body labelled with a charset parameter or in another case
+ * (media types are case-insensitive, RFC 9110 §8.3.1; `charset=utf-8` is
+ * the JSON default, RFC 8259 §8.1) is taken like plain application/json.
+ */
+const CONTENT_TYPES = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"', 'Application/JSON'];
+
+export const acceptsJsonCharset: CheckDefinition = {
+  id: 'accepts-json-charset',
+  family: 'acceptance',
+  description: `A valid body sent as ${CONTENT_TYPES.join(' | ')} is taken, not refused with a 415.`,
+  writes: true,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      if (!operation.requestBody || !writesAllowed(ctx, operation)) continue;
+      for (const contentType of CONTENT_TYPES) {
+        if (ctx.aborted) return;
+        const c = ctx.newCase('accepts-json-charset', `${operation.method.toUpperCase()} ${operation.pathTemplate} with Content-Type: ${contentType}`, operation.operationId);
+        const prepared = await prepareInputs(c, operation);
+        if (!prepared.ok) {
+          prepared.fail(c);
+          continue;
+        }
+        const { path, query, body } = prepared.inputs;
+        const text = JSON.stringify(body);
+        const problems = bodyProblems(ctx, operation, text);
+        if (problems.length > 0) {
+          skipInvalid(c, problems);
+          continue;
+        }
+        judgeAcceptance(c, await c.call(operation, { path, query, bodyText: text, contentType }), 'success');
+      }
+    }
+  },
+};
