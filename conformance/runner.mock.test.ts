@@ -64,7 +64,7 @@ describe('against the mock with its bundled data', () => {
   });
 
   it('cleans up what it created (except what the contract forbids deleting: a complete order)', () => {
-    for (const left of report.cleanup.leftBehind) expect(left.reason).toMatch(/ORDER_ALREADY_COMPLETE|409/);
+    for (const left of report.cleanup.leftBehind) expect(left.reason, JSON.stringify(left)).toMatch(/ORDER_ALREADY_COMPLETE|409/);
     expect(report.cleanup.deleted).toBeGreaterThan(0);
   });
 

@@ -109,9 +109,13 @@ export function parameterProblems(ctx: RunContext, operation: Operation, path: R
   return verdict && !verdict.ok ? verdict.diagnostics : [];
 }
 
-/** The skip of a variant the generator could not make valid: never a failure. */
+/** Why a variant the generator could not make valid is skipped: never a failure. */
+export function invalidReason(problems: readonly Diagnostic[]): string {
+  return `the generated request is not valid for the document (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''}); not sent`;
+}
+
 export function skipInvalid(c: Case, problems: readonly Diagnostic[]): void {
-  c.skip(`the generated request is not valid for the document (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''}); not sent`);
+  c.skip(invalidReason(problems));
 }
 
 /**

@@ -184,6 +184,9 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     }
     findings.push(...judgeList(call.json, step, root, label, saved));
     const count = totalCount(call);
+    if (step.expect.count !== undefined && count === undefined) {
+      return c.skip(`${label}: ${answered(call)} without a usable X-Total-Count, which is response-headers' finding; the count cannot be judged`);
+    }
     if (step.expect.count !== undefined) {
       const expected = resolve(step.expect.count, saved);
       if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${JSON.stringify(expected)}`, expected, actual: count });
