@@ -1,6 +1,6 @@
 import type { CheckDefinition } from './types.js';
-import { prepareInputs, writesAllowed } from './support.js';
-import { bodyProblems, judgeAcceptance, skipInvalid } from './valid-variants.js';
+import { writesAllowed } from './support.js';
+import { judgeAcceptance, SharedInputs, sendValidBody } from './valid-variants.js';
 
 /**
  * A valid JSON body labelled with a charset parameter or in another case
@@ -17,22 +17,14 @@ export const acceptsJsonCharset: CheckDefinition = {
   async run(ctx) {
     for (const operation of ctx.operations) {
       if (!operation.requestBody || !writesAllowed(ctx, operation)) continue;
+      const shared = new SharedInputs(operation);
       for (const contentType of CONTENT_TYPES) {
         if (ctx.aborted) return;
         const c = ctx.newCase('accepts-json-charset', `${operation.method.toUpperCase()} ${operation.pathTemplate} with Content-Type: ${contentType}`, operation.operationId);
-        const prepared = await prepareInputs(c, operation);
-        if (!prepared.ok) {
-          prepared.fail(c);
-          continue;
-        }
-        const { path, query, body } = prepared.inputs;
-        const text = JSON.stringify(body);
-        const problems = bodyProblems(ctx, operation, text);
-        if (problems.length > 0) {
-          skipInvalid(c, problems);
-          continue;
-        }
-        judgeAcceptance(c, await c.call(operation, { path, query, bodyText: text, contentType }), 'success');
+        const sent = await shared.send(c, (inputs) => sendValidBody(c, operation, inputs, JSON.stringify(inputs.body), contentType));
+        if (!sent) continue;
+        if ('skip' in sent) c.skip(sent.skip);
+        else judgeAcceptance(c, sent.call, 'success');
       }
     }
   },

@@ -1,9 +1,7 @@
-import type { Operation } from '../../src/contract/index.js';
-import type { Call, Case } from '../context.js';
-import { isObject, jsonBodyOf, schema } from '../generate.js';
+import { isObject, jsonBodyOf, schema, type JsonObject } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { prepareInputs, writesAllowed, type PreparedInputs } from './support.js';
-import { bodyProblems, invalidReason, judgeAcceptance, valueVariants, type ValueVariant } from './valid-variants.js';
+import { writesAllowed } from './support.js';
+import { judgeAcceptance, SharedInputs, sendValidBody, valueVariants, type ValueVariant } from './valid-variants.js';
 
 /**
  * Valid bodies across the range the document allows, one property varied
@@ -34,22 +32,13 @@ export const acceptsValidBodies: CheckDefinition = {
       }
       if ((bodySchema.required ?? []).length < Object.keys(bodySchema.properties ?? {}).length) variants.push({ description: 'only the required fields', value: undefined });
       const required = new Set(bodySchema.required ?? []);
-      let inputs: PreparedInputs | undefined;
+      const shared = new SharedInputs(operation);
       for (const variant of variants) {
         if (ctx.aborted) return;
         const c = ctx.newCase('accepts-valid-bodies', `${where} with ${variant.description}`, operation.operationId);
         c.mutation = { kind: 'valid-variant', pointer: variant.name ? `/body/${variant.name}` : '/body', description: variant.description };
-        let sent = inputs ? await sendVariant(c, operation, inputs, variant, required) : undefined;
-        // Records are shared between variants; a 409 is state an earlier variant left (an open order on the pet, a name now taken): fresh records, once.
-        if (!sent || ('call' in sent && sent.call.status === 409)) {
-          const prepared = await prepareInputs(c, operation);
-          inputs = prepared.ok ? prepared.inputs : undefined;
-          if (!prepared.ok) {
-            prepared.fail(c);
-            continue;
-          }
-          sent = await sendVariant(c, operation, prepared.inputs, variant, required);
-        }
+        const sent = await shared.send(c, (inputs) => (isObject(inputs.body) ? sendValidBody(c, operation, inputs, JSON.stringify(varied(inputs.body, inputs.bindings, variant, required))) : Promise.resolve({ skip: 'the valid body is not an object to vary' })));
+        if (!sent) continue;
         if ('skip' in sent) {
           c.skip(sent.skip);
           continue;
@@ -57,6 +46,7 @@ export const acceptsValidBodies: CheckDefinition = {
         judgeAcceptance(c, sent.call, 'success');
         // A replace that took a value without the run's tag (a one-character name) is put back, so the cleanup still knows the record as the run's.
         const status = sent.call.status ?? 0;
+        const inputs = shared.current;
         if (inputs && !ctx.links.kinds.has(operation.operationId) && !sent.text.includes(ctx.runTag) && status >= 200 && status < 300) {
           await c.call(operation, { path: inputs.path, query: inputs.query, body: inputs.body });
         }
@@ -65,13 +55,8 @@ export const acceptsValidBodies: CheckDefinition = {
   },
 };
 
-/** Sends the valid body with one property varied (or only the required fields), once the exact text is known to be valid. */
-async function sendVariant(c: Case, operation: Operation, inputs: PreparedInputs, variant: ValueVariant & { readonly name?: string }, required: ReadonlySet<string>): Promise<{ call: Call; text: string } | { skip: string }> {
-  const { path, query, body, bindings } = inputs;
-  if (!isObject(body)) return { skip: 'the valid body is not an object to vary' };
-  const varied = variant.name ? { ...body, [variant.name]: variant.value } : Object.fromEntries(Object.entries(body).filter(([name]) => required.has(name) || name in bindings));
-  const text = JSON.stringify(varied);
-  const problems = bodyProblems(c.ctx, operation, text);
-  if (problems.length > 0) return { skip: invalidReason(problems) };
-  return { call: await c.call(operation, { path, query, bodyText: text }), text };
+/** The valid body with one property varied, or with only the required fields (and those bound to the run's records). */
+function varied(body: JsonObject, bindings: Readonly<Record<string, unknown>>, variant: ValueVariant & { readonly name?: string }, required: ReadonlySet<string>): JsonObject {
+  if (variant.name) return { ...body, [variant.name]: variant.value };
+  return Object.fromEntries(Object.entries(body).filter(([name]) => required.has(name) || name in bindings));
 }

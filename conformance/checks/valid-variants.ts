@@ -10,6 +10,7 @@
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import type { Diagnostic } from '../../src/schema/index.js';
 import { answered, type Call, type Case, type ParamValue, type RunContext } from '../context.js';
+import { prepareInputs, type PreparedInputs } from './support.js';
 import { ABSENT_ID, type Schema } from '../generate.js';
 
 /** 2^63-1, the largest id the document allows; exact as text, which is how it goes into paths and queries. */
@@ -135,4 +136,43 @@ export function judgeAcceptance(c: Case, call: Call, expected: 'success' | numbe
     ]);
   }
   c.skip(`${answered(call)}: not a refusal of the input (a state rule, a missing record or a sunset), which other checks judge`);
+}
+
+export type Sent = { readonly call: Call; readonly text: string } | { readonly skip: string };
+
+/**
+ * Valid inputs shared by the variants of one operation (records to name, a
+ * valid body), made afresh when a variant meets a 409: that is state an
+ * earlier variant left (an open order on the pet, a name now taken), so the
+ * variant is tried once more on records of its own before it is judged.
+ */
+export class SharedInputs {
+  private inputs: PreparedInputs | undefined;
+
+  constructor(private readonly operation: Operation) {}
+
+  /** The inputs the last variant used. */
+  get current(): PreparedInputs | undefined {
+    return this.inputs;
+  }
+
+  /** Sends one variant; undefined when no inputs could be prepared (the case is then already reported). */
+  async send(c: Case, attempt: (inputs: PreparedInputs) => Promise<Sent>): Promise<Sent | undefined> {
+    const first = this.inputs ? await attempt(this.inputs) : undefined;
+    if (first && !('call' in first && first.call.status === 409)) return first;
+    const prepared = await prepareInputs(c, this.operation);
+    this.inputs = prepared.ok ? prepared.inputs : undefined;
+    if (!prepared.ok) {
+      prepared.fail(c);
+      return undefined;
+    }
+    return attempt(prepared.inputs);
+  }
+}
+
+/** Sends a body text once it is known to be valid for the operation. */
+export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string): Promise<Sent> {
+  const problems = bodyProblems(c.ctx, operation, text);
+  if (problems.length > 0) return { skip: invalidReason(problems) };
+  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}) }), text };
 }
