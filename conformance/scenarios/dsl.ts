@@ -7,6 +7,7 @@
  * the runner to any document.
  */
 import type { Operation } from '../../src/contract/index.js';
+import { jsonText } from '../checks/json-text.js';
 import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
 import { answered, type Case, type ParamValue } from '../context.js';
@@ -131,12 +132,13 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       if (!parameter || value === undefined || value === null) continue;
       if (Array.isArray(value)) {
         // A repeatable query parameter (`?id=1&id=2`, style form, explode true).
-        const items = value.filter((v): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v));
+        // An id past 2^53 (a bigint once JSON is read losslessly) goes out as its digits.
+        const items = value.flatMap((v): (string | number | boolean)[] => (typeof v === 'bigint' ? [v.toString()] : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? [v] : []));
         if (parameter.in === 'query') query[name] = items;
         continue;
       }
       if (typeof value === 'object') continue;
-      (parameter.in === 'path' ? path : query)[name] = value as string | number | boolean;
+      (parameter.in === 'path' ? path : query)[name] = typeof value === 'bigint' ? value.toString() : (value as string | number | boolean);
     }
     let body: unknown;
     if (step.body !== undefined) {
@@ -169,11 +171,11 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const list = Array.isArray(call.json) ? call.json : [];
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
-        if (at >= 0) return owned(`${label}: the list still holds ${item.field} ${JSON.stringify(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${JSON.stringify(wanted)} should be gone`, actual: list[at] }]);
+        if (at >= 0) return owned(`${label}: the list still holds ${item.field} ${jsonText(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${jsonText(wanted)} should be gone`, actual: list[at] }]);
         if (step.save) saved.set(step.save, call.json);
         continue;
       }
-      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${JSON.stringify(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
+      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${jsonText(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
       subject = list[at];
       root = `${root}/${at}`;
     }
@@ -189,7 +191,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     }
     if (step.expect.count !== undefined) {
       const expected = resolve(step.expect.count, saved);
-      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${JSON.stringify(expected)}`, expected, actual: count });
+      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${jsonText(expected)}`, expected, actual: count });
     }
     if (findings.length > 0) return owned(findings[0]!.message, findings);
     if (step.save) {
@@ -207,7 +209,7 @@ function judgeField(subject: unknown, pointer: string, raw: Expectation, root: s
   }
   const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
   if (options.some((expected) => sameValue(expected, actual))) return undefined;
-  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${JSON.stringify(actual)}, expected ${options.map((o) => JSON.stringify(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
+  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${jsonText(actual)}, expected ${options.map((o) => jsonText(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
 }
 
 /** The list expectations of a step: which records (`only`), what each holds (`every`), how many (`length`). */
@@ -218,13 +220,13 @@ function judgeList(json: unknown, step: Step, root: string, label: string, saved
   const findings: Finding[] = [];
   if (length !== undefined) {
     const expected = resolve(length, saved);
-    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${JSON.stringify(expected)}`, expected, actual: json.length });
+    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${jsonText(expected)}`, expected, actual: json.length });
   }
   if (only) {
     const wanted = only.equals.map((v) => resolve(v, saved));
     const got = json.map((entry) => (isObject(entry) ? entry[only.field] : undefined));
     const same = got.length === wanted.length && wanted.every((w) => got.some((g) => sameValue(w, g)));
-    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${JSON.stringify(got)}, expected exactly ${JSON.stringify(wanted)} (any order)`, expected: wanted, actual: got });
+    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${jsonText(got)}, expected exactly ${jsonText(wanted)} (any order)`, expected: wanted, actual: got });
   }
   for (const [at, entry] of json.entries()) {
     for (const [pointer, raw] of Object.entries(every ?? {})) {
