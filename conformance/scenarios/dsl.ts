@@ -10,7 +10,7 @@ import type { Operation } from '../../src/contract/index.js';
 import { jsonText } from '../checks/json-text.js';
 import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
-import { answered, type Case, type ParamValue } from '../context.js';
+import { answered, type Call, type Case, type ParamValue } from '../context.js';
 import { isObject } from '../generate.js';
 import { resolvePointer } from '../links.js';
 import type { Finding } from '../model.js';
@@ -172,7 +172,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
         if (at >= 0) return owned(`${label}: the list still holds ${item.field} ${jsonText(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${jsonText(wanted)} should be gone`, actual: list[at] }]);
-        if (step.save) saved.set(step.save, call.json);
+        if (step.save) saved.set(step.save, savable(call));
         continue;
       }
       if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${jsonText(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
@@ -195,7 +195,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     }
     if (findings.length > 0) return owned(findings[0]!.message, findings);
     if (step.save) {
-      saved.set(step.save, call.json);
+      saved.set(step.save, savable(call));
       if (count !== undefined) saved.set(`${step.save}#count`, count);
     }
   }
@@ -239,6 +239,13 @@ function judgeList(json: unknown, step: Step, root: string, label: string, saved
 
 function isCount(value: Value): value is { readonly $count: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && '$count' in value && typeof value.$count === 'string' && Object.keys(value).length === 1;
+}
+
+/** Past this size an answer is not kept for later steps: a record is far smaller, and a hostile 1 MiB list must not outlive its step (issue 12, finding 2). */
+const MAX_SAVED_BYTES = 256 * 1024;
+
+function savable(call: Call): unknown {
+  return (call.result.exchange.response?.bodyBytes ?? 0) <= MAX_SAVED_BYTES ? call.json : undefined;
 }
 
 function isAdd(value: Value): value is { readonly $add: readonly Value[] } {
