@@ -64,7 +64,7 @@ describe('against the mock with its bundled data', () => {
   });
 
   it('cleans up what it created (except what the contract forbids deleting: a complete order)', () => {
-    for (const left of report.cleanup.leftBehind) expect(left.reason).toMatch(/ORDER_ALREADY_COMPLETE|409/);
+    for (const left of report.cleanup.leftBehind) expect(left.reason, JSON.stringify(left)).toMatch(/ORDER_ALREADY_COMPLETE|409/);
     expect(report.cleanup.deleted).toBeGreaterThan(0);
   });
 
@@ -82,6 +82,44 @@ describe('against the mock with its bundled data', () => {
     expect(report.coverage.petStatuses.map((p) => p.value)).toEqual(['available', 'pending', 'sold']);
     expect(report.coverage.petStatuses.every((p) => p.sent && p.observed)).toBe(true);
     expect(report.coverage.statuses.some((s) => s.operationId === 'getPet' && s.status === '404' && s.observed)).toBe(true);
+  });
+
+  it('observes every documented (operation, status) but the 500s and, before the sunset, getPet\'s 410 (issue 9, point 3)', () => {
+    const missing = report.coverage.statuses.filter((s) => !s.observed).map((s) => `${s.operationId} ${s.status}`);
+    // Nothing a conformant target does on request draws a 500, and getPet answers 410 only after 2027-06-30T23:59:59Z.
+    const expected = [...report.coverage.operations.map((o) => `${o.operationId} 500`), 'getPet 410'];
+    expect(missing.sort()).toEqual(expected.sort());
+    // The issue counted 101 documented pairs other than 500, of which 59 were observed before.
+    expect(report.coverage.statuses.filter((s) => s.status !== '500')).toHaveLength(101);
+    expect(report.coverage.statuses.filter((s) => s.observed)).toHaveLength(100);
+  });
+
+  it('sends the valid variety of issue 9 (point 4), all of it taken; a variant the document forbids is skipped, never sent', () => {
+    const family = new Set(report.meta.checks.filter((c) => c.family === 'acceptance').map((c) => c.id));
+    const acceptance = report.results.filter((r) => family.has(r.checkId));
+    expect(acceptance.filter((r) => r.verdict === 'failed'), explain(acceptance.filter((r) => r.verdict === 'failed'))).toEqual([]);
+    const passed = acceptance.filter((r) => r.verdict === 'passed').map((r) => r.title);
+    for (const variant of [
+      'GET /pets with Accept: */*',
+      'GET /store/inventory with Accept: application/*',
+      'POST /categories with Content-Type: application/json; charset=utf-8',
+      'POST /pets with /name one character long',
+      'POST /pets with /name 100 characters long (its maxLength)',
+      'PUT /categories/{categoryId} with /name with non-ASCII letters and spaces',
+      'PUT /pets/{petId} with /status = "sold"',
+      'POST /store/orders with /shipDate = 2026-12-01T09:00:00+02:00',
+      'PATCH /store/orders/{orderId} with /shipDate = 2026-12-01T09:00:00.5-05:30',
+      'GET /pets?limit=100 (its maximum)',
+      'GET /store/orders?offset=1000000 (large, past any page)',
+      'GET /pets/{petId} with petId 9223372036854775807',
+      'DELETE /store/orders/{orderId} with orderId 9007199254740993',
+    ]) {
+      expect(passed, variant).toContain(variant);
+    }
+    // OrderUpdate needs one property at least, so its "only the required fields" (none) is not valid: skipped, not sent.
+    const skipped = acceptance.filter((r) => r.verdict === 'skipped');
+    expect(skipped.map((r) => r.title)).toContain('PATCH /store/orders/{orderId} with only the required fields');
+    for (const r of skipped) expect(r.reason, r.title).toMatch(/not valid for the document|409/);
   });
 
   it('shows the mutation of every negative case', () => {

@@ -5,6 +5,11 @@
  * reported once (schemathesis checks.py, the architecture's principle 6).
  */
 import type { CheckInfo } from '../model.js';
+import { acceptsJsonAccept } from './accepts-json-accept.js';
+import { acceptsJsonCharset } from './accepts-json-charset.js';
+import { acceptsLargeIds } from './accepts-large-ids.js';
+import { acceptsValidBodies } from './accepts-valid-bodies.js';
+import { acceptsValidQueries } from './accepts-valid-queries.js';
 import { contentType } from './content-type.js';
 import { corsExposeHeaders } from './cors-expose-headers.js';
 import { corsPreflight } from './cors-preflight.js';
@@ -20,6 +25,8 @@ import { malformedJson } from './malformed-json.js';
 import { methodNotAllowed405 } from './method-not-allowed-405.js';
 import { negativeBody } from './negative-body.js';
 import { negativeParameters } from './negative-parameters.js';
+import { notAcceptable406 } from './not-acceptable-406.js';
+import { payloadTooLarge413 } from './payload-too-large-413.js';
 import { noServerError } from './no-server-error.js';
 import { noUnexpectedDeprecation } from './no-unexpected-deprecation.js';
 import { replaceVisible } from './replace-visible.js';
@@ -32,6 +39,7 @@ import { totalCountCheck } from './total-count.js';
 import type { CheckDefinition } from './types.js';
 import { unknownId404 } from './unknown-id-404.js';
 import { unknownPath404 } from './unknown-path-404.js';
+import { unknownReference422 } from './unknown-reference-422.js';
 import { unsupportedMediaType } from './unsupported-media-type.js';
 import { workflowChecks } from './workflows.js';
 
@@ -58,6 +66,16 @@ export const CHECKS: readonly CheckDefinition[] = [
   negativeBody,
   malformedJson,
   unsupportedMediaType,
+  // negative: every documented error status provoked with a request that must draw it
+  notAcceptable406,
+  payloadTooLarge413,
+  unknownReference422,
+  // acceptance: valid variety the document allows must be taken, not refused
+  acceptsJsonAccept,
+  acceptsJsonCharset,
+  acceptsValidBodies,
+  acceptsValidQueries,
+  acceptsLargeIds,
   // stateful, from the 201 links
   createReadBack,
   replaceVisible,

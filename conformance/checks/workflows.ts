@@ -1,4 +1,5 @@
 import { operationsOf, runScenario, type Scenario } from '../scenarios/dsl.js';
+import { COLLECTIONS } from '../scenarios/collections.js';
 import { WORKFLOWS } from '../scenarios/workflows.js';
 import type { CheckDefinition } from './types.js';
 
@@ -13,6 +14,7 @@ function workflowCheck(scenario: Scenario): CheckDefinition {
       conformant: scenario.steps.map((step, i) => `${i + 1}. ${step.operationId} (${step.note}) answers ${step.expect.status === 'success' ? '2xx' : step.expect.status}`).join('; '),
     },
     writes: true,
+    ...(scenario.exclusive ? { exclusive: true } : {}),
     async run(ctx) {
       const subject = ctx.contract.operationsById.has(scenario.subject) ? scenario.subject : undefined;
       const c = ctx.newCase(scenario.id, scenario.description, subject);
@@ -24,4 +26,4 @@ function workflowCheck(scenario: Scenario): CheckDefinition {
   };
 }
 
-export const workflowChecks: readonly CheckDefinition[] = WORKFLOWS.map(workflowCheck);
+export const workflowChecks: readonly CheckDefinition[] = [...WORKFLOWS, ...COLLECTIONS].map(workflowCheck);

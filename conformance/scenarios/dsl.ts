@@ -7,6 +7,8 @@
  * the runner to any document.
  */
 import type { Operation } from '../../src/contract/index.js';
+import { jsonText } from '../checks/json-text.js';
+import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
 import { answered, type Call, type Case, type ParamValue } from '../context.js';
 import { isObject } from '../generate.js';
@@ -19,7 +21,17 @@ import type { Finding } from '../model.js';
  * so a rule can be stated relative to the state just before ("cancelling
  * returns what was ordered") rather than to what earlier rules should have made it.
  */
-export type Value = string | number | boolean | null | { readonly $var: string } | { readonly $add: readonly Value[] } | readonly Value[] | { readonly [key: string]: Value };
+export type Value =
+  | string
+  | number
+  | boolean
+  | null
+  | { readonly $var: string }
+  /** The X-Total-Count of a saved answer. */
+  | { readonly $count: string }
+  | { readonly $add: readonly Value[] }
+  | readonly Value[]
+  | { readonly [key: string]: Value };
 
 /** A field expectation: a value, one of several, or absence. */
 export type Expectation = Value | { readonly $oneOf: readonly Value[] } | { readonly $absent: true };
@@ -48,8 +60,24 @@ export interface Step {
      * skipped: a filter that does not hold is list-contains-created's finding.
      */
     readonly item?: { readonly field: string; readonly equals: Value; readonly fields?: Readonly<Record<string, Expectation>>; readonly absent?: true };
+    /** For a list answer: its items' `field` values are exactly these, in any order. */
+    readonly only?: { readonly field: string; readonly equals: readonly Value[] };
+    /** For a list answer: what every item holds (pointers into the item). */
+    readonly every?: Readonly<Record<string, Expectation>>;
+    /** For a list answer: how many items the page holds. */
+    readonly length?: Value;
+    /** The X-Total-Count header, as a number. */
+    readonly count?: Value;
   };
-  /** Saves the response body under a name, for `{ $var: 'name#/pointer' }`. */
+  /**
+   * The check that owns a failure of this step, when it is not this
+   * scenario's rule (a filter that does not hold is list-contains-created's,
+   * a count under a plain narrowing total-count's): the scenario is then
+   * skipped rather than failed, so one defect is reported once, and the
+   * steps after it are judged on a base that held.
+   */
+  readonly owner?: string;
+  /** Saves the response body under a name, for `{ $var: 'name#/pointer' }`, and its X-Total-Count, for `{ $count: 'name' }`. */
   readonly save?: string;
 }
 
@@ -58,6 +86,8 @@ export interface Scenario {
   readonly description: string;
   /** The operation the rule is about: the result is filed under it, and --only/--skip by operation select it. */
   readonly subject: string;
+  /** Compares counts of whole collections, which records other checks create side by side would move: runs alone. */
+  readonly exclusive?: boolean;
   readonly steps: readonly Step[];
 }
 
@@ -76,6 +106,7 @@ function resolve(value: Value | undefined, saved: ReadonlyMap<string, unknown>):
     const [name, pointer] = value.$var.split('#') as [string, string | undefined];
     return resolvePointer(saved.get(name), pointer ?? '');
   }
+  if (isCount(value)) return saved.get(`${value.$count}#count`);
   if (isAdd(value)) {
     const parts = value.$add.map((v) => resolve(v, saved));
     return parts.every((p) => typeof p === 'number') ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
@@ -98,8 +129,16 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     for (const [name, raw] of Object.entries(step.params ?? {})) {
       const value = resolve(raw, saved);
       const parameter = operation.parameters.find((p) => p.name === name);
-      if (!parameter || value === undefined || value === null || typeof value === 'object') continue;
-      (parameter.in === 'path' ? path : query)[name] = value as string | number | boolean;
+      if (!parameter || value === undefined || value === null) continue;
+      if (Array.isArray(value)) {
+        // A repeatable query parameter (`?id=1&id=2`, style form, explode true).
+        // An id past 2^53 (a bigint once JSON is read losslessly) goes out as its digits.
+        const items = value.flatMap((v): (string | number | boolean)[] => (typeof v === 'bigint' ? [v.toString()] : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? [v] : []));
+        if (parameter.in === 'query') query[name] = items;
+        continue;
+      }
+      if (typeof value === 'object') continue;
+      (parameter.in === 'path' ? path : query)[name] = typeof value === 'bigint' ? value.toString() : (value as string | number | boolean);
     }
     let body: unknown;
     if (step.body !== undefined) {
@@ -122,9 +161,17 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     const status = call.status ?? 0;
     // `success` is any 2xx: whether it is the documented one is status-documented's to say.
     const expectedOk = step.expect.status === 'success' ? status >= 200 && status < 300 : status === step.expect.status;
+    // A wrong status is the step's own operation misbehaving, and so is a wrong answer to a write; a read that shows
+    // the wrong state is filed under the scenario's subject (the write before it broke the rule).
+    const owned = (blameStep: boolean, message: string, findings: readonly Finding[]): void =>
+      step.owner
+        ? c.skip(`${message}; that is ${step.owner}'s finding, so this rule cannot be judged`)
+        : blameStep
+          ? c.failOn(step.operationId, message, findings)
+          : c.fail(message, findings);
     if (!expectedOk) {
       const expected = step.expect.status === 'success' ? successStatuses(operation).join(' or ') || '2xx' : step.expect.status;
-      return c.failOn(step.operationId, `${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
+      return owned(true, `${label}: ${answered(call)}, expected ${expected}`, [{ pointer: `/steps/${index}/status`, keyword: 'status', message: `${label}: ${answered(call)}`, expected, actual: status }]);
     }
     let subject: unknown = call.json;
     let root = `/steps/${index}/body`;
@@ -134,30 +181,74 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const list = Array.isArray(call.json) ? call.json : [];
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
-        if (at >= 0) return c.fail(`${label}: the list still holds ${item.field} ${JSON.stringify(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${JSON.stringify(wanted)} should be gone`, actual: list[at] }]);
+        if (at >= 0) return owned(false, `${label}: the list still holds ${item.field} ${jsonText(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${jsonText(wanted)} should be gone`, actual: list[at] }]);
         if (step.save) saved.set(step.save, savable(call));
         continue;
       }
-      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${JSON.stringify(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
+      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${jsonText(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
       subject = list[at];
       root = `${root}/${at}`;
     }
     const findings: Finding[] = [];
     for (const [pointer, raw] of Object.entries({ ...(step.expect.fields ?? {}), ...(item?.fields ?? {}) })) {
-      const actual = resolvePointer(subject, pointer);
-      if (typeof raw === 'object' && raw !== null && '$absent' in raw) {
-        if (actual !== undefined) findings.push({ pointer: `${root}${pointer}`, keyword: 'absent', message: `${label}: ${pointer} should be absent`, actual });
-        continue;
-      }
-      const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
-      if (!options.some((expected) => sameValue(expected, actual))) {
-        findings.push({ pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${JSON.stringify(actual)}, expected ${options.map((o) => JSON.stringify(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual });
-      }
+      const finding = judgeField(subject, pointer, raw, root, label, saved);
+      if (finding) findings.push(finding);
     }
-    if (findings.length > 0) return operation.method === 'get' ? c.fail(findings[0]!.message, findings) : c.failOn(step.operationId, findings[0]!.message, findings);
-    if (step.save) saved.set(step.save, savable(call));
+    findings.push(...judgeList(call.json, step, root, label, saved));
+    const count = totalCount(call);
+    if (step.expect.count !== undefined && count === undefined) {
+      return c.skip(`${label}: ${answered(call)} without a usable X-Total-Count, which is response-headers' finding; the count cannot be judged`);
+    }
+    if (step.expect.count !== undefined) {
+      const expected = resolve(step.expect.count, saved);
+      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${jsonText(expected)}`, expected, actual: count });
+    }
+    if (findings.length > 0) return owned(operation.method !== 'get', findings[0]!.message, findings);
+    if (step.save) {
+      saved.set(step.save, savable(call));
+      if (count !== undefined) saved.set(`${step.save}#count`, count);
+    }
   }
   c.pass();
+}
+
+function judgeField(subject: unknown, pointer: string, raw: Expectation, root: string, label: string, saved: ReadonlyMap<string, unknown>): Finding | undefined {
+  const actual = resolvePointer(subject, pointer);
+  if (typeof raw === 'object' && raw !== null && '$absent' in raw) {
+    return actual === undefined ? undefined : { pointer: `${root}${pointer}`, keyword: 'absent', message: `${label}: ${pointer} should be absent`, actual };
+  }
+  const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
+  if (options.some((expected) => sameValue(expected, actual))) return undefined;
+  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${jsonText(actual)}, expected ${options.map((o) => jsonText(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
+}
+
+/** The list expectations of a step: which records (`only`), what each holds (`every`), how many (`length`). */
+function judgeList(json: unknown, step: Step, root: string, label: string, saved: ReadonlyMap<string, unknown>): Finding[] {
+  const { only, every, length } = step.expect;
+  if (!only && !every && length === undefined) return [];
+  if (!Array.isArray(json)) return [{ pointer: root, keyword: 'type', message: `${label}: the answer is not a list`, expected: 'array', actual: typeof json }];
+  const findings: Finding[] = [];
+  if (length !== undefined) {
+    const expected = resolve(length, saved);
+    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${jsonText(expected)}`, expected, actual: json.length });
+  }
+  if (only) {
+    const wanted = only.equals.map((v) => resolve(v, saved));
+    const got = json.map((entry) => (isObject(entry) ? entry[only.field] : undefined));
+    const same = got.length === wanted.length && wanted.every((w) => got.some((g) => sameValue(w, g)));
+    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${jsonText(got)}, expected exactly ${jsonText(wanted)} (any order)`, expected: wanted, actual: got });
+  }
+  for (const [at, entry] of json.entries()) {
+    for (const [pointer, raw] of Object.entries(every ?? {})) {
+      const finding = judgeField(entry, pointer, raw, `${root}/${at}`, label, saved);
+      if (finding) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+function isCount(value: Value): value is { readonly $count: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && '$count' in value && typeof value.$count === 'string' && Object.keys(value).length === 1;
 }
 
 /** Past this size an answer is not kept for later steps: a record is far smaller, and a hostile 1 MiB list must not outlive its step (issue 12, finding 2). */

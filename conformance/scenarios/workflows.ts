@@ -11,43 +11,8 @@
  * error-code-documented's, bodies error-shape's, a later 404 after a delete
  * delete-removes', and a filter that does not hold list-contains-created's.
  */
-import type { Scenario, Step, Value } from './dsl.js';
-
-const categoryId = { $var: 'category#/id' } as const;
-const petId = { $var: 'pet#/id' } as const;
-const orderId = { $var: 'order#/id' } as const;
-
-const category: Step = { operationId: 'createCategory', note: 'a category of its own', body: { $valid: true }, expect: { status: 'success' }, save: 'category' };
-const pet: Step = {
-  operationId: 'createPet',
-  note: 'a pet of its own',
-  body: { $valid: true, with: { categoryId }, without: ['status'] },
-  expect: { status: 'success' },
-  save: 'pet',
-};
-
-/** Reads the pet through listPets filtered by its id (the successor of the deprecated getPet) and asserts its fields. */
-function readPet(note: string, fields: Readonly<Record<string, Value>> = {}): Step {
-  return { operationId: 'listPets', note, params: { id: petId }, expect: { status: 200, item: { field: 'id', equals: petId, fields } } };
-}
-
-function readStock(note: string, save: string, fields: Readonly<Record<string, Value>> = {}): Step {
-  return { operationId: 'getInventoryItem', note, params: { petId }, expect: { status: 200, fields }, save };
-}
-
-function setStock(quantity: number): Step {
-  return { operationId: 'updateInventory', note: `stock ${quantity}`, params: { petId }, body: { quantity }, expect: { status: 200 } };
-}
-
-function placeOrder(quantity: number): Step {
-  return {
-    operationId: 'placeOrder',
-    note: `order ${quantity} of the pet`,
-    body: { $valid: true, with: { petId, quantity }, without: ['complete'] },
-    expect: { status: 'success' },
-    save: 'order',
-  };
-}
+import type { Scenario } from './dsl.js';
+import { category, categoryId, orderId, pet, petId, placeOrder, readPet, readStock, setStock } from './steps.js';
 
 export const WORKFLOWS: readonly Scenario[] = [
   {
@@ -77,6 +42,19 @@ export const WORKFLOWS: readonly Scenario[] = [
       readPet('a complete order sells the pet', { '/status': 'sold' }),
       { operationId: 'updateOrder', note: 'reopen it', params: { orderId }, body: { complete: false }, expect: { status: 409 } },
       { operationId: 'cancelOrder', note: 'cancel it', params: { orderId }, expect: { status: 409 } },
+      { ...pet, note: 'a second pet', save: 'second' },
+      {
+        operationId: 'placeOrder',
+        note: 'order it with complete: true, placed and fulfilled at once',
+        body: { $valid: true, with: { petId: { $var: 'second#/id' }, quantity: 1, complete: true } },
+        expect: { status: 'success', fields: { '/complete': true } },
+      },
+      {
+        operationId: 'listPets',
+        note: 'an order placed complete sells the pet at once',
+        params: { id: { $var: 'second#/id' } },
+        expect: { status: 200, item: { field: 'id', equals: { $var: 'second#/id' }, fields: { '/status': 'sold' } } },
+      },
     ],
   },
   {
@@ -92,6 +70,9 @@ export const WORKFLOWS: readonly Scenario[] = [
       { operationId: 'cancelOrder', note: 'cancel it', params: { orderId }, expect: { status: 'success' } },
       readStock('the ordered quantity is back', 'after', { '/quantity': { $add: [{ $var: 'before#/quantity' }, 1] } }),
       readPet('the pet is available again', { '/status': 'available' }),
+      // A cancelled order is gone: its own read is delete-removes' to judge (cancelOrder is the DELETE placeOrder links to), the list's is this rule's.
+      { operationId: 'getOrder', note: 'the cancelled order is gone', params: { orderId }, expect: { status: 404 }, owner: 'delete-removes' },
+      { operationId: 'listOrders', note: 'the orders of the pet no longer list it', params: { petId }, expect: { status: 200, item: { field: 'id', equals: orderId, absent: true } } },
     ],
   },
   {
@@ -137,6 +118,62 @@ export const WORKFLOWS: readonly Scenario[] = [
       readPet('it is still there'),
       { operationId: 'cancelOrder', note: 'cancel the order', params: { orderId }, expect: { status: 'success' } },
       { operationId: 'deletePet', note: 'now delete the pet', params: { petId }, expect: { status: 'success' } },
+      // Deleting a pet removes its inventory entry (contract.md, Details); the inventory read is a link of createPet's 201, so delete-removes owns it.
+      { operationId: 'getInventoryItem', note: "the deleted pet's inventory entry is gone", params: { petId }, expect: { status: 404 }, owner: 'delete-removes' },
+    ],
+  },
+  {
+    id: 'workflow-order-whole-stock',
+    description: 'An order may reserve the whole remaining stock: an order for exactly the stock succeeds (rule 2).',
+    subject: 'placeOrder',
+    steps: [
+      category,
+      pet,
+      setStock(3),
+      placeOrder(3),
+      // What the order reserved is workflow-order-reserves-stock's rule; this one is that the whole stock may be ordered.
+      { ...readStock('the whole stock is reserved', 'after', { '/quantity': 0 }), owner: 'workflow-order-reserves-stock' },
+    ],
+  },
+  {
+    id: 'workflow-order-refused',
+    description: 'An order for more than the stock, or for a pet that is not available, is a 409 and reserves nothing (rule 2).',
+    subject: 'placeOrder',
+    steps: [
+      category,
+      pet,
+      setStock(2),
+      { operationId: 'placeOrder', note: 'order 3 of a stock of 2', body: { $valid: true, with: { petId, quantity: 3 }, without: ['complete'] }, expect: { status: 409 } },
+      readStock('nothing was reserved', 'after', { '/quantity': 2 }),
+      readPet('the pet is still available', { '/status': 'available' }),
+      { operationId: 'createPet', note: 'a pet created pending', body: { $valid: true, with: { categoryId, status: 'pending' } }, expect: { status: 'success' }, save: 'pending' },
+      { operationId: 'placeOrder', note: 'order the pending pet', body: { $valid: true, with: { petId: { $var: 'pending#/id' }, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
+      { operationId: 'createPet', note: 'a pet created sold', body: { $valid: true, with: { categoryId, status: 'sold' } }, expect: { status: 'success' }, save: 'sold' },
+      { operationId: 'placeOrder', note: 'order the sold pet', body: { $valid: true, with: { petId: { $var: 'sold#/id' }, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
+    ],
+  },
+  {
+    id: 'workflow-category-name-taken',
+    description: 'A category name belongs to one category: creating another, or renaming another, to a taken name is a 409; a category may keep its own name.',
+    subject: 'createCategory',
+    steps: [
+      category,
+      { operationId: 'createCategory', note: 'a second category with the same name', body: { $valid: true, with: { name: { $var: 'category#/name' } } }, expect: { status: 409 } },
+      { operationId: 'createCategory', note: 'another category', body: { $valid: true }, expect: { status: 'success' }, save: 'other' },
+      {
+        operationId: 'replaceCategory',
+        note: 'rename the other category to the taken name',
+        params: { categoryId: { $var: 'other#/id' } },
+        body: { $valid: true, with: { name: { $var: 'category#/name' } } },
+        expect: { status: 409 },
+      },
+      {
+        operationId: 'replaceCategory',
+        note: 'replace the category keeping its own name',
+        params: { categoryId },
+        body: { $valid: true, with: { name: { $var: 'category#/name' } } },
+        expect: { status: 200, fields: { '/name': { $var: 'category#/name' } } },
+      },
     ],
   },
 ];

@@ -1,0 +1,178 @@
+/**
+ * What the acceptance checks share: valid variety generated from the
+ * document (every length bound, every enum value, RFC 3339 forms, integer
+ * bounds, unicode and spaces), the re-validation of exactly what is sent,
+ * and the verdict on the answer. A conformant server must take every such
+ * request; a refusal of one (400, 406, 413, 415, 422, …) is the finding.
+ * Anything else (a 409 from a state rule, a 404 where a record should be, a
+ * 5xx) is another check's to judge, so the case is skipped, never failed.
+ */
+import type { Operation, ParameterSpec } from '../../src/contract/index.js';
+import type { Diagnostic } from '../../src/schema/index.js';
+import { answered, type Call, type Case, type ParamValue, type RunContext } from '../context.js';
+import { prepareInputs, type PreparedInputs } from './support.js';
+import { ABSENT_ID, type Schema } from '../generate.js';
+
+/** 2^63-1, the largest id the document allows; exact as text, which is how it goes into paths and queries. */
+export const INT64_MAX_TEXT = '9223372036854775807';
+
+/** Date-times RFC 3339 §5.6 allows besides the plain `Z` form: offsets, fractions, both. */
+const DATE_TIMES = ['2026-12-01T09:00:00+02:00', '2026-12-01T09:00:00.123Z', '2026-12-01T09:00:00.5-05:30', '2026-12-01T23:59:59.999999+14:00'];
+
+export interface ValueVariant {
+  readonly description: string;
+  readonly value: unknown;
+}
+
+/**
+ * Valid values of one property, from its schema: the shortest and the
+ * longest string, unicode and spaces, every enum value, other date-time
+ * forms, integer bounds, both booleans. `tag` keeps strings unique to the run;
+ * `letter` is the one-character value.
+ */
+export function valueVariants(pointer: string, s: Schema, tag: string, letter: string): ValueVariant[] {
+  const out: ValueVariant[] = [];
+  if (s.enum) {
+    for (const value of s.enum) out.push({ description: `${pointer} = ${JSON.stringify(value)}`, value });
+    return out;
+  }
+  if (s.type === 'string' && s.format === 'date-time') {
+    for (const value of DATE_TIMES) out.push({ description: `${pointer} = ${value}`, value });
+    return out;
+  }
+  if (s.type === 'string' && !s.format && !s.pattern) {
+    const min = Math.max(1, s.minLength ?? 0);
+    const max = s.maxLength;
+    if (min === 1) out.push({ description: `${pointer} one character long`, value: letter });
+    if (max !== undefined && max >= tag.length + 2) out.push({ description: `${pointer} ${max} characters long (its maxLength)`, value: `${'x'.repeat(max - tag.length - 1)} ${tag}` });
+    out.push({ description: `${pointer} with non-ASCII letters and spaces`, value: clipTo(`Ünïcødé Ñame 名前 ${tag}`, max) });
+    out.push({ description: `${pointer} with leading and trailing spaces`, value: clipTo(` ${tag} `, max) });
+    return out;
+  }
+  if (s.type === 'integer') {
+    if (typeof s.minimum === 'number') out.push({ description: `${pointer} = ${s.minimum} (its minimum)`, value: s.minimum + (s.exclusiveMinimum === true ? 1 : 0) });
+    const max = typeof s.maximum === 'number' ? s.maximum - (s.exclusiveMaximum === true ? 1 : 0) : s.format === 'int32' ? 2 ** 31 - 1 : undefined;
+    if (max !== undefined) out.push({ description: `${pointer} = ${max} (its ${typeof s.maximum === 'number' ? 'maximum' : 'int32 maximum'})`, value: max });
+    return out;
+  }
+  if (s.type === 'boolean') return [true, false].map((value) => ({ description: `${pointer} = ${String(value)}`, value }));
+  return out;
+}
+
+function clipTo(text: string, max: number | undefined): string {
+  return max === undefined ? text : [...text].slice(0, max).join('');
+}
+
+/**
+ * Valid texts of one query parameter: its integer bounds and a large
+ * offset, ids past 2^53 up to 2^63-1 for parameters that carry ids, every
+ * enum value, both booleans, and for a repeatable parameter as many values
+ * as it allows.
+ */
+export function queryVariants(parameter: ParameterSpec, carriesIds: boolean): { description: string; value: ParamValue }[] {
+  const s = parameter.schema;
+  const out: { description: string; value: ParamValue }[] = [];
+  const name = parameter.name;
+  if (s.type === 'array') {
+    const count = Math.min(s.maxItems ?? 3, 100);
+    const ids = Array.from({ length: count }, (_, i) => String(ABSENT_ID - i));
+    out.push({ description: `${name} repeated ${count} times (its maxItems)`, value: ids });
+    if (carriesIds) out.push({ description: `${name}=${INT64_MAX_TEXT} and ${name}=${ABSENT_ID}`, value: [INT64_MAX_TEXT, String(ABSENT_ID)] });
+    return out;
+  }
+  if (s.enum) return s.enum.filter((v): v is string | number | boolean => typeof v !== 'object').map((value) => ({ description: `${name}=${String(value)}`, value }));
+  if (s.type === 'boolean') return [true, false].map((value) => ({ description: `${name}=${String(value)}`, value }));
+  if (s.type === 'integer') {
+    if (carriesIds) {
+      out.push({ description: `${name}=${INT64_MAX_TEXT} (2^63-1, an id no record has)`, value: INT64_MAX_TEXT });
+      return out;
+    }
+    if (typeof s.minimum === 'number') out.push({ description: `${name}=${s.minimum} (its minimum)`, value: s.minimum });
+    if (typeof s.maximum === 'number') out.push({ description: `${name}=${s.maximum} (its maximum)`, value: s.maximum });
+    else out.push({ description: `${name}=1000000 (large, past any page)`, value: 1_000_000 });
+  }
+  return out;
+}
+
+/** Problems of a body text as the document sees it (empty: valid). */
+export function bodyProblems(ctx: RunContext, operation: Operation, text: string): Diagnostic[] {
+  return ctx.compiled.operations.get(operation.operationId)?.body(JSON.parse(text)) ?? [];
+}
+
+/** Problems of path and query texts as the document sees them (empty: valid). */
+export function parameterProblems(ctx: RunContext, operation: Operation, path: Readonly<Record<string, ParamValue>>, query: Readonly<Record<string, ParamValue>>): Diagnostic[] {
+  const text = (value: ParamValue): string | string[] => (Array.isArray(value) ? value.map(String) : String(value));
+  const verdict = ctx.compiled.operations.get(operation.operationId)?.parameters({
+    path: Object.fromEntries(Object.entries(path).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])),
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, text(v)])),
+    headers: {},
+  });
+  return verdict && !verdict.ok ? verdict.diagnostics : [];
+}
+
+/** Why a variant the generator could not make valid is skipped: never a failure. */
+export function invalidReason(problems: readonly Diagnostic[]): string {
+  return `the generated request is not valid for the document (${problems[0]?.pointer ?? ''} ${problems[0]?.message ?? ''}); not sent`;
+}
+
+export function skipInvalid(c: Case, problems: readonly Diagnostic[]): void {
+  c.skip(invalidReason(problems));
+}
+
+/**
+ * The verdict on a valid request: `expected` ('success': any 2xx; or a
+ * status) passes; a 4xx that refuses the request (anything but 404, 409 and
+ * 410, which say something about the state, not the input) fails; the rest
+ * is another check's to judge.
+ */
+export function judgeAcceptance(c: Case, call: Call, expected: 'success' | number): void {
+  if (call.problem) return c.fail(call.problem);
+  const status = call.status ?? 0;
+  if (expected === 'success' ? status >= 200 && status < 300 : status === expected) return c.pass();
+  if (status >= 500) return c.skip(`${answered(call)}; that is no-server-error's finding`);
+  if (status >= 400 && ![404, 409, 410].includes(status)) {
+    return c.fail(`refused a valid request: ${answered(call)}`, [
+      { pointer: '/status', keyword: 'accepted', message: `the request is valid for the document, so it must not be refused with ${status}`, expected: expected === 'success' ? '2xx' : expected, actual: status },
+    ]);
+  }
+  c.skip(`${answered(call)}: not a refusal of the input (a state rule, a missing record or a sunset), which other checks judge`);
+}
+
+export type Sent = { readonly call: Call; readonly text: string } | { readonly skip: string };
+
+/**
+ * Valid inputs shared by the variants of one operation (records to name, a
+ * valid body), made afresh when a variant meets a 409: that is state an
+ * earlier variant left (an open order on the pet, a name now taken), so the
+ * variant is tried once more on records of its own before it is judged.
+ */
+export class SharedInputs {
+  private inputs: PreparedInputs | undefined;
+
+  constructor(private readonly operation: Operation) {}
+
+  /** The inputs the last variant used. */
+  get current(): PreparedInputs | undefined {
+    return this.inputs;
+  }
+
+  /** Sends one variant; undefined when no inputs could be prepared (the case is then already reported). */
+  async send(c: Case, attempt: (inputs: PreparedInputs) => Promise<Sent>): Promise<Sent | undefined> {
+    const first = this.inputs ? await attempt(this.inputs) : undefined;
+    if (first && !('call' in first && first.call.status === 409)) return first;
+    const prepared = await prepareInputs(c, this.operation);
+    this.inputs = prepared.ok ? prepared.inputs : undefined;
+    if (!prepared.ok) {
+      prepared.fail(c);
+      return undefined;
+    }
+    return attempt(prepared.inputs);
+  }
+}
+
+/** Sends a body text once it is known to be valid for the operation. */
+export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string): Promise<Sent> {
+  const problems = bodyProblems(c.ctx, operation, text);
+  if (problems.length > 0) return { skip: invalidReason(problems) };
+  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}) }), text };
+}
