@@ -6,10 +6,10 @@
  * do not (so "loads" cannot mean "checks nothing").
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH, PACKAGE_ROOT } from '../package-info.js';
-import { compileContract, type CompiledContract } from '../schema/index.js';
+import { compileContract, createLenientAjv, type CompiledContract } from '../schema/index.js';
 import { loadContract, type Contract } from './index.js';
 
 const json = { 'content-type': 'application/json' };
@@ -122,5 +122,28 @@ describe('documents from elsewhere are taken as valid OpenAPI (fixtures/document
   it('a response documented only as text/csv is not judged as a missing JSON body', async () => {
     const { compiled } = await load('foreign-conventions');
     expect(compiled.operations.get('exportReport')!.response(200, { 'content-type': 'text/csv' }, undefined).diagnostics).toEqual([]);
+  });
+});
+
+describe('validators of a document from elsewhere are compiled when first needed', () => {
+  it('compiles nothing up front, then only what a check asks for, once', async () => {
+    const contract = await loadContract(join(PACKAGE_ROOT, 'fixtures/documents/recursive.yaml'));
+    const ajv = createLenientAjv();
+    const compile = vi.spyOn(ajv, 'compile');
+    const compiled = compileContract(contract, ajv);
+    expect(compile).not.toHaveBeenCalled();
+    expect(bodyProblems(compiled, 'listPeople', 200, [{ name: 'Ada' }])).toEqual([]);
+    const afterOne = compile.mock.calls.length;
+    expect(afterOne).toBeGreaterThan(0);
+    expect(bodyProblems(compiled, 'listPeople', 200, [{ name: 'Grace' }])).toEqual([]);
+    expect(compile.mock.calls.length).toBe(afterOne);
+  });
+
+  it('our own document compiles everything at start-up (the mock relies on it)', async () => {
+    const contract = await loadContract(DEFAULT_SPEC_PATH);
+    const ajv = createLenientAjv();
+    const compile = vi.spyOn(ajv, 'compile');
+    compileContract(contract, ajv);
+    expect(compile.mock.calls.length).toBeGreaterThan(contract.operations.length);
   });
 });

@@ -1,10 +1,12 @@
+import { DEFAULT_SPEC_PATH } from '../package-info.js';
+import { resolve } from 'node:path';
 import { loadDocument } from './load.js';
 import { buildContract, type BuildOptions, type Contract } from './model.js';
 
 export * from './model.js';
 export { deriveOperationId } from './operation-ids.js';
 export { WarningList } from './warnings.js';
-export { loadDocument, type LoadedDocument } from './load.js';
+export { loadDocument, type LoadedDocument, type LoadOptions } from './load.js';
 
 /**
  * Loads, validates, dereferences and indexes a document: the one way any part
@@ -12,5 +14,6 @@ export { loadDocument, type LoadedDocument } from './load.js';
  * other document is taken as valid OpenAPI (see Contract.strict).
  */
 export async function loadContract(path: string, options: BuildOptions = {}): Promise<Contract> {
-  return buildContract(await loadDocument(path), options);
+  const strict = options.strict ?? resolve(path) === DEFAULT_SPEC_PATH;
+  return buildContract(await loadDocument(path, { thorough: strict }), { strict });
 }

@@ -28,8 +28,9 @@ export interface ConverterOptions {
    * Ajv cannot compile as written are rewritten into what they mean —
    * `discriminator` is dropped (an annotation: `oneOf`/`anyOf` already
    * validate), `nullable` without `type` accepts null beside the rest, a
-   * nullable `enum` accepts null, and a `pattern` JavaScript cannot run is
-   * dropped (reported by the scan, see schema-scan.ts).
+   * nullable `enum` accepts null, a repeated `enum` value is kept once, and a
+   * `pattern` JavaScript cannot run is dropped (reported as a warning by
+   * scanForeignSchemas, schema-registry.ts).
    */
   readonly lenient?: boolean;
   readonly sharing?: SchemaSharing;
@@ -128,6 +129,10 @@ export class SchemaConverter {
         case 'pattern':
           if (!this.#lenient || isRunnablePattern(value)) out[key] = value;
           break;
+        case 'enum':
+          // JSON Schema wants enum values unique; a repeated one allows nothing more, so a document from elsewhere keeps the rest.
+          out[key] = this.#lenient && Array.isArray(value) ? uniqueValues(value) : value;
+          break;
         default:
           out[key] = value;
       }
@@ -161,6 +166,16 @@ function nullableAsWritten(out: JsonSchema): JsonSchema {
   if (out['type'] !== undefined) return out;
   const { nullable: _nullable, ...rest } = out;
   return { anyOf: [{ type: 'null' }, rest] };
+}
+
+function uniqueValues(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value) ?? 'undefined';
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Ajv compiles patterns as Unicode regular expressions (`unicodeRegExp`); a PCRE-only pattern (`(?i)`, `\Z`) throws. */

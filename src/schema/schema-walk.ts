@@ -12,9 +12,13 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  * is visited once, and the walk ends.
  */
 export function forEachSchema(document: OpenAPIV3.Document, visit: SchemaVisitor): void {
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  const schemas = isRecord(components['schemas']) ? components['schemas'] : {};
+  // A component is visited under its own name, wherever else it is used.
+  const named = new Set<unknown>(Object.values(schemas));
   const seen = new Set<object>();
-  const walk = (value: unknown, pointer: string): void => {
-    if (!isRecord(value) || seen.has(value)) return;
+  const walk = (value: unknown, pointer: string, top = false): void => {
+    if (!isRecord(value) || seen.has(value) || (!top && named.has(value))) return;
     seen.add(value);
     visit(value, pointer);
     for (const key of ['items', 'additionalProperties', 'not'] as const) walk(value[key], `${pointer}/${key}`);
@@ -47,9 +51,7 @@ export function forEachSchema(document: OpenAPIV3.Document, visit: SchemaVisitor
     if (Array.isArray(value)) value.forEach((parameter: unknown, i) => parameterOrHeader(parameter, `${pointer}/${i}`));
   };
 
-  const components = (document.components ?? {}) as Record<string, unknown>;
-  const schemas = components['schemas'];
-  if (isRecord(schemas)) for (const [name, schema] of Object.entries(schemas)) walk(schema, `/components/schemas/${escape(name)}`);
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, `/components/schemas/${escape(name)}`, true);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!isRecord(item)) continue;
     const at = `/paths/${escape(path)}`;
