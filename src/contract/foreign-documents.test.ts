@@ -10,7 +10,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH, PACKAGE_ROOT } from '../package-info.js';
 import { compileContract, createLenientAjv, type CompiledContract } from '../schema/index.js';
-import { loadContract, type Contract } from './index.js';
+import type { OpenAPIV3 } from 'openapi-types';
+import { buildContract, loadContract, type Contract } from './index.js';
 
 const json = { 'content-type': 'application/json' };
 
@@ -145,5 +146,40 @@ describe('validators of a document from elsewhere are compiled when first needed
     const compile = vi.spyOn(ajv, 'compile');
     compileContract(contract, ajv);
     expect(compile.mock.calls.length).toBeGreaterThan(contract.operations.length);
+  });
+});
+
+describe('a schema Ajv cannot compile at all', () => {
+  // Built in memory: swagger-parser would refuse `type: strnig`, and that is the point: this is the last safety net.
+  const loaded = (strict: boolean): Contract => {
+    const document: OpenAPIV3.Document = JSON.parse(
+      JSON.stringify({ openapi: '3.0.3', info: { title: 'Bad schema', version: '1' }, paths: {}, components: { schemas: { Bad: { type: 'strnig' } } } }),
+    );
+    // Shared by identity, as a dereferenced document has it.
+    document.paths['/bad'] = { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { type: 'array', items: document.components!.schemas!['Bad']! } } } } } } };
+    return buildContract({ file: '/tmp/bad.yaml', sha256: '0'.repeat(64), document }, { strict });
+  };
+
+  it('is, for a document from elsewhere, a warning at the component, with the operation still checked around it', () => {
+    const contract = loaded(false);
+    const compiled = compileContract(contract);
+    compiled.compileAll();
+    expect(contract.warnings).toEqual([expect.objectContaining({ pointer: '/components/schemas/Bad', skipped: 'values are not checked against this schema' })]);
+    expect(bodyProblems(compiled, 'getBad', 200, [1, 'x'])).toEqual([]);
+    expect(bodyProblems(compiled, 'getBad', 200, { not: 'an array' })).toEqual(['/body type']);
+  });
+
+  it('refuses our own (strict) document at start-up, naming the component', () => {
+    const error: unknown = (() => {
+      try {
+        compileContract(loaded(true));
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(KitError);
+    expect((error as KitError).code).toBe('SPEC_SCHEMA_REJECTED');
+    expect((error as KitError).details.pointer).toBe('/components/schemas/Bad');
   });
 });

@@ -21,15 +21,17 @@ export class SchemaRegistry {
   readonly #components = new Map<object, string>();
   readonly #ids: Record<SchemaView, Map<object, string>> = { request: new Map(), response: new Map() };
   readonly #added = new Set<string>();
-  readonly #onRejected: (id: string, error: Error) => void;
+  readonly #onRejected: (where: string, error: Error) => void;
+  /** Id → where the schema is in the document, for messages. */
+  readonly #where = new Map<string, string>();
   #anonymous = 0;
 
   /**
-   * `onRejected` is told when Ajv refuses a shared schema (a strict contract
-   * turns that into a KitError; a lenient one into a warning, and the schema
-   * then accepts any value).
+   * `onRejected` is told, with a JSON pointer or a description, when Ajv
+   * refuses a shared schema (a strict contract turns that into a KitError; a
+   * lenient one into a warning, and the schema then accepts any value).
    */
-  constructor(ajv: Ajv, document: OpenAPIV3.Document, lenient: boolean, onRejected: (id: string, error: Error) => void) {
+  constructor(ajv: Ajv, document: OpenAPIV3.Document, lenient: boolean, onRejected: (where: string, error: Error) => void) {
     this.#ajv = ajv;
     this.#onRejected = onRejected;
     for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
@@ -62,6 +64,7 @@ export class SchemaRegistry {
     this.#anonymous += name === undefined ? 1 : 0;
     const id = `${ID_BASE}/${view}/${name === undefined ? `recursive-${this.#anonymous}` : encodeURIComponent(name)}`;
     this.#ids[view].set(schema, id);
+    this.#where.set(id, name === undefined ? 'a schema that contains itself' : `/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     // A schema met again while it is being converted is added when that conversion ends (#converted).
     if (!cyclic) this.converter.convertRoot(schema, view);
     return id;
@@ -74,7 +77,9 @@ export class SchemaRegistry {
     try {
       this.#ajv.addSchema(out as AnySchema, id);
     } catch (error) {
-      this.#onRejected(id, error as Error);
+      this.#onRejected(this.#where.get(id) ?? id, error as Error);
+      // Ajv may have kept the id of the schema it refused: free it for the stand-in that accepts anything.
+      this.#ajv.removeSchema(id);
       this.#ajv.addSchema({}, id);
     }
   }

@@ -84,7 +84,7 @@ export function compileContract(contract: Contract, ajv: Ajv = contract.strict ?
     contract.warn({ pointer: where, message: `the schema cannot be compiled: ${error.message}`, skipped: 'values are not checked against this schema' });
   };
   if (!contract.strict) scanForeignSchemas(ajv, contract.document, contract.warn);
-  const registry = new SchemaRegistry(ajv, contract.document, !contract.strict, (id, error) => reject(id.replace(/^.*\/(request|response)\//, '/components/schemas/'), error));
+  const registry = new SchemaRegistry(ajv, contract.document, !contract.strict, reject);
   const compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string): ValidateFunction => {
     try {
       return registry.compile(schema, view);
