@@ -183,3 +183,13 @@ describe('a schema Ajv cannot compile at all', () => {
     expect((error as KitError).details.pointer).toBe('/components/schemas/Bad');
   });
 });
+
+describe('a discriminator with a mapping in a strict document', () => {
+  it('compiles with Ajv\'s discriminator, which picks the branch by its pinned tag', async () => {
+    const contract = await loadContract(join(PACKAGE_ROOT, 'fixtures/documents/discriminator-mapping.yaml'), { strict: true });
+    const compiled = compileContract(contract);
+    expect(bodyProblems(compiled, 'createPet', 201, { petType: 'dog', name: 'Rex', goodBoy: true })).toEqual([]);
+    // Ajv's discriminator judges the dog branch alone, so the problem is named there, not as "matches no oneOf branch".
+    expect(bodyProblems(compiled, 'createPet', 201, { petType: 'dog', name: 'Rex', goodBoy: 'yes' })).toEqual(['/body/goodBoy type']);
+  });
+});

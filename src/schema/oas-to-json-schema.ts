@@ -124,7 +124,9 @@ export class SchemaConverter {
           break;
         }
         case 'discriminator':
-          if (!this.#lenient) out[key] = value;
+          // Strict: Ajv checks that every oneOf branch pins the tag (const or enum) and is chosen by it. Ajv does
+          // not read `mapping`; with the tags pinned in the branches it adds nothing Ajv needs, so it is left out.
+          if (!this.#lenient) out[key] = isRecord(value) && 'mapping' in value ? { propertyName: value['propertyName'] } : value;
           break;
         case 'pattern':
           if (!this.#lenient || isRunnablePattern(value)) out[key] = value;
