@@ -1,5 +1,4 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { DEFAULT_SPEC_PATH } from '../package-info.js';
 import { readErrorCodes, type ErrorCodeSpec } from './error-codes.js';
 import type { LoadedDocument } from './load.js';
 import { assignOperationIds } from './operation-ids.js';
@@ -117,14 +116,18 @@ export interface Contract {
 }
 
 export interface BuildOptions {
-  /** Default: strict for the bundled openapi.yaml, lenient for any other document. */
+  /**
+   * Default true here (a document built in memory, as the MSW adapter does in a
+   * browser, is our own); loadContract decides by the file instead: strict for
+   * the bundled openapi.yaml, lenient for any other.
+   */
   readonly strict?: boolean;
 }
 
 /** Builds the frozen, indexed view of a loaded document that every part of the kit works from. */
 export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}): Contract {
   const { document } = loaded;
-  const strict = options.strict ?? loaded.file === DEFAULT_SPEC_PATH;
+  const strict = options.strict ?? true;
   const warnings = new WarningList();
   const found: { pathTemplate: string; method: HttpMethod; raw: OpenAPIV3.OperationObject; pathParameters: readonly (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[]; declaredId?: string }[] = [];
   const pathMethods = new Map<string, string[]>();

@@ -1,6 +1,6 @@
 import type { Ajv, AnySchema, ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { ContractWarning } from '../contract/index.js';
+import type { ContractWarning } from '../contract/warnings.js';
 import { isRunnablePattern, SchemaConverter, type JsonSchema, type SchemaView } from './oas-to-json-schema.js';
 import { forEachSchema } from './schema-walk.js';
 

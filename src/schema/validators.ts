@@ -1,7 +1,7 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Contract, MediaTypeSpec, Operation, ParameterLocation, ParameterSpec, ResponseSpec } from '../contract/index.js';
-import { responseFor } from '../contract/index.js';
+import { responseFor } from '../contract/model.js';
 import { KitError } from '../kit-error.js';
 import { createAjv, createLenientAjv } from './ajv.js';
 import { coerceText } from './coerce.js';
