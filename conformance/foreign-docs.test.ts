@@ -199,7 +199,7 @@ describe('the runner against Prism\'s mock of documents from elsewhere', () => {
         prism = undefined;
       }
     }
-  }, 240_000);
+  }, 420_000);
 
   afterAll(async () => {
     await stopPrism(prism);
