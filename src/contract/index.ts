@@ -1,10 +1,19 @@
+import { DEFAULT_SPEC_PATH } from '../package-info.js';
+import { resolve } from 'node:path';
 import { loadDocument } from './load.js';
-import { buildContract, type Contract } from './model.js';
+import { buildContract, type BuildOptions, type Contract } from './model.js';
 
 export * from './model.js';
-export { loadDocument, type LoadedDocument } from './load.js';
+export { deriveOperationId } from './operation-ids.js';
+export { WarningList } from './warnings.js';
+export { loadDocument, type LoadedDocument, type LoadOptions } from './load.js';
 
-/** Loads, validates, dereferences and indexes a document: the one way any part of the kit gets a Contract. */
-export async function loadContract(path: string): Promise<Contract> {
-  return buildContract(await loadDocument(path));
+/**
+ * Loads, validates, dereferences and indexes a document: the one way any part
+ * of the kit gets a Contract. Our own openapi.yaml is strict by default; any
+ * other document is taken as valid OpenAPI (see Contract.strict).
+ */
+export async function loadContract(path: string, options: BuildOptions = {}): Promise<Contract> {
+  const strict = options.strict ?? resolve(path) === DEFAULT_SPEC_PATH;
+  return buildContract(await loadDocument(path, { thorough: strict }), { strict });
 }

@@ -1,11 +1,19 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { KitError } from '../kit-error.js';
+import { readErrorCodes, type ErrorCodeSpec } from './error-codes.js';
 import type { LoadedDocument } from './load.js';
+import { assignOperationIds } from './operation-ids.js';
+import { WarningList, type ContractWarning } from './warnings.js';
+
+export type { ErrorCodeSpec } from './error-codes.js';
+export type { ContractWarning } from './warnings.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** OpenAPI 3.0.3 §4.7.12.4. */
+export type ParameterStyle = 'matrix' | 'label' | 'form' | 'simple' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
 
 export interface ParameterSpec {
   readonly name: string;
@@ -13,6 +21,12 @@ export interface ParameterSpec {
   readonly required: boolean;
   readonly schema: OpenAPIV3.SchemaObject;
   readonly explode: boolean;
+  /** The declared style, or the location's default (form for query and cookie, simple for path and header). */
+  readonly style?: ParameterStyle;
+  /** `allowReserved`: query values may keep RFC 3986 reserved characters unencoded. */
+  readonly allowReserved?: boolean;
+  /** Set when the parameter is described by `content` (one media type) instead of `schema` and `style`. */
+  readonly mediaType?: string;
   readonly example?: unknown;
 }
 
@@ -57,7 +71,10 @@ export interface DeprecationSpec {
 }
 
 export interface Operation {
+  /** The declared operationId, or one derived from the method and path (operation-ids.ts); see `operationIdDerived`. */
   readonly operationId: string;
+  /** True when the document declares no operationId for this operation. */
+  readonly operationIdDerived?: boolean;
   readonly method: HttpMethod;
   readonly pathTemplate: string;
   readonly tags: readonly string[];
@@ -68,12 +85,6 @@ export interface Operation {
   readonly parameters: readonly ParameterSpec[];
   readonly requestBody?: { readonly required: boolean; readonly content: readonly MediaTypeSpec[] };
   readonly responses: ReadonlyMap<string, ResponseSpec>;
-}
-
-export interface ErrorCodeSpec {
-  readonly code: string;
-  readonly status: number;
-  readonly description: string;
 }
 
 export interface Contract {
@@ -90,12 +101,35 @@ export interface Contract {
   readonly errorCodes: ReadonlyMap<string, ErrorCodeSpec>;
   /** `x-unmatched-requests`: what the router answers before any operation is chosen. */
   readonly unmatched: { readonly unknownPath?: ResponseSpec; readonly wrongMethod?: ResponseSpec };
+  /**
+   * Strict (our own document): a schema Ajv's strict mode rejects, or an
+   * extension in a shape the kit does not read, refuses the document, and every
+   * validator is compiled at start-up. Not strict (a document from elsewhere):
+   * the document is taken as valid OpenAPI; what the kit cannot use becomes a
+   * warning, and validators are compiled when first needed.
+   */
+  readonly strict: boolean;
+  /** What the kit could not use in the document, for the report; grows as validators are compiled (see WarningList). */
+  readonly warnings: readonly ContractWarning[];
+  /** Adds a warning (the schema layer's, met while compiling). */
+  readonly warn: (warning: ContractWarning) => void;
+}
+
+export interface BuildOptions {
+  /**
+   * Default true here (a document built in memory, as the MSW adapter does in a
+   * browser, is our own); loadContract decides by the file instead: strict for
+   * the bundled openapi.yaml, lenient for any other.
+   */
+  readonly strict?: boolean;
 }
 
 /** Builds the frozen, indexed view of a loaded document that every part of the kit works from. */
-export function buildContract(loaded: LoadedDocument): Contract {
+export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}): Contract {
   const { document } = loaded;
-  const operations: Operation[] = [];
+  const strict = options.strict ?? true;
+  const warnings = new WarningList();
+  const found: { pathTemplate: string; method: HttpMethod; raw: OpenAPIV3.OperationObject; pathParameters: readonly (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[]; declaredId?: string }[] = [];
   const pathMethods = new Map<string, string[]>();
 
   for (const [pathTemplate, pathItem] of Object.entries(document.paths ?? {})) {
@@ -105,10 +139,12 @@ export function buildContract(loaded: LoadedDocument): Contract {
       const raw = pathItem[method];
       if (!raw) continue;
       methods.push(method.toUpperCase());
-      operations.push(buildOperation(pathTemplate, method, raw, pathItem.parameters ?? [], loaded.file));
+      found.push({ pathTemplate, method, raw, pathParameters: pathItem.parameters ?? [], ...(raw.operationId ? { declaredId: raw.operationId } : {}) });
     }
     pathMethods.set(pathTemplate, methods);
   }
+  const ids = assignOperationIds(found);
+  const operations = found.map((entry, i) => buildOperation(entry.pathTemplate, entry.method, entry.raw, entry.pathParameters, ids[i]!));
 
   const operationsById = new Map<string, Operation>();
   for (const operation of operations) operationsById.set(operation.operationId, operation);
@@ -122,8 +158,11 @@ export function buildContract(loaded: LoadedDocument): Contract {
     operations,
     operationsById,
     pathMethods,
-    errorCodes: readErrorCodes(document, loaded.file),
-    unmatched: readUnmatched(document),
+    errorCodes: readErrorCodes(extension(document, 'x-error-codes'), loaded.file, strict, warnings),
+    unmatched: readUnmatched(document, warnings),
+    strict,
+    warnings: warnings.items,
+    warn: (warning) => warnings.add(warning),
   };
   return deepFreezeShallow(contract);
 }
@@ -133,26 +172,21 @@ function buildOperation(
   method: HttpMethod,
   raw: OpenAPIV3.OperationObject,
   pathParameters: readonly (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[],
-  file: string,
+  operationId: string,
 ): Operation {
-  if (!raw.operationId) {
-    throw new KitError('SPEC_INVALID', `${file} at /paths/${escapePointer(pathTemplate)}/${method}: every operation needs an operationId.`, {
-      file,
-      pointer: `/paths/${escapePointer(pathTemplate)}/${method}`,
-      reason: 'operationId missing',
-    });
-  }
   const byKey = new Map<string, ParameterSpec>();
   for (const parameter of [...pathParameters, ...(raw.parameters ?? [])]) {
     const spec = toParameter(parameter as OpenAPIV3.ParameterObject);
-    byKey.set(`${spec.in}:${spec.name}`, spec);
+    // OAS 3.0.3 §4.7.12.1: a header parameter named Accept, Content-Type or Authorization SHALL be ignored.
+    if (spec.in === 'header' && IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase())) continue;
+    byKey.set(`${spec.in}:${spec.in === 'header' ? spec.name.toLowerCase() : spec.name}`, spec);
   }
   const responses = new Map<string, ResponseSpec>();
   for (const [status, response] of Object.entries(raw.responses ?? {})) {
     responses.set(status, toResponse(status, response as OpenAPIV3.ResponseObject));
   }
   const body = raw.requestBody as OpenAPIV3.RequestBodyObject | undefined;
-  const extensions = raw as unknown as Record<string, unknown>;
+  const extensions: Record<string, unknown> = { ...raw };
   const deprecation: DeprecationSpec | undefined = raw.deprecated
     ? {
         deprecatedAt: toDate(extensions['x-deprecated-at']),
@@ -162,7 +196,8 @@ function buildOperation(
       }
     : undefined;
   return {
-    operationId: raw.operationId,
+    operationId,
+    ...(raw.operationId ? {} : { operationIdDerived: true }),
     method,
     pathTemplate,
     tags: raw.tags ?? [],
@@ -175,15 +210,22 @@ function buildOperation(
   };
 }
 
+const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
+
 function toParameter(raw: OpenAPIV3.ParameterObject): ParameterSpec {
   const location = raw.in as ParameterLocation;
-  const style = raw.style ?? (location === 'query' || location === 'cookie' ? 'form' : 'simple');
+  const style = (raw.style ?? (location === 'query' || location === 'cookie' ? 'form' : 'simple')) as ParameterStyle;
+  // §4.7.12: a parameter has `schema` or `content` (a map with exactly one media type).
+  const [mediaType, media] = Object.entries(raw.content ?? {})[0] ?? [];
   return {
     name: raw.name,
     in: location,
     required: raw.required === true || location === 'path',
-    schema: (raw.schema ?? {}) as OpenAPIV3.SchemaObject,
+    schema: (raw.schema ?? media?.schema ?? {}) as OpenAPIV3.SchemaObject,
     explode: raw.explode ?? style === 'form',
+    style,
+    ...(raw.allowReserved === true ? { allowReserved: true } : {}),
+    ...(!raw.schema && mediaType ? { mediaType } : {}),
     ...(raw.example !== undefined ? { example: raw.example } : {}),
   };
 }
@@ -212,30 +254,23 @@ function toContent(content: Record<string, OpenAPIV3.MediaTypeObject> | undefine
   });
 }
 
-function readErrorCodes(document: OpenAPIV3.Document, file: string): Map<string, ErrorCodeSpec> {
-  const raw = (document as unknown as Record<string, unknown>)['x-error-codes'];
-  const codes = new Map<string, ErrorCodeSpec>();
-  if (raw === undefined) return codes;
-  if (typeof raw !== 'object' || raw === null) {
-    throw new KitError('SPEC_INVALID', `${file} at /x-error-codes: expected a map of code to {status, description}.`, { file, pointer: '/x-error-codes' });
+function readUnmatched(document: OpenAPIV3.Document, warnings: WarningList): Contract['unmatched'] {
+  const raw = extension(document, 'x-unmatched-requests');
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    warnings.add({ pointer: '/x-unmatched-requests', message: 'expected a map with unknownPath and wrongMethod responses.', skipped: 'unknown-path and wrong-method answers are checked without a documented body' });
+    return {};
   }
-  for (const [code, value] of Object.entries(raw as Record<string, { status?: unknown; description?: unknown }>)) {
-    if (typeof value?.status !== 'number') {
-      throw new KitError('SPEC_INVALID', `${file} at /x-error-codes/${code}: status must be a number.`, { file, pointer: `/x-error-codes/${code}` });
-    }
-    codes.set(code, { code, status: value.status, description: typeof value.description === 'string' ? value.description : '' });
-  }
-  return codes;
+  const { unknownPath, wrongMethod } = raw as { unknownPath?: OpenAPIV3.ResponseObject; wrongMethod?: OpenAPIV3.ResponseObject };
+  return {
+    ...(unknownPath ? { unknownPath: toResponse('404', unknownPath) } : {}),
+    ...(wrongMethod ? { wrongMethod: toResponse('405', wrongMethod) } : {}),
+  };
 }
 
-function readUnmatched(document: OpenAPIV3.Document): Contract['unmatched'] {
-  const raw = (document as unknown as Record<string, unknown>)['x-unmatched-requests'] as
-    | { unknownPath?: OpenAPIV3.ResponseObject; wrongMethod?: OpenAPIV3.ResponseObject }
-    | undefined;
-  return {
-    ...(raw?.unknownPath ? { unknownPath: toResponse('404', raw.unknownPath) } : {}),
-    ...(raw?.wrongMethod ? { wrongMethod: toResponse('405', raw.wrongMethod) } : {}),
-  };
+/** A top-level `x-` extension of the document; openapi-types does not type them. */
+function extension(document: OpenAPIV3.Document, name: `x-${string}`): unknown {
+  return Object.getOwnPropertyDescriptor(document, name)?.value as unknown;
 }
 
 function toDate(value: unknown): Date | undefined {

@@ -30,3 +30,16 @@ export function createAjv(options: Options = {}): Ajv {
   ajv.addVocabulary([...OPENAPI_ANNOTATIONS]);
   return ajv;
 }
+
+/**
+ * The Ajv for a document from elsewhere, taken as valid OpenAPI: not strict
+ * (an OpenAPI annotation Ajv does not know, or a `properties` without
+ * `type: object`, is not a reason to refuse a vendor's document), no Ajv
+ * discriminator (an annotation in OpenAPI; its mapping and allOf forms are
+ * not Ajv's), silent (what it cannot use is a contract warning instead), and
+ * references kept as calls rather than inlined, so shared schemas are compiled
+ * once however many operations use them.
+ */
+export function createLenientAjv(): Ajv {
+  return createAjv({ strict: false, discriminator: false, logger: false, inlineRefs: false });
+}

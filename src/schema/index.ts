@@ -1,5 +1,6 @@
-export { createAjv } from './ajv.js';
+export { createAjv, createLenientAjv } from './ajv.js';
 export { coerceText, type Coerced } from './coerce.js';
 export { toDiagnostics, MAX_DIAGNOSTICS, type Diagnostic } from './diagnostics.js';
-export { toJsonSchema, type SchemaView } from './oas-to-json-schema.js';
+export { SchemaConverter, toJsonSchema, type JsonSchema, type SchemaView } from './oas-to-json-schema.js';
+export { forEachSchema } from './schema-walk.js';
 export * from './validators.js';

@@ -7,78 +7,203 @@ import type { OpenAPIV3 } from 'openapi-types';
  */
 export type SchemaView = 'request' | 'response';
 
-type JsonSchema = Record<string, unknown>;
-
-const memo: Record<SchemaView, WeakMap<object, JsonSchema>> = { request: new WeakMap(), response: new WeakMap() };
+export type JsonSchema = Record<string, unknown>;
 
 /**
- * Turns an OpenAPI 3.0 schema object into the JSON Schema (draft-07) that Ajv
- * compiles, for one view. Memoized per source object, so a schema referenced
- * from many places (Error, Id) becomes one object and Ajv compiles it once.
+ * Where the converter hands a schema that is better referenced than inlined
+ * (a component, or a schema that contains itself). `refFor` returns the `$ref`
+ * target after making sure the schema is registered under it; the registry
+ * converts it (with this same converter) the first time.
+ */
+export interface SchemaSharing {
+  /** The id to reference `schema` by in `view`, or undefined to inline it. `cyclic`: the schema is being converted right now (it contains itself). */
+  refFor(schema: object, view: SchemaView, cyclic: boolean): string | undefined;
+  /** Called once per schema and view when its conversion is done: a schema given an id while it was being converted is registered now. */
+  converted(schema: object, view: SchemaView, out: JsonSchema): void;
+}
+
+export interface ConverterOptions {
+  /**
+   * Lenient (a document from elsewhere, taken as valid OpenAPI): constructs
+   * Ajv cannot compile as written are rewritten into what they mean —
+   * `discriminator` is dropped (an annotation: `oneOf`/`anyOf` already
+   * validate), `nullable` without `type` accepts null beside the rest, a
+   * nullable `enum` accepts null, a repeated `enum` value is kept once, and a
+   * `pattern` JavaScript cannot run is dropped (reported as a warning by
+   * scanForeignSchemas, schema-registry.ts).
+   */
+  readonly lenient?: boolean;
+  readonly sharing?: SchemaSharing;
+}
+
+/**
+ * Turns OpenAPI 3.0 schema objects into the JSON Schema (draft-07) that Ajv
+ * compiles, for one view. Memoized per source object and view, so a schema
+ * used from many places becomes one object and Ajv compiles it once.
  *
  * - `x-` extensions are dropped (Ajv in strict mode rejects unknown keywords);
  * - boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04 style, as OAS 3.0
  *   has them) become the draft-07 numeric form;
  * - `readOnly` properties leave `required` in the request view, `writeOnly`
  *   ones in the response view;
- * - `nullable`, `discriminator`, `example`, `readOnly`, `writeOnly` stay: the
- *   Ajv factory knows them.
+ * - `nullable`, `discriminator`, `example`, `readOnly`, `writeOnly` stay in
+ *   strict mode: the Ajv factory knows them.
+ *
+ * A dereferenced document is a graph: a recursive schema (a tree node whose
+ * `children` are tree nodes) contains itself. Inlining it would never end, so
+ * a schema met again while it is being converted is referenced by id instead
+ * (through `sharing`), as are the document's components, which Ajv then
+ * compiles once for every operation that uses them.
  */
-export function toJsonSchema(schema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject, view: SchemaView): JsonSchema {
-  return convert(schema as unknown as JsonSchema, view);
-}
+export class SchemaConverter {
+  readonly #memo: Record<SchemaView, WeakMap<object, JsonSchema>> = { request: new WeakMap(), response: new WeakMap() };
+  readonly #inProgress: Record<SchemaView, Set<object>> = { request: new Set(), response: new Set() };
+  readonly #lenient: boolean;
+  readonly #sharing: SchemaSharing | undefined;
 
-function convert(schema: JsonSchema, view: SchemaView): JsonSchema {
-  const cached = memo[view].get(schema);
-  if (cached) return cached;
-  const out: JsonSchema = {};
-  // Set before walking children so a recursive schema terminates.
-  memo[view].set(schema, out);
+  constructor(options: ConverterOptions = {}) {
+    this.#lenient = options.lenient === true;
+    this.#sharing = options.sharing;
+  }
 
-  for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-')) continue;
-    switch (key) {
-      case 'properties':
-        out[key] = mapValues(value as Record<string, JsonSchema>, (child) => convert(child, view));
-        break;
-      case 'items':
-      case 'additionalProperties':
-      case 'not':
-        out[key] = typeof value === 'object' && value !== null ? convert(value as JsonSchema, view) : value;
-        break;
-      case 'allOf':
-      case 'anyOf':
-      case 'oneOf':
-        out[key] = (value as JsonSchema[]).map((child) => convert(child, view));
-        break;
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum':
-        if (value === true) {
-          const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
-          out[key] = schema[bound];
-        } else if (typeof value === 'number') {
-          out[key] = value;
-        }
-        break;
-      case 'minimum':
-      case 'maximum': {
-        const exclusive = key === 'minimum' ? schema['exclusiveMinimum'] : schema['exclusiveMaximum'];
-        if (exclusive !== true) out[key] = value;
-        break;
-      }
-      default:
-        out[key] = value;
+  /** The schema as a whole (the root of a compile, or a shared schema being registered): never replaced by a reference to itself. */
+  convertRoot(schema: object, view: SchemaView): JsonSchema {
+    const cached = this.#memo[view].get(schema);
+    if (cached) return cached;
+    this.#inProgress[view].add(schema);
+    try {
+      const out = this.#convertBody(schema as JsonSchema, view);
+      this.#memo[view].set(schema, out);
+      this.#sharing?.converted(schema, view, out);
+      return out;
+    } finally {
+      this.#inProgress[view].delete(schema);
     }
   }
 
-  if (Array.isArray(schema['required']) && schema['properties']) {
-    const hidden = view === 'request' ? 'readOnly' : 'writeOnly';
-    const properties = schema['properties'] as Record<string, JsonSchema>;
-    const required = (schema['required'] as string[]).filter((name) => properties[name]?.[hidden] !== true);
-    if (required.length > 0) out['required'] = required;
-    else delete out['required'];
+  #convertChild(value: unknown, view: SchemaView): unknown {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const cyclic = this.#inProgress[view].has(value);
+    const ref = this.#sharing?.refFor(value, view, cyclic);
+    if (ref !== undefined) return { $ref: ref };
+    if (cyclic) throw new Error('a schema contains itself and no registry was given to reference it by id');
+    return this.convertRoot(value, view);
   }
-  return out;
+
+  #convertBody(schema: JsonSchema, view: SchemaView): JsonSchema {
+    let out: JsonSchema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (key.startsWith('x-')) continue;
+      switch (key) {
+        case 'properties':
+          out[key] = mapValues(value as Record<string, unknown>, (child) => this.#convertChild(child, view));
+          break;
+        case 'items':
+        case 'additionalProperties':
+        case 'not':
+          out[key] = this.#convertChild(value, view);
+          break;
+        case 'allOf':
+        case 'anyOf':
+        case 'oneOf':
+          out[key] = Array.isArray(value) ? value.map((child: unknown) => this.#convertChild(child, view)) : value;
+          break;
+        case 'exclusiveMinimum':
+        case 'exclusiveMaximum':
+          if (value === true) {
+            const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+            out[key] = schema[bound];
+          } else if (typeof value === 'number') {
+            out[key] = value;
+          }
+          break;
+        case 'minimum':
+        case 'maximum': {
+          const exclusive = key === 'minimum' ? schema['exclusiveMinimum'] : schema['exclusiveMaximum'];
+          if (exclusive !== true) out[key] = value;
+          break;
+        }
+        case 'discriminator':
+          // Strict: Ajv checks that every oneOf branch pins the tag (const or enum) and is chosen by it. Ajv does
+          // not read `mapping`; with the tags pinned in the branches it adds nothing Ajv needs, so it is left out.
+          if (!this.#lenient) out[key] = isRecord(value) && 'mapping' in value ? { propertyName: value['propertyName'] } : value;
+          break;
+        case 'pattern':
+          if (!this.#lenient || isRunnablePattern(value)) out[key] = value;
+          break;
+        case 'enum':
+          // JSON Schema wants enum values unique; a repeated one allows nothing more, so a document from elsewhere keeps the rest.
+          out[key] = this.#lenient && Array.isArray(value) ? uniqueValues(value) : value;
+          break;
+        default:
+          out[key] = value;
+      }
+    }
+
+    if (Array.isArray(schema['required']) && isRecord(schema['properties'])) {
+      const hidden = view === 'request' ? 'readOnly' : 'writeOnly';
+      const properties = schema['properties'];
+      const required = (schema['required'] as unknown[]).filter((name) => {
+        const property = typeof name === 'string' ? properties[name] : undefined;
+        return !isRecord(property) || property[hidden] !== true;
+      });
+      if (required.length > 0) out['required'] = required;
+      else delete out['required'];
+    }
+
+    if (this.#lenient && schema['nullable'] === true) out = nullableAsWritten(out);
+    return out;
+  }
+}
+
+/**
+ * OpenAPI 3.0.3 §4.7.24 `nullable`, read as documents from elsewhere use it:
+ * with a `type`, Ajv's own support applies, and an `enum` that omits null is
+ * widened (the 3.0.3 clarification would keep it closed, but authors who write
+ * both mean "or null"); without a `type` (`nullable: true, allOf: [$ref]`),
+ * Ajv refuses to compile it, so null is accepted beside whatever the rest allows.
+ */
+function nullableAsWritten(out: JsonSchema): JsonSchema {
+  if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...(out['enum'] as unknown[]), null];
+  if (out['type'] !== undefined) return out;
+  const { nullable: _nullable, ...rest } = out;
+  return { anyOf: [{ type: 'null' }, rest] };
+}
+
+function uniqueValues(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value) ?? 'undefined';
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Ajv compiles patterns as Unicode regular expressions (`unicodeRegExp`); a PCRE-only pattern (`(?i)`, `\Z`) throws. */
+export function isRunnablePattern(pattern: unknown): boolean {
+  if (typeof pattern !== 'string') return false;
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const defaultConverter = new SchemaConverter();
+
+/**
+ * Converts one schema, inlining everything (the kit's validators use a
+ * converter bound to their Ajv instance instead, which shares components).
+ * Throws on a schema that contains itself.
+ */
+export function toJsonSchema(schema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject, view: SchemaView): JsonSchema {
+  return defaultConverter.convertRoot(schema, view);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {

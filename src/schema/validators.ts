@@ -3,10 +3,11 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { Contract, MediaTypeSpec, Operation, ParameterLocation, ParameterSpec, ResponseSpec } from '../contract/index.js';
 import { responseFor } from '../contract/model.js';
 import { KitError } from '../kit-error.js';
-import { createAjv } from './ajv.js';
+import { createAjv, createLenientAjv } from './ajv.js';
 import { coerceText } from './coerce.js';
 import { toDiagnostics, type Diagnostic } from './diagnostics.js';
-import { toJsonSchema, type SchemaView } from './oas-to-json-schema.js';
+import type { SchemaView } from './oas-to-json-schema.js';
+import { scanForeignSchemas, SchemaRegistry } from './schema-registry.js';
 
 export type HeaderValues = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -40,6 +41,8 @@ export interface OperationValidators {
   body(value: unknown): Diagnostic[];
   /** Validates a response: status documented, media type documented, headers, body. */
   response(status: number, headers: HeaderValues, body: unknown): ResponseVerdict;
+  /** Compiles every validator of the operation now (see CompiledContract.compileAll). */
+  compileAll(): void;
 }
 
 export interface CompiledContract {
@@ -49,38 +52,59 @@ export interface CompiledContract {
   validate(schema: OpenAPIV3.SchemaObject, value: unknown, view: SchemaView, root?: string): Diagnostic[];
   /** Validates a response that no operation gives (`x-unmatched-requests`). */
   unmatchedResponse(kind: 'unknownPath' | 'wrongMethod', headers: HeaderValues, body: unknown): Diagnostic[];
+  /** Compiles every validator now (a strict contract already has); for a document from elsewhere, what a full check of it costs. */
+  compileAll(): void;
 }
 
 const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header'];
 const OUTPUT_KEY = { path: 'path', query: 'query', header: 'header', cookie: 'header' } as const;
 
 /**
- * Compiles every validator the document implies, once, at start-up:
- * parameters per location, the request body, and each response's body and
- * headers. Nothing here runs per request except the compiled functions.
+ * Compiles every validator the document implies: parameters per location,
+ * the request body, and each response's body and headers. Nothing here runs
+ * per request except the compiled functions.
+ *
+ * For a strict contract (our own document) everything is compiled here, at
+ * start-up, and a schema Ajv's strict mode rejects is a KitError before the
+ * mock serves anything. For a document from elsewhere each validator is
+ * compiled the first time it is used (a 355-operation document compiles only
+ * what a run touches), and a schema Ajv cannot compile becomes a contract
+ * warning with a validator that accepts anything: the checks that needed it
+ * find nothing, the run goes on.
  */
-export function compileContract(contract: Contract, ajv: Ajv = createAjv()): CompiledContract {
-  const compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string): ValidateFunction => {
-    try {
-      return ajv.compile(toJsonSchema(schema, view));
-    } catch (error) {
-      throw new KitError('SPEC_SCHEMA_REJECTED', `${contract.file} at ${where}: Ajv (strict) rejects this schema: ${(error as Error).message}`, {
+export function compileContract(contract: Contract, ajv: Ajv = contract.strict ? createAjv() : createLenientAjv()): CompiledContract {
+  const reject = (where: string, error: Error): void => {
+    if (contract.strict) {
+      throw new KitError('SPEC_SCHEMA_REJECTED', `${contract.file} at ${where}: Ajv (strict) rejects this schema: ${error.message}`, {
         file: contract.file,
         pointer: where,
-        reason: (error as Error).message,
+        reason: error.message,
       });
     }
+    contract.warn({ pointer: where, message: `the schema cannot be compiled: ${error.message}`, skipped: 'values are not checked against this schema' });
   };
+  if (!contract.strict) scanForeignSchemas(ajv, contract.document, contract.warn);
+  const registry = new SchemaRegistry(ajv, contract.document, !contract.strict, reject);
+  const compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string): ValidateFunction => {
+    try {
+      return registry.compile(schema, view);
+    } catch (error) {
+      if (error instanceof KitError) throw error;
+      reject(where, error as Error);
+      return ajv.compile(true);
+    }
+  };
+  const lazy = !contract.strict;
 
   const operations = new Map<string, OperationValidators>();
   for (const operation of contract.operations) {
-    operations.set(operation.operationId, compileOperation(operation, compile));
+    operations.set(operation.operationId, compileOperation(operation, compile, lazy));
   }
 
   const compileResponse = makeResponseCompiler(compile);
   const unmatched = {
-    unknownPath: contract.unmatched.unknownPath ? compileResponse(contract.unmatched.unknownPath, '/x-unmatched-requests/unknownPath') : undefined,
-    wrongMethod: contract.unmatched.wrongMethod ? compileResponse(contract.unmatched.wrongMethod, '/x-unmatched-requests/wrongMethod') : undefined,
+    unknownPath: contract.unmatched.unknownPath ? once(() => compileResponse(contract.unmatched.unknownPath!, '/x-unmatched-requests/unknownPath'), lazy) : undefined,
+    wrongMethod: contract.unmatched.wrongMethod ? once(() => compileResponse(contract.unmatched.wrongMethod!, '/x-unmatched-requests/wrongMethod'), lazy) : undefined,
   };
 
   return {
@@ -92,44 +116,64 @@ export function compileContract(contract: Contract, ajv: Ajv = createAjv()): Com
     },
     unmatchedResponse(kind, headers, body) {
       const compiled = unmatched[kind];
-      return compiled ? compiled(headers, body) : [];
+      return compiled ? compiled()(headers, body) : [];
+    },
+    compileAll() {
+      for (const validators of operations.values()) validators.compileAll();
+      unmatched.unknownPath?.();
+      unmatched.wrongMethod?.();
     },
   };
 }
 
+/** `make`, run once: now when `lazy` is false, else on the first call. */
+function once<T>(make: () => T, lazy: boolean): () => T {
+  let made: { value: T } | undefined = lazy ? undefined : { value: make() };
+  return () => (made ??= { value: make() }).value;
+}
+
 type Compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string) => ValidateFunction;
 
-function compileOperation(operation: Operation, compile: Compile): OperationValidators {
+function compileOperation(operation: Operation, compile: Compile, lazy: boolean): OperationValidators {
   const at = `/paths/${operation.pathTemplate.replace(/~/g, '~0').replace(/\//g, '~1')}/${operation.method}`;
 
   // One object schema per location: a single Ajv call reports every problem of that location.
-  const byLocation = new Map<ParameterLocation, { specs: ParameterSpec[]; validate: ValidateFunction }>();
-  for (const location of LOCATIONS) {
-    const specs = operation.parameters.filter((p) => p.in === location);
-    if (specs.length === 0) continue;
-    const schema: OpenAPIV3.SchemaObject = {
-      type: 'object',
-      properties: Object.fromEntries(specs.map((p) => [location === 'header' ? p.name.toLowerCase() : p.name, p.schema])),
-    };
-    const required = specs.filter((p) => p.required).map((p) => (location === 'header' ? p.name.toLowerCase() : p.name));
-    if (required.length) schema.required = required;
-    byLocation.set(location, { specs, validate: compile(schema, 'request', `${at}/parameters`) });
-  }
+  const byLocation = once(() => {
+    const compiled = new Map<ParameterLocation, { specs: ParameterSpec[]; validate: ValidateFunction }>();
+    for (const location of LOCATIONS) {
+      const specs = operation.parameters.filter((p) => p.in === location);
+      if (specs.length === 0) continue;
+      const schema: OpenAPIV3.SchemaObject = {
+        type: 'object',
+        properties: Object.fromEntries(specs.map((p) => [location === 'header' ? p.name.toLowerCase() : p.name, p.schema])),
+      };
+      const required = specs.filter((p) => p.required).map((p) => (location === 'header' ? p.name.toLowerCase() : p.name));
+      if (required.length) schema.required = required;
+      compiled.set(location, { specs, validate: compile(schema, 'request', `${at}/parameters`) });
+    }
+    return compiled;
+  }, lazy);
 
   const json = operation.requestBody?.content.find((media) => isJsonMediaType(media.mediaType));
-  const bodyValidator = json?.schema ? compile(json.schema, 'request', `${at}/requestBody`) : undefined;
+  const jsonSchema = json?.schema;
+  const bodyValidator = jsonSchema ? once(() => compile(jsonSchema, 'request', `${at}/requestBody`), lazy) : undefined;
   const bodyRequired = operation.requestBody?.required === true;
 
   const compileResponse = makeResponseCompiler(compile);
-  const responses = new Map<string, (headers: HeaderValues, body: unknown) => Diagnostic[]>();
-  for (const [status, spec] of operation.responses) responses.set(status, compileResponse(spec, `${at}/responses/${status}`));
+  const responses = new Map<string, () => (headers: HeaderValues, body: unknown) => Diagnostic[]>();
+  for (const [status, spec] of operation.responses) responses.set(status, once(() => compileResponse(spec, `${at}/responses/${status}`), lazy));
 
   return {
     operation,
+    compileAll() {
+      byLocation();
+      bodyValidator?.();
+      for (const compileResponse of responses.values()) compileResponse();
+    },
     parameters(raw) {
       const values: ParsedParameters = { path: {}, query: {}, header: {} };
       const diagnostics: Diagnostic[] = [];
-      for (const [location, { specs, validate }] of byLocation) {
+      for (const [location, { specs, validate }] of byLocation()) {
         const out = values[OUTPUT_KEY[location]];
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
@@ -155,7 +199,8 @@ function compileOperation(operation: Operation, compile: Compile): OperationVali
     body(value) {
       if (value === undefined) return bodyRequired ? [{ pointer: '/body', keyword: 'required', message: 'a JSON body is required' }] : [];
       if (!bodyValidator) return [];
-      return bodyValidator(value) ? [] : toDiagnostics(bodyValidator.errors, '/body');
+      const validateBody = bodyValidator();
+      return validateBody(value) ? [] : toDiagnostics(validateBody.errors, '/body');
     },
     response(status, headers, body) {
       const spec = responseFor(operation, status);
@@ -164,7 +209,7 @@ function compileOperation(operation: Operation, compile: Compile): OperationVali
         return { diagnostics: [{ pointer: '/status', keyword: 'status', message: `${status} is not a documented status of ${operation.operationId} (documented: ${documented})`, expected: [...operation.responses.keys()], actual: status }] };
       }
       const validateResponse = responses.get(spec.status);
-      return { statusKey: spec.status, diagnostics: validateResponse ? validateResponse(headers, body) : [] };
+      return { statusKey: spec.status, diagnostics: validateResponse ? validateResponse()(headers, body) : [] };
     },
   };
 }
@@ -212,6 +257,8 @@ function makeResponseCompiler(compile: Compile) {
         diagnostics.push({ pointer: '/header/content-type', keyword: 'content', message: `Content-Type ${contentType ?? '(none)'} is not documented for this response (documented: ${media.map((m) => m.mediaType).join(', ')})`, expected: media.map((m) => m.mediaType), actual: contentType ?? null });
         return diagnostics;
       }
+      // The body arrives parsed only when it is JSON; a text/csv or image body has nothing here to check against a schema.
+      if (!isJsonMediaType(contentType)) return diagnostics;
       if (body === undefined) {
         diagnostics.push({ pointer: '/body', keyword: 'content', message: 'the document declares a body for this response, but none was sent' });
       } else if (match.validate && !match.validate(body)) {
