@@ -80,10 +80,16 @@ export function parseJsonBody(text: string): { readonly value: unknown; readonly
   return { value, plain: plainJson(value) };
 }
 
-/** JSON text of a value that may hold bigints (written as plain JSON numbers). */
+/**
+ * JSON text of a value that may hold bigints, each written digit for digit as
+ * a plain JSON number (JSON.stringify throws on a bigint). Without one it is
+ * JSON.stringify's output byte for byte. The one writer of the runner: bodies,
+ * paths, queries and messages. `undefined` (or a function) has no JSON text;
+ * a message still needs a word for it, so it is written `undefined`.
+ */
 export function stringifyJson(value: unknown): string {
-  if (!containsBigInt(value)) return JSON.stringify(value);
-  return stringify(value) ?? 'null';
+  const text: string | undefined = containsBigInt(value) ? stringify(value) : JSON.stringify(value);
+  return text ?? 'undefined';
 }
 
 /** The value as the validators must see it: each bigint as a number (what JSON.parse gives). The same object when there is none. */
@@ -160,7 +166,7 @@ export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unkno
 export function excerptJson(value: unknown, max = 200): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : stringifyJson(value);
+    text = stringifyJson(value);
   } catch {
     text = Array.isArray(value) ? '[…]' : '{…}';
   }
