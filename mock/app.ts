@@ -25,7 +25,7 @@ import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { BODY_LIMIT, readJsonBody } from './body.js';
+import { bodyLimitOf, readJsonBody } from './body.js';
 import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -136,6 +136,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   const errors = createErrorFactory(contract);
+  const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = bindHandlers(contract, options.handlers);
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
@@ -342,7 +343,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   return {
     contract,
     registry,
-    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : BODY_LIMIT),
+    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : operationBodyLimit),
     internalError() {
       const answer = errors.error('INTERNAL_ERROR', 'The mock failed while handling this request; please report it with the request.');
       return respond(answer.status, answer.body, cors.responseHeaders({}));

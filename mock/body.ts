@@ -15,8 +15,19 @@ import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { longIntegers, outsideInt64, type LongInteger } from './body-integers.js';
 import { headerValue, type HeaderMap, type RequestBody } from './message.js';
 
-/** The contract's body limit: 1 MiB (openapi.yaml, info.description). */
+/** The contract's body limit when a document declares none: 1 MiB (contract.md; openapi.yaml, info.description). */
 export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The request body limit in bytes: the document's root `x-max-body-bytes`
+ * when it is a positive integer (openapi.yaml declares 1048576), else 1 MiB.
+ * The conformance runner reads the same extension (payload-too-large-413), so
+ * the mock and the runner share one number, written once in the document.
+ */
+export function bodyLimitOf(document: object): number {
+  const declared: unknown = 'x-max-body-bytes' in document ? document['x-max-body-bytes'] : undefined;
+  return typeof declared === 'number' && Number.isSafeInteger(declared) && declared > 0 ? declared : BODY_LIMIT;
+}
 
 export type BodyOutcome =
   /** `longIntegers`: ids past 2^53-1 inside int64, which `value` holds rounded (body-integers.ts); absent when none. */
