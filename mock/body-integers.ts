@@ -15,6 +15,7 @@
  * Only text with a run of 16 or more digits outside strings can hold such a
  * literal (2^53 has 16 digits), so nearly every body costs one cheap scan.
  */
+import { hasLongDigitRun } from '../src/long-integers.js';
 import type { Diagnostic } from '../src/schema/index.js';
 
 export interface LongInteger {
@@ -39,27 +40,6 @@ const BACKSLASH = 0x5c;
 export function longIntegers(text: string): LongInteger[] {
   if (!hasLongDigitRun(text)) return [];
   return scan(text);
-}
-
-/** Outside strings, a run of 16 or more digits: the only way an integer past 2^53-1 can be written as plain digits. */
-function hasLongDigitRun(text: string): boolean {
-  let inString = false;
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-      digits = 0;
-    } else if (code >= 0x30 && code <= 0x39) {
-      if (++digits >= 16) return true;
-    } else {
-      digits = 0;
-    }
-  }
-  return false;
 }
 
 /** Where the scan stands: the index in an array, or the raw key text (quotes included) in an object. */
