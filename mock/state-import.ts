@@ -39,7 +39,12 @@ export function createStateImport(compiled: CompiledContract): (value: unknown) 
   // js/resource-exhaustion-from-deep-object-traversal flags it on untrusted input.
   const validate: ValidateFunction = createAjv({ allErrors: false }).compile(toJsonSchema(snapshotSchema(compiled), 'response'));
   return (value) => {
-    if (!validate(value) || !isSnapshot(value)) return { ok: false, diagnostics: toDiagnostics(validate.errors, '') };
+    if (!validate(value) || !isSnapshot(value)) {
+      const diagnostics = toDiagnostics(validate.errors, '');
+      // Ajv keeps the last errors on the function, with the failing data (verbose): let a refused import be collected.
+      validate.errors = null;
+      return { ok: false, diagnostics };
+    }
     const unsafe = unsafeIds(value);
     if (unsafe.length > 0) return { ok: false, diagnostics: unsafe };
     const problems = checkConsistency(value, 'reachable');
