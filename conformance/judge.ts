@@ -57,8 +57,10 @@ export interface JudgeValidators {
 /**
  * A failing response whose body is at most this large is validated again for
  * the full list of problems (a page of 100 pets is under 10 KiB). Bounded
- * because the detailed validators are verbose: each keeps its last failing
- * value in its `errors`.
+ * because allErrors work grows with the body: a hostile 1 MiB `[{},…]` would
+ * build one error object per element (issue 12, finding 2). The validators
+ * drop their errors once read (src/schema/validators.ts problemsOf), so no
+ * failing body is kept alive either way.
  */
 export const DETAILED_BODY_BYTES = 32 * 1024;
 
