@@ -630,20 +630,11 @@ export interface components {
     parameters: {
         /** @description The pet's id. */
         PetId: components["schemas"]["Id"];
-        /**
-         * @description The id of the pet to delete.
-         * @example 21
-         */
+        /** @description The id of the pet to delete. */
         DeletedPetId: components["schemas"]["Id"];
-        /**
-         * @description The id of the category to delete.
-         * @example 5
-         */
+        /** @description The id of the category to delete. */
         DeletedCategoryId: components["schemas"]["Id"];
-        /**
-         * @description The id of the order to cancel.
-         * @example 7
-         */
+        /** @description The id of the order to cancel. */
         CancelledOrderId: components["schemas"]["Id"];
         /** @description The id of the pet whose inventory entry this is. */
         InventoryPetId: components["schemas"]["Id"];
@@ -841,10 +832,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the pet to delete.
-                 * @example 21
-                 */
+                /** @description The id of the pet to delete. */
                 petId: components["parameters"]["DeletedPetId"];
             };
             cookie?: never;
@@ -1000,10 +988,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the category to delete.
-                 * @example 5
-                 */
+                /** @description The id of the category to delete. */
                 categoryId: components["parameters"]["DeletedCategoryId"];
             };
             cookie?: never;
@@ -1130,10 +1115,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The id of the order to cancel.
-                 * @example 7
-                 */
+                /** @description The id of the order to cancel. */
                 orderId: components["parameters"]["CancelledOrderId"];
             };
             cookie?: never;
