@@ -217,6 +217,7 @@ function toParameter(raw: OpenAPIV3.ParameterObject): ParameterSpec {
   const style = (raw.style ?? (location === 'query' || location === 'cookie' ? 'form' : 'simple')) as ParameterStyle;
   // §4.7.12: a parameter has `schema` or `content` (a map with exactly one media type).
   const [mediaType, media] = Object.entries(raw.content ?? {})[0] ?? [];
+  const example = parameterExample(raw);
   return {
     name: raw.name,
     in: location,
@@ -226,8 +227,17 @@ function toParameter(raw: OpenAPIV3.ParameterObject): ParameterSpec {
     style,
     ...(raw.allowReserved === true ? { allowReserved: true } : {}),
     ...(!raw.schema && mediaType ? { mediaType } : {}),
-    ...(raw.example !== undefined ? { example: raw.example } : {}),
+    ...(example !== undefined ? { example } : {}),
   };
+}
+
+/** A parameter's example: its lone `example`, else the value of its first named `examples` entry (OpenAPI 3.0.3 §4.7.12: the two are exclusive). */
+function parameterExample(raw: OpenAPIV3.ParameterObject): unknown {
+  if (raw.example !== undefined) return raw.example;
+  for (const entry of Object.values(raw.examples ?? {})) {
+    if (entry && typeof entry === 'object' && 'value' in entry && entry.value !== undefined) return entry.value;
+  }
+  return undefined;
 }
 
 function toResponse(status: string, raw: OpenAPIV3.ResponseObject): ResponseSpec {
