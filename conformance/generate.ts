@@ -509,6 +509,31 @@ export function parameterMutations(parameter: ParameterSpec, validText: string):
   return out;
 }
 
+/** A version-4 uuid no implementation hands out by chance (all its random bits set): valid for `format: uuid`, naming nothing. */
+export const ABSENT_UUID = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
+
+/**
+ * Candidates for a valid id that names no record, for one path parameter's
+ * schema (issue 11, point 4): an integer for an integer id (ABSENT_ID, or the
+ * schema's maximum when it is lower), a uuid for a uuid, a string of the
+ * run's own tag for any other string (a pattern's sample when it has one).
+ * The caller sends the first the parameter's validator accepts, so that
+ * 404 is the only right answer.
+ */
+export function absentIdCandidates(parameter: ParameterSpec, generator: Generator): string[] {
+  const s = mergeAllOf(parameter.schema);
+  if (s.type === 'integer' || s.type === 'number') {
+    const max = typeof s.maximum === 'number' ? (s.exclusiveMaximum === true ? s.maximum - 1 : s.maximum) : undefined;
+    return [String(max !== undefined && max < ABSENT_ID ? Math.floor(max) : ABSENT_ID)];
+  }
+  if (s.format === 'uuid') return [ABSENT_UUID];
+  const out: string[] = [];
+  const tag = `absent-${generator.runTag}`;
+  if (typeof s.pattern !== 'string') out.push(typeof s.maxLength === 'number' ? tag.slice(0, Math.max(s.minLength ?? 1, s.maxLength)) : tag);
+  for (let i = 0; i < 3; i += 1) out.push(String(generator.sample(s, 0, i)));
+  return out;
+}
+
 /** A valid text for a parameter when the run has no record of its own to name: its example, default or a sample. */
 export function sampleParameterText(parameter: ParameterSpec, generator: Generator): string {
   const value = parameter.example ?? parameter.schema.example ?? parameter.schema.default ?? generator.sample(parameter.schema, 0);

@@ -6,7 +6,8 @@
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
-import { ABSENT_ID, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
+import { coerceText } from '../../src/schema/index.js';
+import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { evaluateExpression, identityField, okSchema, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
@@ -40,7 +41,9 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     if (parameter.in === 'path') {
       const producer = ctx.links.producers.get(parameter.name);
       if (producer && options.absent) {
-        path[parameter.name] = ABSENT_ID;
+        const absent = absentIdFor(c, parameter);
+        if (absent === undefined) return { ok: false, fail: (k) => k.skip(`no value valid for ${parameter.name}'s schema that names no record`) };
+        path[parameter.name] = absent;
       } else if (producer && !ctx.settings.readOnly) {
         const outcome = await c.create(producer.kind, { setup: true });
         if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
@@ -72,6 +75,22 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const valid = c.checkValid(operation, { path, query, body: generated.body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
   return { ok: true, inputs: { path, query, body: generated.body, bindings } };
+}
+
+/**
+ * A valid id no record has, for one path parameter: the first of the
+ * generator's candidates (generate.ts absentIdCandidates) that the
+ * parameter's own schema accepts as the text sent, so that a 404 is the only
+ * right answer (issue 11, point 4: an integer for a uuid id would rightly get 400).
+ */
+export function absentIdFor(c: Case, parameter: ParameterSpec): string | undefined {
+  return absentIdCandidates(parameter, c.generator).find((text) => parameterTextValid(c.ctx, parameter, text));
+}
+
+/** Whether a parameter's text, coerced as its schema says, is valid for that schema. */
+export function parameterTextValid(ctx: RunContext, parameter: ParameterSpec, text: string): boolean {
+  const coerced = coerceText(text, parameter.schema);
+  return coerced.ok && ctx.compiled.validate(parameter.schema, coerced.value, 'request').length === 0;
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */
