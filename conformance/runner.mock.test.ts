@@ -110,7 +110,7 @@ describe('against the mock with its bundled data', () => {
       'POST /store/orders with /shipDate = 2026-12-01T09:00:00+02:00',
       'PATCH /store/orders/{orderId} with /shipDate = 2026-12-01T09:00:00.5-05:30',
       'GET /pets?limit=100 (its maximum)',
-      'GET /store/orders?offset=1000000 (large, past any page)',
+      'GET /store/orders?offset=2147483647 (its maximum)',
       'GET /pets/{petId} with petId 9223372036854775807',
       'DELETE /store/orders/{orderId} with orderId 9007199254740993',
     ]) {

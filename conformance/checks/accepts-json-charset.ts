@@ -1,3 +1,4 @@
+import { jsonBodyOf } from '../generate.js';
 import { jsonText } from './json-text.js';
 import type { CheckDefinition } from './types.js';
 import { writesAllowed } from './support.js';
@@ -21,7 +22,8 @@ export const acceptsJsonCharset: CheckDefinition = {
   writes: true,
   async run(ctx) {
     for (const operation of ctx.operations) {
-      if (!operation.requestBody || !writesAllowed(ctx, operation)) continue;
+      // Only a JSON body has a JSON charset to vary (a form or binary body is another media type altogether).
+      if (!jsonBodyOf(operation) || !writesAllowed(ctx, operation)) continue;
       const shared = new SharedInputs(operation);
       for (const contentType of CONTENT_TYPES) {
         if (ctx.aborted) return;

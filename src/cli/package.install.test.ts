@@ -28,7 +28,8 @@ describe('the npm package', () => {
 
   beforeAll(async () => {
     mkdirSync(pkg);
-    for (const entry of ['package.json', 'README.md', 'bin', 'openapi.yaml', 'fixtures']) cpSync(join(PACKAGE_ROOT, entry), join(pkg, entry), { recursive: true });
+    // What `files` names outside dist/ (the generated types ship as petstore-kit/types).
+    for (const entry of ['package.json', 'README.md', 'bin', 'openapi.yaml', 'fixtures', 'src/generated']) cpSync(join(PACKAGE_ROOT, entry), join(pkg, entry), { recursive: true });
     await exec(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PACKAGE_ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { timeout: SLOW });
     const packed = await exec(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: pkg, timeout: SLOW });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
