@@ -534,6 +534,33 @@ export function absentIdCandidates(parameter: ParameterSpec, generator: Generato
   return out;
 }
 
+/**
+ * Typed values to try for a parameter, best first: its example, its schema's
+ * example or default, then samples. An array gets two items where its
+ * schema allows (so a serialization that keeps only the first is caught);
+ * the caller sends the first its validator accepts (issue 11, point 3).
+ */
+export function parameterCandidates(parameter: ParameterSpec, generator: Generator): unknown[] {
+  const s = mergeAllOf(parameter.schema);
+  const out: unknown[] = [parameter.example, s.example, s.default].filter((v) => v !== undefined && v !== null).map((v) => structuredClone(v));
+  for (let variant = 0; variant < SAMPLE_VARIANTS; variant += 1) {
+    const value = generator.sample(s, 1, variant);
+    if (Array.isArray(value) && value.length === 1 && (s.maxItems ?? 2) >= 2) {
+      const second = generator.sample(schema((s as OpenAPIV3.ArraySchemaObject).items), 2, variant + 1);
+      out.push(s.uniqueItems && JSON.stringify(second) === JSON.stringify(value[0]) ? value : [...value, second]);
+    } else {
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/** Values to try for a request body of a media type that is not JSON (a form, a text): its examples, then samples of its schema. */
+export function bodyCandidates(media: MediaTypeSpec, generator: Generator): unknown[] {
+  const bodySchema = schema(media.schema);
+  return [...preferredExamples(media).map((example) => structuredClone(example)), ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => generator.sample(bodySchema, 0, variant))];
+}
+
 /** A valid text for a parameter when the run has no record of its own to name: its example, default or a sample. */
 export function sampleParameterText(parameter: ParameterSpec, generator: Generator): string {
   const value = parameter.example ?? parameter.schema.example ?? parameter.schema.default ?? generator.sample(parameter.schema, 0);

@@ -49,10 +49,11 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
         if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
         path[parameter.name] = String(evaluateExpression(producer.expression, outcome.record.call.source));
       } else {
-        path[parameter.name] = sampleParameterText(parameter, c.generator);
+        path[parameter.name] = styledValue(c, parameter) ?? sampleParameterText(parameter, c.generator);
       }
     } else if (parameter.in === 'query' && parameter.required) {
-      query[parameter.name] = sampleParameterText(parameter, c.generator);
+      // Typed, so an array keeps its items and an object its keys; call() writes them by the parameter's style (issue 11, point 3).
+      query[parameter.name] = ctx.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
     }
   }
   const media = jsonBodyOf(operation);
@@ -75,6 +76,12 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const valid = c.checkValid(operation, { path, query, body: generated.body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
   return { ok: true, inputs: { path, query, body: generated.body, bindings } };
+}
+
+/** A typed value for a path parameter written by its style (an array, an object, label or matrix); undefined for a plain one. */
+function styledValue(c: Case, parameter: ParameterSpec): ParamValue | undefined {
+  const styled = parameter.schema.type === 'array' || parameter.schema.type === 'object' || (parameter.style !== undefined && parameter.style !== 'simple');
+  return styled ? c.ctx.validParameterValue(parameter, c.generator) : undefined;
 }
 
 /**
