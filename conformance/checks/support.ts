@@ -9,7 +9,7 @@ import { answered, type Call, type CallInput, type Case, type CreatedRecord, typ
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
-import { evaluateExpression, identityField, okSchema, type ResourceKind } from '../links.js';
+import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
@@ -39,7 +39,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const bindings: Record<string, unknown> = {};
   for (const parameter of operation.parameters) {
     if (parameter.in === 'path') {
-      const producer = ctx.links.producers.get(parameter.name);
+      const producer = pathProducer(ctx.links, operation, parameter.name);
       if (producer && options.absent) {
         const absent = absentIdFor(c, parameter);
         if (absent === undefined) return { ok: false, fail: (k) => k.skip(`no value valid for ${parameter.name}'s schema that names no record`) };

@@ -1,4 +1,5 @@
 import { answered } from '../context.js';
+import { pathProducer } from '../links.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
 import { prepareInputs, writesAllowed } from './support.js';
@@ -22,7 +23,7 @@ export const unknownId404: CheckDefinition = {
   async run(ctx) {
     for (const operation of ctx.operations) {
       if (ctx.aborted) break;
-      if (!operation.responses.has('404') || !operation.parameters.some((p) => p.in === 'path' && ctx.links.producers.has(p.name))) continue;
+      if (!operation.responses.has('404') || !operation.parameters.some((p) => p.in === 'path' && pathProducer(ctx.links, operation, p.name) !== undefined)) continue;
       const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
       const c = ctx.newCase('unknown-id-404', `${where} with an absent id`, operation.operationId);
       if (!writesAllowed(ctx, operation)) {
