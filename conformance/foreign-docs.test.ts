@@ -162,17 +162,21 @@ function acceptsAny(accept: string, documented: readonly string[]): boolean {
 
 /**
  * The documents run against Prism: five of the corpus (an API without
- * security, so that Prism does not answer 401 to everything) and three of our
- * construct documents. `foreign-conventions.yaml` holds one operation for each
- * kind of point 4.
+ * security, so that Prism does not answer 401 to everything) and every one of
+ * our construct documents (fixtures/documents/*.yaml). `foreign-conventions.yaml`
+ * holds one operation for each kind of point 4.
  */
+const FIXTURE_DOCUMENTS = join(PACKAGE_ROOT, 'fixtures', 'documents');
 const PRISM_RUNS: readonly [name: string, file: string][] = [
   ['petstore-expanded.json', join(CORPUS, 'petstore-expanded.json')],
   ['uspto.json', join(CORPUS, 'uspto.json')],
   ['link-example.json', join(CORPUS, 'link-example.json')],
   ['response-multiple-mediatypes.json', join(CORPUS, 'response-multiple-mediatypes.json')],
   ['schema-circular.json', join(CORPUS, 'schema-circular.json')],
-  ...['foreign-conventions', 'recursive', 'no-operation-ids'].map((name): [string, string] => [`${name}.yaml`, join(PACKAGE_ROOT, 'fixtures', 'documents', `${name}.yaml`)]),
+  ...readdirSync(FIXTURE_DOCUMENTS)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name): [string, string] => [name, join(FIXTURE_DOCUMENTS, name)]),
 ];
 
 
@@ -206,6 +210,13 @@ describe('the runner against Prism\'s mock of documents from elsewhere', () => {
     expect(run.report.coverage.operations.some((o) => o.exercised)).toBe(true);
     const crashed = run.report.results.filter((r) => r.reason?.startsWith('internal error in the check'));
     expect(crashed.map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
+  });
+
+  it('the report lists the document\'s warnings, each with what it skipped (issue 11, point 1)', () => {
+    const { report } = runs.get('unknown-formats.yaml')!;
+    expect(report.warnings?.length).toBeGreaterThan(0);
+    for (const warning of report.warnings ?? []) expect(warning.skipped.length).toBeGreaterThan(0);
+    expect(report.warnings?.map((w) => w.message).join('\n')).toMatch(/uriref|blob|decimal/);
   });
 
   for (const [name] of PRISM_RUNS) {
