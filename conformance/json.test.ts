@@ -55,3 +55,22 @@ describe('parseJson / stringifyJson', () => {
     expect(excerptJson(deep)).toBe('[…]');
   });
 });
+
+describe('stringifyJson, the one writer (json-text.ts folded into json.ts)', () => {
+  it('writes an id past 2^53 held as a bigint digit for digit, where JSON.stringify throws', () => {
+    const body = { petId: 4590224790122085204n, quantity: 1, ids: [9223372036854775807n, -9223372036854775808n] };
+    expect(() => JSON.stringify(body)).toThrow(TypeError);
+    expect(stringifyJson(body)).toBe('{"petId":4590224790122085204,"quantity":1,"ids":[9223372036854775807,-9223372036854775808]}');
+  });
+
+  it('is JSON.stringify byte for byte without bigints, and with them everywhere but the bigints', () => {
+    const values: unknown[] = [{ name: '\u0000bigint:12', n: 1.5, skipped: undefined }, [null, true, 'x', undefined], 'text', 0, { at: new Date(0) }];
+    for (const value of values) expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    expect(stringifyJson({ id: 2n ** 64n, at: new Date(0), gone: undefined, list: [undefined] })).toBe(`{"id":18446744073709551616,"at":${JSON.stringify(new Date(0))},"list":[null]}`);
+  });
+
+  it('names undefined, which has no JSON text, instead of answering undefined for a string', () => {
+    expect(stringifyJson(undefined)).toBe('undefined');
+    expect(excerptJson(undefined)).toBe('undefined');
+  });
+});

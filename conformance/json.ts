@@ -23,6 +23,7 @@
  * duplicate key) falls back to `JSON.parse` rather than being called "not JSON".
  */
 import { parse, stringify } from 'lossless-json';
+import { hasLongDigitRun } from '../src/long-integers.js';
 
 /**
  * A number literal whose value is an integer past 2^53 becomes a bigint,
@@ -55,7 +56,7 @@ function integerDigits(text: string): string | undefined {
 
 /** Parses JSON text; integers beyond Number.MAX_SAFE_INTEGER come back as bigint. Throws SyntaxError as JSON.parse does. */
 export function parseJson(text: string): unknown {
-  if (!hasLongInteger(text)) return JSON.parse(text) as unknown;
+  if (!hasLongDigitRun(text)) return JSON.parse(text) as unknown;
   const strict = JSON.parse(text) as unknown; // the same SyntaxError as everywhere else for text that is not JSON
   try {
     return parse(text, null, parseNumber);
@@ -72,7 +73,7 @@ export function parseJson(text: string): unknown {
  * is `value` without walking it (a 1 MiB body is 350,000 objects to walk).
  */
 export function parseJsonBody(text: string): { readonly value: unknown; readonly plain: unknown } {
-  if (!hasLongInteger(text)) {
+  if (!hasLongDigitRun(text)) {
     const value = JSON.parse(text) as unknown;
     return { value, plain: value };
   }
@@ -80,40 +81,22 @@ export function parseJsonBody(text: string): { readonly value: unknown; readonly
   return { value, plain: plainJson(value) };
 }
 
-/** JSON text of a value that may hold bigints (written as plain JSON numbers). */
+/**
+ * JSON text of a value that may hold bigints, each written digit for digit as
+ * a plain JSON number (JSON.stringify throws on a bigint). Without one it is
+ * JSON.stringify's output byte for byte. The one writer of the runner: bodies,
+ * paths, queries and messages. `undefined` (or a function) has no JSON text;
+ * a message still needs a word for it, so it is written `undefined`.
+ */
 export function stringifyJson(value: unknown): string {
-  if (!containsBigInt(value)) return JSON.stringify(value);
-  return stringify(value) ?? 'null';
+  const text: string | undefined = containsBigInt(value) ? stringify(value) : JSON.stringify(value);
+  return text ?? 'undefined';
 }
 
 /** The value as the validators must see it: each bigint as a number (what JSON.parse gives). The same object when there is none. */
 export function plainJson(value: unknown): unknown {
   if (!containsBigInt(value)) return value;
   return mapLeaves(value, (leaf) => (typeof leaf === 'bigint' ? Number(leaf) : leaf));
-}
-
-/** True when an integer literal of 16 or more digits stands outside a string: only those can be past 2^53. */
-function hasLongInteger(text: string): boolean {
-  let inString = false;
-  let digits = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i += 1; // backslash: skip the escaped character
-      else if (code === 0x22) inString = false;
-      continue;
-    }
-    if (code === 0x22) {
-      inString = true;
-      digits = 0;
-    } else if (code >= 0x30 && code <= 0x39) {
-      digits += 1;
-      if (digits >= 16) return true;
-    } else {
-      digits = 0;
-    }
-  }
-  return false;
 }
 
 /** Iterative: any depth. */
@@ -160,7 +143,7 @@ export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unkno
 export function excerptJson(value: unknown, max = 200): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : stringifyJson(value);
+    text = stringifyJson(value);
   } catch {
     text = Array.isArray(value) ? '[…]' : '{…}';
   }

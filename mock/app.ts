@@ -25,7 +25,8 @@ import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { BODY_LIMIT, readJsonBody } from './body.js';
+import { bodyLimitOf, readJsonBody } from './body.js';
+import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
@@ -135,6 +136,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   const errors = createErrorFactory(contract);
+  const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = bindHandlers(contract, options.handlers);
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
@@ -234,7 +236,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
 
     const body = readJsonBody(request.body, request.headers, route.expectsBody);
-    if (!body.ok) return fail(errors.error(body.code, body.message));
+    if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBody = body.value;
 
     // The mock's own control headers: always checked, whatever --validation says.
@@ -295,7 +297,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
       return tell(fail(errors.error('INTERNAL_ERROR', `The mock ${what} while handling ${route.operation.operationId}; nothing was changed. Please report it with the request.`)));
     }
-    if ('error' in result) return tell(fail(errors.error(result.error.code, result.error.message)));
+    if ('error' in result) {
+      // A handler saw a long id as JSON.parse rounded it; its message names the id as sent (body-integers.ts).
+      const message = body.longIntegers ? withIntegersAsSent(result.error.message, body.longIntegers) : result.error.message;
+      return tell(fail(errors.error(result.error.code, message)));
+    }
     return tell(respond(result.status, result.body, corsHeaders, deprecationHeaders, withExtra(result.headers, unknownQuery), preferences, notes));
   };
 
@@ -337,7 +343,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   return {
     contract,
     registry,
-    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : BODY_LIMIT),
+    bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : operationBodyLimit),
     internalError() {
       const answer = errors.error('INTERNAL_ERROR', 'The mock failed while handling this request; please report it with the request.');
       return respond(answer.status, answer.body, cors.responseHeaders({}));

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractClient, Exchange } from './test-support/contract-client.js';
-import { detailPaths, expectError, expectUnchanged, newCategory, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
+import { detailPaths, expectError, expectUnchanged, newCategory, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 import { rawExchange } from './test-support/raw-http.js';
 
 let t: TestMock;
@@ -227,5 +227,63 @@ describe('very long URLs and unparsable requests', () => {
     const health = await t.client.get('/__mock/health');
     expect(health.status).toBe(200);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+/**
+ * Regression: integers past 2^53 in a body were rounded by JSON.parse:
+ * `POST /store/orders {"petId":9223372036854775808,…}` (2^63, outside int64)
+ * answered 422 "No pet has id 9223372036854776000." instead of a 400 naming
+ * /body/petId. Now an id outside int64 is a 400 VALIDATION_FAILED; a valid
+ * int64 id past 2^53-1 (which the mock, holding ids up to 2^53-1, has no
+ * record of) keeps the handler's answer, with the id as sent in its message
+ * (mock/body-integers.ts).
+ */
+const messageOf = (answer: Exchange): string => String((answer.body as { message: string }).message);
+
+describe('ids outside int64 in a body: 400 VALIDATION_FAILED naming the field', () => {
+  it.each([
+    ['placeOrder, petId 2^63', '/store/orders', '{"petId":9223372036854775808,"quantity":1}', '/body/petId', '9223372036854775808'],
+    ['placeOrder, petId -2^63-1', '/store/orders', '{"petId":-9223372036854775809,"quantity":1}', '/body/petId', '-9223372036854775809'],
+    ['createPet, categoryId 2^64', '/pets', '{"name":"Rex","categoryId":18446744073709551616}', '/body/categoryId', '18446744073709551616'],
+  ])('%s', async (_label, path, body, pointer, literal) => {
+    const answer = await post(path, body);
+    expectError(answer, 400, 'VALIDATION_FAILED');
+    expect(detailPaths(answer)).toEqual([pointer]);
+    expect(messageOf(answer)).toContain(`${pointer} is ${literal}`);
+    const detail = (answer.body as { details: { message: string }[] }).details[0]!.message;
+    expect(detail).toContain('1 to 2^63-1');
+    expect(detail).toContain('2^53-1');
+    // Never the rounded double.
+    expect(answer.text).not.toContain(String(Number(literal)));
+  });
+});
+
+describe('valid int64 ids past 2^53-1 in a body: the unknown-record answer, with the id as sent', () => {
+  it.each([
+    ['2^63-1', '9223372036854775807'],
+    ['2^53+1', '9007199254740993'],
+  ])('placeOrder with petId %s: 422 UNKNOWN_PET naming that id', async (_label, id) => {
+    const answer = await post('/store/orders', `{"petId":${id},"quantity":1}`);
+    expectError(answer, 422, 'UNKNOWN_PET');
+    expect(messageOf(answer)).toBe(`No pet has id ${id}.`);
+  });
+
+  it('createPet with categoryId 2^63-1: 422 naming that category id, not its rounded double', async () => {
+    const answer = await post('/pets', '{"name":"Rex","categoryId":9223372036854775807}');
+    expect(answer.status, answer.text).toBe(422);
+    expect(messageOf(answer)).toContain('9223372036854775807');
+    expect(answer.text).not.toContain('9223372036854776000');
+  });
+});
+
+describe('long digit runs that are not integers past 2^53 change nothing', () => {
+  it('a 20-digit name and a 16-digit safe integer are taken as before', async () => {
+    const pet = await newPet(api, categoryId, { name: '12345678901234567890' });
+    expect(pet.name).toBe('12345678901234567890');
+    // 1234567890123456 is a safe integer with 16 digits: no such pet, and the message names it as JSON.parse read it.
+    const answer = await post('/store/orders', '{"petId":1234567890123456,"quantity":1}');
+    expectError(answer, 422, 'UNKNOWN_PET');
+    expect(messageOf(answer)).toBe('No pet has id 1234567890123456.');
   });
 });

@@ -10,16 +10,29 @@
  * object; the handlers read the declared fields by name. V8's JSON.parse is
  * iterative, so 10,000 nested arrays do not overflow the stack.
  */
-import { isJsonMediaType } from '../src/schema/index.js';
+import { isJsonMediaType, type Diagnostic } from '../src/schema/index.js';
 import type { ApiErrorCode } from '../src/api-error-codes.js';
+import { longIntegers, outsideInt64, type LongInteger } from './body-integers.js';
 import { headerValue, type HeaderMap, type RequestBody } from './message.js';
 
-/** The contract's body limit: 1 MiB (openapi.yaml, info.description). */
+/** The contract's body limit when a document declares none: 1 MiB (contract.md; openapi.yaml, info.description). */
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * The request body limit in bytes: the document's root `x-max-body-bytes`
+ * when it is a positive integer (openapi.yaml declares 1048576), else 1 MiB.
+ * The conformance runner reads the same extension (payload-too-large-413), so
+ * the mock and the runner share one number, written once in the document.
+ */
+export function bodyLimitOf(document: object): number {
+  const declared: unknown = 'x-max-body-bytes' in document ? document['x-max-body-bytes'] : undefined;
+  return typeof declared === 'number' && Number.isSafeInteger(declared) && declared > 0 ? declared : BODY_LIMIT;
+}
+
 export type BodyOutcome =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly code: ApiErrorCode; readonly message: string };
+  /** `longIntegers`: ids past 2^53-1 inside int64, which `value` holds rounded (body-integers.ts); absent when none. */
+  | { readonly ok: true; readonly value: unknown; readonly longIntegers?: readonly LongInteger[] }
+  | { readonly ok: false; readonly code: ApiErrorCode; readonly message: string; readonly details?: readonly Diagnostic[] };
 
 const NO_BODY: BodyOutcome = { ok: true, value: undefined };
 // fatal: invalid UTF-8 throws instead of becoming U+FFFD (RFC 8259 §8.1: JSON text exchanged between systems is UTF-8).
@@ -53,12 +66,18 @@ export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, 
   } catch {
     return { ok: false, code: 'MALFORMED_JSON', message: 'The body is not valid UTF-8; encode the JSON text as UTF-8.' };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unreadable';
     return { ok: false, code: 'MALFORMED_JSON', message: `The body is not valid JSON: ${clip(reason)}.` };
   }
+  // JSON.parse rounds integers past 2^53-1: refuse those outside int64, and note the others so no answer shows them rounded.
+  const found = longIntegers(text);
+  const outside = outsideInt64(found);
+  if (outside !== undefined) return { ok: false, code: 'VALIDATION_FAILED', message: outside.message, details: outside.details };
+  return found.length > 0 ? { ok: true, value, longIntegers: found } : { ok: true, value };
 }
 
 /**

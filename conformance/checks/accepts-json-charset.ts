@@ -1,5 +1,5 @@
 import { jsonBodyOf } from '../generate.js';
-import { jsonText } from './json-text.js';
+import { stringifyJson } from '../json.js';
 import type { CheckDefinition } from './types.js';
 import { writesAllowed } from './support.js';
 import { judgeAcceptance, SharedInputs, sendValidBody } from './valid-variants.js';
@@ -28,7 +28,7 @@ export const acceptsJsonCharset: CheckDefinition = {
       for (const contentType of CONTENT_TYPES) {
         if (ctx.aborted) return;
         const c = ctx.newCase('accepts-json-charset', `${operation.method.toUpperCase()} ${operation.pathTemplate} with Content-Type: ${contentType}`, operation.operationId);
-        const sent = await shared.send(c, (inputs) => sendValidBody(c, operation, inputs, jsonText(inputs.body), contentType));
+        const sent = await shared.send(c, (inputs) => sendValidBody(c, operation, inputs, stringifyJson(inputs.body), contentType));
         if (!sent) continue;
         if ('skip' in sent) c.skip(sent.skip);
         else judgeAcceptance(c, sent.call, 'success');

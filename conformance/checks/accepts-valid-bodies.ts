@@ -1,4 +1,4 @@
-import { jsonText } from './json-text.js';
+import { stringifyJson } from '../json.js';
 import { isObject, jsonBodyOf, schema, type JsonObject } from '../generate.js';
 import type { CheckDefinition } from './types.js';
 import { otherBodyMedia } from '../bodies.js';
@@ -52,7 +52,7 @@ export const acceptsValidBodies: CheckDefinition = {
         if (ctx.aborted) return;
         const c = ctx.newCase('accepts-valid-bodies', `${where} with ${variant.description}`, operation.operationId);
         c.mutation = { kind: 'valid-variant', pointer: variant.name ? `/body/${variant.name}` : '/body', description: variant.description };
-        const sent = await shared.send(c, (inputs) => (isObject(inputs.body) ? sendValidBody(c, operation, inputs, jsonText(varied(inputs.body, inputs.bindings, variant, required))) : Promise.resolve({ skip: 'the valid body is not an object to vary' })));
+        const sent = await shared.send(c, (inputs) => (isObject(inputs.body) ? sendValidBody(c, operation, inputs, stringifyJson(varied(inputs.body, inputs.bindings, variant, required))) : Promise.resolve({ skip: 'the valid body is not an object to vary' })));
         if (!sent) continue;
         if ('skip' in sent) {
           c.skip(sent.skip);

@@ -1,4 +1,4 @@
-import { jsonText } from './json-text.js';
+import { stringifyJson } from '../json.js';
 import type { Contract, Operation } from '../../src/contract/index.js';
 import { isObject } from '../generate.js';
 import type { CheckDefinition } from './types.js';
@@ -37,7 +37,7 @@ export const payloadTooLarge413: CheckDefinition = {
         description: `with a body of ${limit + 1} bytes`,
         mutation: { kind: 'body-size', pointer: '/body', description: `a body of ${limit + 1} bytes, one over the declared limit of ${limit}` },
         status: 413,
-        request: (inputs) => ({ path: inputs.path, query: inputs.query, bodyText: padded(jsonText(inputs.body ?? {}), limit + 1), contentType: 'application/json' }),
+        request: (inputs) => ({ path: inputs.path, query: inputs.query, bodyText: padded(stringifyJson(inputs.body ?? {}), limit + 1), contentType: 'application/json' }),
       });
     }
   },

@@ -6,7 +6,8 @@
  * it changes, so a server that ignores it is reported once, by that check
  * (architecture principle 6).
  */
-import { jsonText } from './json-text.js';
+import { stringifyJson } from '../json.js';
+import { bodyProblems } from './valid-variants.js';
 import type { Operation } from '../../src/contract/index.js';
 import { answered, type CallInput, type RunContext } from '../context.js';
 import type { CheckResult } from '../model.js';
@@ -39,9 +40,9 @@ export async function provokeStatus(ctx: RunContext, p: Provocation): Promise<vo
   const safe = ['get', 'head', 'options'].includes(p.operation.method);
   const snapshotInputs = p.snapshotInputs?.(inputs) ?? inputs;
   const request = p.request(inputs);
-  // The exact bytes, parsed back, must still be a valid body: the one change must be the only thing wrong.
-  const text = request.bodyText ?? (request.body !== undefined ? jsonText(request.body) : undefined);
-  const problems = text === undefined ? [] : (ctx.compiled.operations.get(p.operation.operationId)?.body(JSON.parse(text)) ?? []);
+  // The exact bytes, read back as the validators read a body (bodyProblems), must still be a valid body: the one change must be the only thing wrong.
+  const text = request.bodyText ?? (request.body !== undefined ? stringifyJson(request.body) : undefined);
+  const problems = text === undefined ? [] : bodyProblems(ctx, p.operation, text);
   if (problems.length > 0) return c.skip(`the body sent would not be valid (${problems[0]!.pointer} ${problems[0]!.message}), so a refusal would prove nothing`);
   const before: Snapshot | undefined = safe ? undefined : await snapshot(c, p.operation, snapshotInputs);
   const call = await c.call(p.operation, request);

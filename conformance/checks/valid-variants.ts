@@ -11,6 +11,7 @@ import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import type { Diagnostic } from '../../src/schema/index.js';
 import { answered, type Call, type Case, type ParamValue, type RunContext } from '../context.js';
 import { prepareInputs, type PreparedInputs } from './support.js';
+import { parseJson, plainJson } from '../json.js';
 import { ABSENT_ID, type Schema } from '../generate.js';
 
 /** 2^63-1, the largest id the document allows; exact as text, which is how it goes into paths and queries. */
@@ -94,9 +95,14 @@ export function queryVariants(parameter: ParameterSpec, carriesIds: boolean): { 
   return out;
 }
 
-/** Problems of a body text as the document sees it (empty: valid). */
-export function bodyProblems(ctx: RunContext, operation: Operation, text: string): Diagnostic[] {
-  return ctx.compiled.operations.get(operation.operationId)?.body(JSON.parse(text)) ?? [];
+/**
+ * Problems of a body text as the document sees it (empty: valid). The text is
+ * read as every body the runner validates is read (json.ts): an id past 2^53
+ * is parsed exactly, then shown to Ajv as plain JSON would show it, so what is
+ * judged is exactly the text sent.
+ */
+export function bodyProblems(ctx: Pick<RunContext, 'compiled'>, operation: Operation, text: string): Diagnostic[] {
+  return ctx.compiled.operations.get(operation.operationId)?.body(plainJson(parseJson(text))) ?? [];
 }
 
 /** Problems of path and query texts as the document sees them (empty: valid). */

@@ -5,6 +5,7 @@
  * runner bug, a server that echoes a token back in a body, or a cookie set by
  * the target cannot end up in a file a vendor shares.
  */
+import { mapLeaves } from '../json.js';
 import type { CheckResult, Exchange, RunMeta, RunReport } from '../model.js';
 
 export const REDACTED = '[redacted]';
@@ -129,17 +130,12 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     return out;
   };
 
-  /** Any JSON value (a finding's expected/actual, the run's options): every string in it scrubbed. */
-  const deep = (value: unknown): unknown => {
-    if (typeof value === 'string') return text(value);
-    if (Array.isArray(value)) return value.map(deep);
-    if (isRecord(value)) {
-      const out: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(value)) out[key] = deep(inner);
-      return out;
-    }
-    return value;
-  };
+  /**
+   * Any JSON value (a finding's expected/actual, the run's options): every string in it scrubbed. Iterative
+   * (mapLeaves), since what a hostile target answered can be 100,000 arrays deep and recursion would overflow
+   * the stack; keys are defined, not assigned, so a `__proto__` key stays a plain field.
+   */
+  const deep = (value: unknown): unknown => mapLeaves(value, (leaf) => (typeof leaf === 'string' ? text(leaf) : leaf));
 
   const exchange = (ex: Exchange): Exchange => ({
     ...ex,

@@ -7,7 +7,7 @@
  * the runner to any document.
  */
 import type { Operation } from '../../src/contract/index.js';
-import { jsonText } from '../checks/json-text.js';
+import { stringifyJson } from '../json.js';
 import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
 import { answered, type Call, type Case, type ParamValue } from '../context.js';
@@ -181,11 +181,11 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
       const list = Array.isArray(call.json) ? call.json : [];
       const at = list.findIndex((entry) => isObject(entry) && sameValue(wanted, entry[item.field]));
       if (item.absent) {
-        if (at >= 0) return owned(false, `${label}: the list still holds ${item.field} ${jsonText(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${jsonText(wanted)} should be gone`, actual: list[at] }]);
+        if (at >= 0) return owned(false, `${label}: the list still holds ${item.field} ${stringifyJson(wanted)}`, [{ pointer: `${root}/${at}`, keyword: 'absent', message: `${label}: ${item.field} ${stringifyJson(wanted)} should be gone`, actual: list[at] }]);
         if (step.save) saved.set(step.save, savable(call));
         continue;
       }
-      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${jsonText(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
+      if (at < 0) return c.skip(`${label}: ${answered(call)} without ${item.field} ${stringifyJson(wanted)}, so this rule cannot be judged (list-contains-created reports a filter that does not hold)`);
       subject = list[at];
       root = `${root}/${at}`;
     }
@@ -201,7 +201,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     }
     if (step.expect.count !== undefined) {
       const expected = resolve(step.expect.count, saved);
-      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${jsonText(expected)}`, expected, actual: count });
+      if (count !== expected) findings.push({ pointer: `/steps/${index}/header/x-total-count`, keyword: 'count', message: `${label}: X-Total-Count is ${count ?? 'missing'}, expected ${stringifyJson(expected)}`, expected, actual: count });
     }
     if (findings.length > 0) return owned(operation.method !== 'get', findings[0]!.message, findings);
     if (step.save) {
@@ -219,7 +219,7 @@ function judgeField(subject: unknown, pointer: string, raw: Expectation, root: s
   }
   const options: unknown[] = isOneOf(raw) ? raw.$oneOf.map((v) => resolve(v, saved)) : [resolve(raw as Value, saved)];
   if (options.some((expected) => sameValue(expected, actual))) return undefined;
-  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${jsonText(actual)}, expected ${options.map((o) => jsonText(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
+  return { pointer: `${root}${pointer}`, keyword: 'state', message: `${label}: ${pointer} is ${stringifyJson(actual)}, expected ${options.map((o) => stringifyJson(o)).join(' or ')}`, expected: options.length === 1 ? options[0] : options, actual };
 }
 
 /** The list expectations of a step: which records (`only`), what each holds (`every`), how many (`length`). */
@@ -230,13 +230,13 @@ function judgeList(json: unknown, step: Step, root: string, label: string, saved
   const findings: Finding[] = [];
   if (length !== undefined) {
     const expected = resolve(length, saved);
-    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${jsonText(expected)}`, expected, actual: json.length });
+    if (json.length !== expected) findings.push({ pointer: root, keyword: 'length', message: `${label}: the page holds ${json.length} records, expected ${stringifyJson(expected)}`, expected, actual: json.length });
   }
   if (only) {
     const wanted = only.equals.map((v) => resolve(v, saved));
     const got = json.map((entry) => (isObject(entry) ? entry[only.field] : undefined));
     const same = got.length === wanted.length && wanted.every((w) => got.some((g) => sameValue(w, g)));
-    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${jsonText(got)}, expected exactly ${jsonText(wanted)} (any order)`, expected: wanted, actual: got });
+    if (!same) findings.push({ pointer: root, keyword: 'records', message: `${label}: the ${only.field}s listed are ${stringifyJson(got)}, expected exactly ${stringifyJson(wanted)} (any order)`, expected: wanted, actual: got });
   }
   for (const [at, entry] of json.entries()) {
     for (const [pointer, raw] of Object.entries(every ?? {})) {

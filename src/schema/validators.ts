@@ -111,8 +111,7 @@ export function compileContract(contract: Contract, ajv: Ajv = contract.strict ?
     contract,
     operations,
     validate(schema, value, view, root = '') {
-      const validateFn = compile(schema, view, 'a schema');
-      return validateFn(value) ? [] : toDiagnostics(validateFn.errors, root);
+      return problemsOf(compile(schema, view, 'a schema'), value, root);
     },
     unmatchedResponse(kind, headers, body) {
       const compiled = unmatched[kind];
@@ -186,10 +185,11 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
           if (coerced.ok) out[key] = coerced.value;
           else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: text });
         }
-        if (!validate(out)) {
+        const problems = problemsOf(validate, out, `/${location}`);
+        if (problems.length > 0) {
           // A value that failed coercion is absent from `out`; skip the `required` error Ajv then reports for it.
           const coercionFailed = new Set(diagnostics.map((d) => d.pointer));
-          for (const diagnostic of toDiagnostics(validate.errors, `/${location}`)) {
+          for (const diagnostic of problems) {
             if (!coercionFailed.has(diagnostic.pointer)) diagnostics.push(diagnostic);
           }
         }
@@ -199,8 +199,7 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
     body(value) {
       if (value === undefined) return bodyRequired ? [{ pointer: '/body', keyword: 'required', message: 'a JSON body is required' }] : [];
       if (!bodyValidator) return [];
-      const validateBody = bodyValidator();
-      return validateBody(value) ? [] : toDiagnostics(validateBody.errors, '/body');
+      return problemsOf(bodyValidator(), value, '/body');
     },
     response(status, headers, body) {
       const spec = responseFor(operation, status);
@@ -212,6 +211,21 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
       return { statusKey: spec.status, diagnostics: validateResponse ? validateResponse()(headers, body) : [] };
     },
   };
+}
+
+/**
+ * Runs a compiled validator and returns its problems as Diagnostics. Ajv
+ * leaves the last failure's `errors` on the function, and with `verbose` each
+ * error holds the failing value (`data`) and its parents: a validator compiled
+ * once for the process would keep the last rejected body, up to the 1 MiB
+ * limit, alive until the next failure. The errors are read once here and
+ * dropped, so nothing outlives the call.
+ */
+function problemsOf(validate: ValidateFunction, value: unknown, root: string): Diagnostic[] {
+  if (validate(value)) return [];
+  const diagnostics = toDiagnostics(validate.errors, root);
+  validate.errors = null;
+  return diagnostics;
 }
 
 /** Compiles the body and header validators of one documented response. */
@@ -242,8 +256,8 @@ function makeResponseCompiler(compile: Compile) {
         const coerced = coerceText(typeof value === 'string' ? value : value.join(', '), check.schema);
         if (!coerced.ok) {
           diagnostics.push({ pointer: `/header/${check.name}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: value });
-        } else if (!check.validate(coerced.value)) {
-          diagnostics.push(...toDiagnostics(check.validate.errors, `/header/${check.name}`));
+        } else {
+          diagnostics.push(...problemsOf(check.validate, coerced.value, `/header/${check.name}`));
         }
       }
       if (media.length === 0) {
@@ -261,8 +275,8 @@ function makeResponseCompiler(compile: Compile) {
       if (!isJsonMediaType(contentType)) return diagnostics;
       if (body === undefined) {
         diagnostics.push({ pointer: '/body', keyword: 'content', message: 'the document declares a body for this response, but none was sent' });
-      } else if (match.validate && !match.validate(body)) {
-        diagnostics.push(...toDiagnostics(match.validate.errors, '/body'));
+      } else if (match.validate) {
+        diagnostics.push(...problemsOf(match.validate, body, '/body'));
       }
       return diagnostics;
     };
