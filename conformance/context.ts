@@ -5,15 +5,17 @@
  * `Case` per thing it tries; the case collects its evidence and ends in one
  * CheckResult.
  */
-import type { Contract, Operation } from '../src/contract/index.js';
+import type { Contract, Operation, ParameterSpec } from '../src/contract/index.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { CoverageRecorder } from './coverage.js';
-import { Generator, isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
+import { encodeBody, otherBodyMedia } from './bodies.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
+import { cookieHeader, serializeParameter } from './serialize.js';
 
 export type ExchangeTarget =
   | { readonly kind: 'operation'; readonly operation: Operation }
@@ -35,8 +37,9 @@ export interface RecordedExchange {
   readonly result: HttpResult;
 }
 
-/** A parameter's value before it is written as text; a bigint is an int64 id past 2^53, written digit for digit. */
-export type ParamValue = string | number | bigint | boolean | readonly (string | number | bigint | boolean)[];
+/** A parameter's value before it is written as text; a bigint is an int64 id past 2^53, written digit for digit; objects and arrays are written by the parameter's style (serialize.ts). */
+export type ParamValue = string | number | bigint | boolean | readonly (string | number | bigint | boolean)[] | ParamObject;
+export type ParamObject = { readonly [key: string]: string | number | boolean };
 
 export interface CallInput {
   readonly path?: Readonly<Record<string, ParamValue>>;
@@ -97,6 +100,8 @@ export class RunContext {
    * no difference in them is blamed on a request (checks/support.ts).
    */
   readonly unstableReads = new Map<string, string>();
+  /** Counts the calls that had optional header or cookie parameters to send or leave out (Case.varyOptional). */
+  optionalTurns = 0;
   private seq = 0;
   private interrupted = false;
   private readonly generators = new Map<string, Generator>();
@@ -117,6 +122,12 @@ export class RunContext {
   ) {
     this.cleanup = new CleanupRegistry(runTag);
     this.coverage = new CoverageRecorder(contract);
+  }
+
+  /** A value its schema accepts for a parameter (generate.ts parameterCandidates, validated here before it is sent), or undefined when none is. */
+  validParameterValue(parameter: ParameterSpec, generator: Generator): ParamValue | undefined {
+    const value = parameterCandidates(parameter, generator).find((candidate) => this.compiled.validate(parameter.schema, candidate, 'request').length === 0);
+    return value === undefined ? undefined : toParamValue(value);
   }
 
   /** The generator of one check, seeded from --seed and the check's id. */
@@ -163,9 +174,11 @@ export class RunContext {
 
   /** Sends a request and records it; never throws for a transport problem. */
   async send(checkId: string, request: HttpRequest, target: ExchangeTarget): Promise<RecordedExchange> {
-    const result = await this.client.send(request);
+    const hasAccept = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'accept');
+    const result = await this.client.send(target.kind === 'operation' && !hasAccept ? { ...request, headers: { ...request.headers, accept: acceptFor(target.operation) } } : request);
     const query: Record<string, string[]> = {};
     for (const [name, value] of Object.entries(request.query ?? {})) query[name] = typeof value === 'string' ? [value] : [...value];
+    for (const [name, value] of request.rawQuery ?? []) (query[safeDecode(name)] ??= []).push(safeDecode(value));
     let requestJson: unknown;
     if (request.body !== undefined) {
       try {
@@ -193,6 +206,35 @@ export class RunContext {
   }
 }
 
+/**
+ * The Accept of a request to an operation, from the media types its
+ * responses document (RFC 9110 §12.5.1; issue 11, point 3): application/json
+ * where the operation answers JSON (what the checks read), else the types it
+ * documents, its successes' first, else anything. An operation that produces
+ * only text/csv is never asked for JSON it cannot give.
+ */
+export function acceptFor(operation: Operation): string {
+  const { success, other } = documentedMediaTypes(operation);
+  const types = [...new Set([...success, ...other])];
+  if (types.includes('application/json') && (success.length === 0 || success.includes('application/json'))) return 'application/json';
+  return types.length > 0 ? types.join(', ') : '*/*';
+}
+
+/** Whether the operation's successes answer application/json: the operations our JSON-only checks (Accept and charset variants) apply to. */
+export function answersJson(operation: Operation): boolean {
+  return documentedMediaTypes(operation).success.includes('application/json');
+}
+
+/** The media types (lower-case) an operation's responses document: its successes' (2xx, default) and the others'. */
+function documentedMediaTypes(operation: Operation): { success: string[]; other: string[] } {
+  const success: string[] = [];
+  const other: string[] = [];
+  for (const [status, response] of operation.responses) {
+    for (const media of response.content) (/^2|^default$/i.test(status) ? success : other).push(media.mediaType.toLowerCase());
+  }
+  return { success, other };
+}
+
 function reportableFinding(finding: Finding): Finding {
   return {
     ...finding,
@@ -209,12 +251,47 @@ function pathOf(path: string, baseUrl: string): string {
   return prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
 }
 
-/** Substitutes path parameters into a template (RFC 6570 simple expansion, percent-encoded). */
-export function expandPath(template: string, values: Readonly<Record<string, ParamValue>>): string {
+/**
+ * Substitutes path parameters into a template: a value of an array or object
+ * parameter, or of one with the label or matrix style, as its style says
+ * (OpenAPI 3.0.3 §4.7.12.4, serialize.ts); any other value percent-encoded
+ * (RFC 6570 simple expansion).
+ */
+export function expandPath(template: string, values: Readonly<Record<string, ParamValue>>, parameters: readonly ParameterSpec[] = []): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = values[name];
+    const spec = parameters.find((p) => p.in === 'path' && p.name === name);
+    if (value !== undefined && spec && needsStyle(spec, value)) return serializeParameter(spec, value).path ?? '';
     return encodeURIComponent(value === undefined ? `{${name}}` : String(Array.isArray(value) ? value[0] : value));
   });
+}
+
+/**
+ * Whether a value needs its parameter's style to be written (serialize.ts)
+ * rather than a plain `name=value` per item: an object, an array of a
+ * parameter that is not exploded form (nor an array schema in a path), a
+ * label or matrix path value. The rest goes out as it always did.
+ */
+function needsStyle(spec: ParameterSpec, value: ParamValue): boolean {
+  const style = spec.style ?? (spec.in === 'query' || spec.in === 'cookie' ? 'form' : 'simple');
+  if (isObject(value)) return true;
+  if (spec.in === 'path') return style !== 'simple' || (Array.isArray(value) && spec.schema.type === 'array');
+  return Array.isArray(value) && !(style === 'form' && spec.explode);
+}
+
+/** A generated value as a parameter value: primitives and arrays of them as they are, an object's entries as texts. */
+function toParamValue(value: unknown): ParamValue {
+  if (Array.isArray(value)) return value.map((item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : typeof item === 'number' || typeof item === 'boolean' || typeof item === 'bigint' ? item : String(item)));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)]));
+  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? value : String(value);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
@@ -225,15 +302,41 @@ function queryOf(input: CallInput['query']): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(input ?? {})) {
     if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.map(String) : String(value);
+    out[name] = Array.isArray(value) ? value.map(String) : isObject(value) ? JSON.stringify(value) : String(value);
   }
   return out;
 }
+
+/**
+ * The query of a call: plain values as `name=value` pairs (URLSearchParams
+ * encodes them), values that need their parameter's style (a deepObject, a
+ * pipe-delimited array, an unexploded form array) already serialized.
+ */
+function queryParts(operation: Operation, input: CallInput['query']): { query: Record<string, string | string[]>; rawQuery: (readonly [string, string])[] } {
+  const plain: Record<string, ParamValue> = {};
+  const rawQuery: (readonly [string, string])[] = [];
+  for (const [name, value] of Object.entries(input ?? {})) {
+    if (value === undefined) continue;
+    const spec = operation.parameters.find((p) => p.in === 'query' && p.name === name);
+    if (spec && needsStyle(spec, value)) rawQuery.push(...(serializeParameter(spec, value).query ?? []));
+    else plain[name] = value;
+  }
+  return { query: queryOf(plain), rawQuery };
+}
+
+/**
+ * Header parameters OpenAPI 3.0.3 §4.7.12 says are ignored (Accept,
+ * Content-Type and Authorization are the request's own business).
+ */
+const IGNORED_HEADER_PARAMETERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
 
 export function describeProblem(result: HttpResult): string | undefined {
   if (!result.error) return undefined;
   return `${result.exchange.request.method} ${result.exchange.request.url}: ${result.error.message} (${result.error.code})`;
 }
+
+/** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
+const TYPED_INVALID = '\u0000invalid';
 
 /** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
 export class Case {
@@ -265,17 +368,67 @@ export class Case {
 
   /** Calls an operation of the document with typed inputs. */
   async call(operation: Operation, input: CallInput = {}): Promise<Call> {
-    const path = expandPath(operation.pathTemplate, input.path ?? {});
-    const headers: Record<string, string> = { ...(input.headers ?? {}) };
+    const path = expandPath(operation.pathTemplate, input.path ?? {}, operation.parameters);
+    const headers: Record<string, string> = { ...this.headerParameters(operation, input.headers ?? {}), ...(input.headers ?? {}) };
     let body: string | undefined;
     if (input.bodyText !== undefined || input.body !== undefined) {
       body = input.bodyText ?? stringifyJson(input.body);
       const type = input.contentType === undefined ? 'application/json' : input.contentType;
       if (type !== null) headers['content-type'] = type;
+    } else {
+      const other = this.otherBody(operation);
+      if (other) {
+        body = other.text;
+        headers['content-type'] = other.contentType;
+      }
     }
-    const query = queryOf(input.query);
-    const result = await this.send({ method: operation.method.toUpperCase(), path, query, headers, ...(body !== undefined ? { body } : {}) }, { kind: 'operation', operation });
+    const { query, rawQuery } = queryParts(operation, input.query);
+    const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
+    const result = await this.send(request, { kind: 'operation', operation });
     return toCall(result, path, operation.method.toUpperCase(), body, input.path ?? {}, query);
+  }
+
+  /**
+   * The operation's header and cookie parameters (issue 11, point 3): the
+   * required ones always, the optional ones on every other call, each a
+   * value its schema accepts (serialize.ts writes it). A header the caller
+   * sets itself is left to the caller.
+   */
+  private headerParameters(operation: Operation, given: Readonly<Record<string, string>>): Record<string, string> {
+    const out: Record<string, string> = {};
+    const cookies: (readonly [string, string])[] = [];
+    const givenNames = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+    for (const spec of operation.parameters) {
+      if (spec.in !== 'header' && spec.in !== 'cookie') continue;
+      if (spec.in === 'header' && (IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase()) || givenNames.has(spec.name.toLowerCase()))) continue;
+      if (!spec.required && !this.varyOptional()) continue;
+      const value = this.ctx.validParameterValue(spec, this.generator);
+      if (value === undefined) continue;
+      const serialized = serializeParameter(spec, value);
+      if (serialized.header) out[serialized.header[0].toLowerCase()] = serialized.header[1];
+      cookies.push(...(serialized.cookie ?? []));
+    }
+    if (cookies.length > 0 && !givenNames.has('cookie')) out['cookie'] = cookieHeader(cookies);
+    return out;
+  }
+
+  /** Optional parameters are sent on every other call of the run, so both their presence and their absence are tried. */
+  private varyOptional(): boolean {
+    this.ctx.optionalTurns += 1;
+    return this.ctx.optionalTurns % 2 === 1;
+  }
+
+  /**
+   * A body for an operation that takes no JSON (form, multipart, text,
+   * octet-stream: bodies.ts), when the caller gave none: the first candidate
+   * its schema accepts, encoded as its media type says.
+   */
+  private otherBody(operation: Operation): { text: string; contentType: string } | undefined {
+    const media = otherBodyMedia(operation);
+    if (!media) return undefined;
+    const valid = bodyCandidates(media, this.generator).find((value) => !media.schema || this.ctx.compiled.validate(media.schema, value, 'request').length === 0);
+    if (valid === undefined) return undefined;
+    return encodeBody(media.mediaType, valid, `petstore-kit-${this.generator.nextTag()}`);
   }
 
   /** Follows a link of a created record: the target operation with the parameters the link binds (OpenAPI 3.0.3 §4.7.20). */
@@ -319,7 +472,9 @@ export class Case {
     const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
-    if (call.status === undefined || call.status < 200 || call.status >= 300 || !isObject(call.json)) {
+    // An inferred kind may name its record by Location alone (links.ts LOCATION_ID): an empty 201 with a Location is a record then.
+    const created = isObject(call.json) ? call.json : kind.inferred && call.headers['location'] !== undefined ? {} : undefined;
+    if (call.status === undefined || call.status < 200 || call.status >= 300 || created === undefined) {
       return {
         ok: false,
         reason: `${kind.create.operationId} answered ${call.status}${isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : ''} to a valid body, not ${kind.createdStatus} with a record`,
@@ -327,7 +482,7 @@ export class Case {
         transport: false,
       };
     }
-    return { ok: true, record: { kind, sent: body, body: call.json, call } };
+    return { ok: true, record: { kind, sent: body, body: created, call } };
   }
 
   /**
@@ -338,11 +493,32 @@ export class Case {
   checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
     const validators = this.ctx.compiled.operations.get(operation.operationId);
     if (!validators) return { ok: true, body: input.body };
-    const texts = (values: CallInput['query']): Record<string, string | string[]> => queryOf(values);
-    const path = Object.fromEntries(Object.entries(texts(input.path)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
-    const parameters = validators.parameters({ path, query: texts(input.query), headers: lowerCaseKeys(input.headers ?? {}) });
-    if (!parameters.ok) {
-      const first = parameters.diagnostics[0]!;
+    // Values written by their style (objects, delimited arrays) are validated as the typed values they are; the rest as the texts sent.
+    const typed = new Set<string>();
+    const split = (location: 'path' | 'query', values: CallInput['query']): CallInput['query'] => {
+      const out: Record<string, ParamValue | undefined> = {};
+      for (const [name, value] of Object.entries(values ?? {})) {
+        const spec = operation.parameters.find((p) => p.in === location && p.name === name);
+        if (value !== undefined && spec && needsStyle(spec, value)) {
+          typed.add(`/${location}/${name}`);
+          const problems = this.ctx.compiled.validate(spec.schema, value, 'request', `/${location}/${name}`);
+          if (problems.length > 0) return { [TYPED_INVALID]: `${problems[0]!.pointer} ${problems[0]!.message}` };
+        } else {
+          out[name] = value;
+        }
+      }
+      return out;
+    };
+    const pathValues = split('path', input.path);
+    const queryValues = split('query', input.query);
+    const invalid = pathValues?.[TYPED_INVALID] ?? queryValues?.[TYPED_INVALID];
+    if (invalid !== undefined) return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${String(invalid)}` };
+    const path = Object.fromEntries(Object.entries(queryOf(pathValues)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
+    const parameters = validators.parameters({ path, query: queryOf(queryValues), headers: lowerCaseKeys(input.headers ?? {}) });
+    // A required header the caller leaves out is one call() fills (headerParameters), so its absence here is no problem.
+    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required'));
+    if (diagnostics.length > 0) {
+      const first = diagnostics[0]!;
       return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
     }
     if (input.body === undefined && input.bodyText === undefined) return { ok: true, body: undefined };

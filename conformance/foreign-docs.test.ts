@@ -113,16 +113,28 @@ const KINDS: Record<Kind, { title: string; is: (result: CheckResult, doc: Judged
   },
   accept: {
     title: 'an Accept that excludes every media type the operation documents',
-    is: (result, { contract }) => {
-      const operation = operationOf(contract, result);
-      const documented = operation ? [...operation.responses.values()].flatMap((r) => r.content.map((m) => m.mediaType.toLowerCase())) : [];
-      return documented.length > 0 && result.evidence.some((exchange) => !acceptsAny(exchange.request.headers['accept'] ?? '*/*', documented));
-    },
+    // Each exchange against the operation it went to (a stateful check's evidence holds other operations' requests).
+    is: (result, { contract }) =>
+      result.evidence.some((exchange) => {
+        const operation = operationAt(contract, exchange.request.method, new URL(exchange.request.url).pathname) ?? operationOf(contract, result);
+        const documented = operation ? [...operation.responses.values()].flatMap((r) => r.content.map((m) => m.mediaType.toLowerCase())) : [];
+        return documented.length > 0 && !acceptsAny(exchange.request.headers['accept'] ?? '*/*', documented);
+      }),
   },
 };
 
 function operationOf(contract: Contract, result: CheckResult): Operation | undefined {
   return result.operationId === undefined ? undefined : contract.operationsById.get(result.operationId);
+}
+
+/** The operation a request went to: method and path template matched from the end (a base path may precede it), literal paths first. */
+function operationAt(contract: Contract, method: string, pathname: string): Operation | undefined {
+  const candidates = contract.operations.filter((op) => op.method === method.toLowerCase() && new RegExp(`${templatePattern(op.pathTemplate)}$`).test(pathname));
+  return candidates.sort((a, b) => a.pathTemplate.split('{').length - b.pathTemplate.split('{').length)[0];
+}
+
+function templatePattern(template: string): string {
+  return template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
 }
 
 /** Whether every path parameter in `pathname` is valid for its schema (the template matched from the end: a base path may precede it). */
@@ -150,37 +162,23 @@ function acceptsAny(accept: string, documented: readonly string[]): boolean {
 
 /**
  * The documents run against Prism: five of the corpus (an API without
- * security, so that Prism does not answer 401 to everything) and three of our
- * construct documents. `foreign-conventions.yaml` holds one operation for each
- * kind of point 4.
+ * security, so that Prism does not answer 401 to everything) and every one of
+ * our construct documents (fixtures/documents/*.yaml). `foreign-conventions.yaml`
+ * holds one operation for each kind of point 4.
  */
+const FIXTURE_DOCUMENTS = join(PACKAGE_ROOT, 'fixtures', 'documents');
 const PRISM_RUNS: readonly [name: string, file: string][] = [
   ['petstore-expanded.json', join(CORPUS, 'petstore-expanded.json')],
   ['uspto.json', join(CORPUS, 'uspto.json')],
   ['link-example.json', join(CORPUS, 'link-example.json')],
   ['response-multiple-mediatypes.json', join(CORPUS, 'response-multiple-mediatypes.json')],
   ['schema-circular.json', join(CORPUS, 'schema-circular.json')],
-  ...['foreign-conventions', 'recursive', 'no-operation-ids'].map((name): [string, string] => [`${name}.yaml`, join(PACKAGE_ROOT, 'fixtures', 'documents', `${name}.yaml`)]),
+  ...readdirSync(FIXTURE_DOCUMENTS)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name): [string, string] => [name, join(FIXTURE_DOCUMENTS, name)]),
 ];
 
-/**
- * Where the runner still imposes our conventions (the files belong to the
- * runner's generator and checks, being rewritten on their own branch): each
- * (document, kind) here is an it.todo with the reason, never a pass. Remove
- * a line once its fix lands; the case then runs as a test.
- */
-const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  'foreign-conventions.yaml status-equality':
-    'checks/error-shape.ts applies Error.status === HTTP status to every error body; the Problem schema\'s status is a string enum',
-  'foreign-conventions.yaml bare-deprecation':
-    'checks/deprecation-headers.ts (and deprecation-links.ts) require Deprecation/Sunset/Link of a deprecated operation that declares none of them',
-  'foreign-conventions.yaml absent-id-value':
-    'generate.ts ABSENT_ID (Number.MAX_SAFE_INTEGER) is sent for the uuid reportId by unknown-id-404 (checks/support.ts prepareInputs absent)',
-  'foreign-conventions.yaml accept':
-    'http.ts sends Accept: application/json on every request; exportReport documents only text/csv, and Prism answers 406',
-  'response-multiple-mediatypes.json accept':
-    'http.ts sends Accept: application/json to operations whose responses document only application/xml',
-};
 
 describe('the runner against Prism\'s mock of documents from elsewhere', () => {
   const runs = new Map<string, Judged>();
@@ -214,13 +212,15 @@ describe('the runner against Prism\'s mock of documents from elsewhere', () => {
     expect(crashed.map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
   });
 
+  it('the report lists the document\'s warnings, each with what it skipped (issue 11, point 1)', () => {
+    const { report } = runs.get('unknown-formats.yaml')!;
+    expect(report.warnings?.length).toBeGreaterThan(0);
+    for (const warning of report.warnings ?? []) expect(warning.skipped.length).toBeGreaterThan(0);
+    expect(report.warnings?.map((w) => w.message).join('\n')).toMatch(/uriref|blob|decimal/);
+  });
+
   for (const [name] of PRISM_RUNS) {
     for (const [kind, { title, is }] of Object.entries(KINDS) as [Kind, (typeof KINDS)[Kind]][]) {
-      const known = KNOWN_FAILURES[`${name} ${kind}`];
-      if (known) {
-        it.todo(`${name}: no finding of ${title} — ${known}`);
-        continue;
-      }
       it(`${name}: no finding of ${title}`, () => {
         const run = runs.get(name)!;
         const found = run.report.results.filter((r) => r.verdict === 'failed' && is(r, run));
@@ -229,11 +229,28 @@ describe('the runner against Prism\'s mock of documents from elsewhere', () => {
     }
   }
 
-  it('the classifiers recognise each kind where the runner still produces it (so the todos above are real)', () => {
-    const run = runs.get('foreign-conventions.yaml')!;
-    const failed = run.report.results.filter((r) => r.verdict === 'failed');
-    const present = (Object.keys(KINDS) as Kind[]).filter((kind) => failed.some((r) => KINDS[kind].is(r, run)));
-    const todo = (Object.keys(KINDS) as Kind[]).filter((kind) => KNOWN_FAILURES[`foreign-conventions.yaml ${kind}`] !== undefined);
-    expect(present).toEqual(todo);
+  // Regressions for issue 11 point 4: the runner met each foreign convention and judged it by the document, not by ours.
+  it('unknown-id-404 sends a uuid for the uuid reportId, which Prism takes as valid (no 400)', () => {
+    const { report } = runs.get('foreign-conventions.yaml')!;
+    const probes = report.results.filter((r) => r.checkId === 'unknown-id-404' && r.operationId === 'getReport');
+    expect(probes).toHaveLength(1);
+    const sent = probes[0]!.evidence.at(-1)!;
+    expect(sent.request.url).toMatch(/\/reports\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // Prism, stateless, answers 200 to any valid id (its fault, reported); an integer id got 400 before.
+    expect(sent.response?.status).not.toBe(400);
+  });
+
+  it('a bare deprecated: true is noted (skipped with the reason), not failed', () => {
+    const { report } = runs.get('foreign-conventions.yaml')!;
+    const noted = report.results.filter((r) => r.checkId === 'deprecation-links' && r.operationId === 'getReport');
+    expect(noted.map((r) => [r.verdict, r.reason])).toEqual([['skipped', expect.stringContaining('bare `deprecated: true`')]]);
+  });
+
+  it('exportReport, which produces only text/csv, is asked for text/csv and answers 200', () => {
+    const { report } = runs.get('foreign-conventions.yaml')!;
+    const exchanges = report.results.filter((r) => r.operationId === 'exportReport').flatMap((r) => r.evidence);
+    const plain = exchanges.filter((x) => x.request.method === 'GET' && !/unknown|absent/.test(x.request.url) && x.request.headers['accept'] === 'text/csv');
+    expect(plain.length).toBeGreaterThan(0);
+    expect(exchanges.some((x) => x.response?.status === 406 && x.request.headers['accept'] === 'text/csv')).toBe(false);
   });
 });

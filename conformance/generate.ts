@@ -509,6 +509,58 @@ export function parameterMutations(parameter: ParameterSpec, validText: string):
   return out;
 }
 
+/** A version-4 uuid no implementation hands out by chance (all its random bits set): valid for `format: uuid`, naming nothing. */
+export const ABSENT_UUID = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
+
+/**
+ * Candidates for a valid id that names no record, for one path parameter's
+ * schema (issue 11, point 4): an integer for an integer id (ABSENT_ID, or the
+ * schema's maximum when it is lower), a uuid for a uuid, a string of the
+ * run's own tag for any other string (a pattern's sample when it has one).
+ * The caller sends the first the parameter's validator accepts, so that
+ * 404 is the only right answer.
+ */
+export function absentIdCandidates(parameter: ParameterSpec, generator: Generator): string[] {
+  const s = mergeAllOf(parameter.schema);
+  if (s.type === 'integer' || s.type === 'number') {
+    const max = typeof s.maximum === 'number' ? (s.exclusiveMaximum === true ? s.maximum - 1 : s.maximum) : undefined;
+    return [String(max !== undefined && max < ABSENT_ID ? Math.floor(max) : ABSENT_ID)];
+  }
+  if (s.format === 'uuid') return [ABSENT_UUID];
+  const out: string[] = [];
+  const tag = `absent-${generator.runTag}`;
+  if (typeof s.pattern !== 'string') out.push(typeof s.maxLength === 'number' ? tag.slice(0, Math.max(s.minLength ?? 1, s.maxLength)) : tag);
+  for (let i = 0; i < 3; i += 1) out.push(String(generator.sample(s, 0, i)));
+  return out;
+}
+
+/**
+ * Typed values to try for a parameter, best first: its example, its schema's
+ * example or default, then samples. An array gets two items where its
+ * schema allows (so a serialization that keeps only the first is caught);
+ * the caller sends the first its validator accepts (issue 11, point 3).
+ */
+export function parameterCandidates(parameter: ParameterSpec, generator: Generator): unknown[] {
+  const s = mergeAllOf(parameter.schema);
+  const out: unknown[] = [parameter.example, s.example, s.default].filter((v) => v !== undefined && v !== null).map((v) => structuredClone(v));
+  for (let variant = 0; variant < SAMPLE_VARIANTS; variant += 1) {
+    const value = generator.sample(s, 1, variant);
+    if (Array.isArray(value) && value.length === 1 && (s.maxItems ?? 2) >= 2) {
+      const second = generator.sample(schema((s as OpenAPIV3.ArraySchemaObject).items), 2, variant + 1);
+      out.push(s.uniqueItems && JSON.stringify(second) === JSON.stringify(value[0]) ? value : [...value, second]);
+    } else {
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/** Values to try for a request body of a media type that is not JSON (a form, a text): its examples, then samples of its schema. */
+export function bodyCandidates(media: MediaTypeSpec, generator: Generator): unknown[] {
+  const bodySchema = schema(media.schema);
+  return [...preferredExamples(media).map((example) => structuredClone(example)), ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => generator.sample(bodySchema, 0, variant))];
+}
+
 /** A valid text for a parameter when the run has no record of its own to name: its example, default or a sample. */
 export function sampleParameterText(parameter: ParameterSpec, generator: Generator): string {
   const value = parameter.example ?? parameter.schema.example ?? parameter.schema.default ?? generator.sample(parameter.schema, 0);

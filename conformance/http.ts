@@ -43,6 +43,12 @@ export interface HttpRequest {
   /** A path relative to the base URL (`/pets/1`), or an absolute URL on the target's origin (a Location, a Link). */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * Query pairs already percent-encoded as their parameter's style says
+   * (serialize.ts: `color[R]=100`, `ids=1|2`), appended after `query` as they
+   * are, so URLSearchParams does not encode them a second time.
+   */
+  readonly rawQuery?: readonly (readonly [name: string, value: string])[];
   readonly headers?: Readonly<Record<string, string>>;
   /** The exact text sent. */
   readonly body?: string;
@@ -86,12 +92,16 @@ export interface HttpResult {
 }
 
 /** Joins a base URL that may carry a path prefix with a path of the document: `http://h/api/v1` + `/pets` → `http://h/api/v1/pets`. */
-export function targetUrl(baseUrl: string, path: string, query?: HttpRequest['query']): URL {
+export function targetUrl(baseUrl: string, path: string, query?: HttpRequest['query'], rawQuery?: HttpRequest['rawQuery']): URL {
   const url = /^[a-z][a-z0-9+.-]*:/i.test(path) ? new URL(path) : new URL(`${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`);
   if (query) {
     for (const [name, value] of Object.entries(query)) {
       for (const item of typeof value === 'string' ? [value] : value) url.searchParams.append(name, item);
     }
+  }
+  if (rawQuery && rawQuery.length > 0) {
+    const raw = rawQuery.map(([name, value]) => `${name}=${value}`).join('&');
+    url.search = url.search ? `${url.search}&${raw}` : `?${raw}`;
   }
   return url;
 }
@@ -134,7 +144,7 @@ export class HttpClient {
   }
 
   async send(request: HttpRequest): Promise<HttpResult> {
-    const url = targetUrl(this.baseUrl, request.path, request.query);
+    const url = targetUrl(this.baseUrl, request.path, request.query, request.rawQuery);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCase(request.headers ?? {}), ...this.extraHeaders };
     if (request.body !== undefined && !('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(request.body));
     const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(value)]));

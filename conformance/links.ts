@@ -7,9 +7,15 @@
  * The stateful checks and the generator chain calls from this alone
  * (OpenAPI 3.0.3 §4.7.20, Link Object), so a document with other resources
  * gets the same treatment.
+ *
+ * A document without links on its creates (most of them) gets them inferred
+ * from the usual REST shape (issue 11, point 5): a POST on a collection
+ * `/things` creates the records its item path `/things/{id}` reads, replaces
+ * and deletes, the id taken from the created body's id-like field or, when
+ * the body has none, from the last segment of the `Location` header.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Contract, LinkSpec, Operation, ParameterSpec } from '../src/contract/index.js';
+import type { Contract, LinkSpec, Operation, ParameterSpec, ResponseSpec } from '../src/contract/index.js';
 
 export interface LinkTarget {
   readonly link: LinkSpec;
@@ -30,6 +36,8 @@ export interface ResourceKind {
   readonly remove?: LinkTarget;
   /** The GET on the create operation's own path: the collection that should list the record. */
   readonly list?: Operation;
+  /** True when the document has no links here and the runner inferred them from the paths (inferLinks). */
+  readonly inferred?: boolean;
 }
 
 export interface Producer {
@@ -42,15 +50,37 @@ export interface LinkModel {
   readonly kinds: ReadonlyMap<string, ResourceKind>;
   /** Parameter name → the kind whose create response gives its value (`categoryId` → createCategory). */
   readonly producers: ReadonlyMap<string, Producer>;
+  /**
+   * Per operation, its path parameters a kind's links bind (`getThing`'s `id` →
+   * createThing): more precise than `producers` where several collections
+   * name their item `{id}`.
+   */
+  readonly pathProducers: ReadonlyMap<string, ReadonlyMap<string, Producer>>;
+}
+
+/**
+ * The runner's own expression for an inferred link whose id is in no body
+ * field: the last path segment of the create's `Location` (RFC 9110 §10.2.2).
+ * Not an OpenAPI runtime expression; evaluateExpression knows it.
+ */
+export const LOCATION_ID = '$response.header.Location#last-segment';
+
+/** The producer of an operation's path parameter: the link that binds it for this operation, else the kind that produces the name anywhere. */
+export function pathProducer(model: LinkModel, operation: Operation, name: string): Producer | undefined {
+  return model.pathProducers.get(operation.operationId)?.get(name) ?? model.producers.get(name);
 }
 
 export function buildLinkModel(contract: Contract): LinkModel {
   const kinds = new Map<string, ResourceKind>();
+  const anyLinks = contract.operations.some((op) => op.method === 'post' && op.responses.get('201')?.links.length);
   for (const operation of contract.operations) {
     if (operation.method !== 'post') continue;
-    const created = [...operation.responses.values()].find((response) => response.status === '201' && response.links.length > 0);
+    const declared = [...operation.responses.values()].find((response) => response.status === '201' && response.links.length > 0);
+    // Links are inferred only for a document whose creates declare none: one that has some says what it means by them.
+    const inferred = declared || anyLinks ? undefined : inferLinks(contract, operation);
+    const created = declared ?? inferred?.response;
     if (!created) continue;
-    const links = created.links.flatMap((link) => {
+    const links = (declared?.links ?? inferred?.links ?? []).flatMap((link) => {
       const target = contract.operationsById.get(link.operationId);
       return target ? [{ link, operation: target }] : [];
     });
@@ -58,7 +88,7 @@ export function buildLinkModel(contract: Contract): LinkModel {
     const list = contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
     // A link to the list itself is a filtered read (ListPetsById), not another resource.
     const isItself = (target: LinkTarget): boolean => hasPath(target.operation) && sameResourcePath(operation.pathTemplate, target.operation.pathTemplate);
-    const replace = links.find((t) => t.operation.method === 'put' && isItself(t));
+    const replace = links.find((t) => t.operation.method === 'put' && isItself(t)) ?? (inferred ? links.find((t) => t.operation.method === 'patch' && isItself(t)) : undefined);
     const remove = links.find((t) => t.operation.method === 'delete' && isItself(t));
     kinds.set(operation.operationId, {
       create: operation,
@@ -69,20 +99,71 @@ export function buildLinkModel(contract: Contract): LinkModel {
       ...(replace ? { replace } : {}),
       ...(remove ? { remove } : {}),
       ...(list ? { list } : {}),
+      ...(inferred ? { inferred: true } : {}),
     });
   }
 
   const producers = new Map<string, Producer>();
+  const pathProducers = new Map<string, Map<string, Producer>>();
   for (const kind of kinds.values()) {
-    for (const { link } of kind.links) {
+    for (const { link, operation } of kind.links) {
       for (const [qualified, expression] of Object.entries(link.parameters)) {
-        if (typeof expression !== 'string' || !expression.startsWith('$response.body')) continue;
+        if (typeof expression !== 'string' || !(expression.startsWith('$response.body') || expression === LOCATION_ID)) continue;
         const name = unqualified(qualified);
+        const parameter = linkParameter(operation, qualified);
+        if (parameter?.in === 'path') {
+          const own = pathProducers.get(operation.operationId) ?? new Map<string, Producer>();
+          own.set(parameter.name, { kind, expression });
+          pathProducers.set(operation.operationId, own);
+        }
+        // An inferred `{id}` names a different record on every path, so it is no name another body could carry.
+        if (kind.inferred && name === 'id') continue;
         if (!producers.has(name)) producers.set(name, { kind, expression });
       }
     }
   }
-  return { kinds, producers };
+  return { kinds, producers, pathProducers };
+}
+
+/** What inferLinks found for a create: the response that gives the record and the links it would have declared. */
+interface InferredLinks {
+  readonly response: ResponseSpec;
+  readonly links: readonly LinkSpec[];
+}
+
+/**
+ * The usual REST shape around a POST on a collection (`/things`): its 201 (or
+ * 200) answer, linked to every GET, PUT, PATCH and DELETE on the item path
+ * `/things/{id}`, the id bound from the body's id-like field or the Location
+ * header.
+ */
+function inferLinks(contract: Contract, create: Operation): InferredLinks | undefined {
+  const response = create.responses.get('201') ?? create.responses.get('200');
+  // A nested collection (`/users/{userId}/things`) needs its parent first: not inferred.
+  if (!response || create.parameters.some((p) => p.in === 'path')) return undefined;
+  const items = contract.operations.filter((op) => ['get', 'put', 'patch', 'delete'].includes(op.method) && sameResourcePath(create.pathTemplate, op.pathTemplate));
+  if (items.length === 0) return undefined;
+  const links = items.flatMap((item): LinkSpec[] => {
+    const idName = /\{([^}/]+)\}$/.exec(item.pathTemplate)![1]!;
+    const expression = idExpression(response, idName);
+    if (!expression) return [];
+    return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression } }];
+  });
+  return links.length > 0 ? { response, links } : undefined;
+}
+
+/**
+ * Where a created record's id is: the body field named like the item's
+ * parameter (`thingId`), else `id`, else the one field named like an id
+ * (`thing_id`, `thingID`); with none, the Location header's last segment.
+ */
+function idExpression(response: ResponseSpec, idName: string): string | undefined {
+  const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
+  const properties = Object.keys(bodySchema?.properties ?? {});
+  const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
+  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? (idLike.length === 1 ? idLike[0] : undefined);
+  if (field) return `$response.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return LOCATION_ID;
 }
 
 /** `/pets/{petId}` is an item of `/pets`. */
@@ -128,6 +209,7 @@ export function evaluateExpression(expression: unknown, source: ExpressionSource
   if (expression === '$url') return source.url;
   if (expression === '$method') return source.method;
   if (expression === '$statusCode') return source.status;
+  if (expression === LOCATION_ID) return lastSegment(source.responseHeaders?.['location']);
   const body = /^\$(request|response)\.body(?:#(.*))?$/.exec(expression);
   if (body) return resolvePointer(body[1] === 'request' ? source.requestBody : source.responseBody, body[2] ?? '');
   const header = /^\$response\.header\.(.+)$/.exec(expression);
@@ -135,6 +217,19 @@ export function evaluateExpression(expression: unknown, source: ExpressionSource
   const request = /^\$request\.(path|query)\.(.+)$/.exec(expression);
   if (request) return (request[1] === 'path' ? source.requestPath : source.requestQuery)?.[request[2]!];
   return undefined;
+}
+
+/** The last path segment of a URI reference, decoded: `/things/42?x=1` → `42`. */
+function lastSegment(reference: string | undefined): string | undefined {
+  if (!reference) return undefined;
+  const path = reference.split(/[?#]/)[0]!.replace(/\/+$/, '');
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  if (!segment) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** RFC 6901 JSON pointer. */

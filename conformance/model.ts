@@ -102,9 +102,24 @@ export interface CleanupReport {
   readonly leftBehind: readonly { readonly resource: string; readonly url: string; readonly reason: string }[];
 }
 
+/**
+ * What the kit could not use in the document (Contract.warnings: an
+ * extension in a shape it does not read, a format it does not know), and
+ * what it left unchecked because of it (issue 11, point 1).
+ */
+export interface RunWarning {
+  /** JSON pointer into the document. */
+  readonly pointer: string;
+  readonly message: string;
+  /** The checks, or parts of them, that went without it. */
+  readonly skipped: string;
+}
+
 export interface RunReport {
   readonly formatVersion: typeof REPORT_FORMAT_VERSION;
   readonly meta: RunMeta;
+  /** The document's warnings met by the run; absent in reports written before the runner took documents from elsewhere. */
+  readonly warnings?: readonly RunWarning[];
   readonly summary: Summary;
   readonly coverage: Coverage;
   readonly results: readonly CheckResult[];

@@ -234,6 +234,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const report: RunReport = {
     formatVersion: REPORT_FORMAT_VERSION,
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
+    // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
+    warnings: contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })),
     summary: {
       total: results.length,
       passed: results.filter((r) => r.verdict === 'passed').length,

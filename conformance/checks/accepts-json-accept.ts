@@ -1,3 +1,4 @@
+import { answersJson } from '../context.js';
 import type { CheckDefinition } from './types.js';
 import { prepareInputs } from './support.js';
 import { judgeAcceptance } from './valid-variants.js';
@@ -19,7 +20,8 @@ export const acceptsJsonAccept: CheckDefinition = {
   writes: false,
   async run(ctx) {
     for (const operation of ctx.operations) {
-      if (operation.method !== 'get' || ctx.aborted) continue;
+      // An operation that produces only text/csv is not asked for JSON (issue 11, point 4): that is not-acceptable-406's ground.
+      if (operation.method !== 'get' || ctx.aborted || !answersJson(operation)) continue;
       const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
       // A GET changes nothing, so one set of records serves every Accept.
       const setup = ctx.newCase('accepts-json-accept', `${where}: records to read`, operation.operationId);

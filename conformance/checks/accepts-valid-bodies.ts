@@ -1,7 +1,8 @@
 import { stringifyJson } from '../json.js';
 import { isObject, jsonBodyOf, schema, type JsonObject } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { writesAllowed } from './support.js';
+import { otherBodyMedia } from '../bodies.js';
+import { prepareInputs, writesAllowed } from './support.js';
 import { judgeAcceptance, SharedInputs, sendValidBody, valueVariants, type ValueVariant } from './valid-variants.js';
 
 /**
@@ -25,7 +26,16 @@ export const acceptsValidBodies: CheckDefinition = {
   async run(ctx) {
     for (const operation of ctx.operations) {
       const media = jsonBodyOf(operation);
-      if (!media || !writesAllowed(ctx, operation)) continue;
+      if (!writesAllowed(ctx, operation)) continue;
+      const other = media ? undefined : otherBodyMedia(operation);
+      if (other && !ctx.aborted) {
+        // A form, multipart, text or octet-stream body (issue 11, point 3): the call builds one its schema accepts (context.ts).
+        const c = ctx.newCase('accepts-valid-bodies', `${operation.method.toUpperCase()} ${operation.pathTemplate} with a valid ${other.mediaType} body`, operation.operationId);
+        const prepared = await prepareInputs(c, operation);
+        if (!prepared.ok) prepared.fail(c);
+        else judgeAcceptance(c, await c.call(operation, { path: prepared.inputs.path, query: prepared.inputs.query }), 'success');
+      }
+      if (!media) continue;
       const bodySchema = schema(media.schema);
       const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
       const generator = ctx.generatorFor('accepts-valid-bodies');

@@ -1,3 +1,4 @@
+import type { Operation } from '../../src/contract/index.js';
 import { parseDeprecation, parseImfFixdate, parseLinkHeader, toImfFixdate } from '../headers.js';
 import { NOT_APPLICABLE, verdictOf } from '../judge.js';
 import type { Finding } from '../model.js';
@@ -10,6 +11,11 @@ import type { CheckDefinition } from './types.js';
  * - `Sunset` is an RFC 8594 §3 HTTP-date in IMF-fixdate form (RFC 9110 §5.6.7),
  *   equal to `x-sunset`, and not earlier than the deprecation (RFC 9745 §4);
  * - `Link` (RFC 8288) has `rel="successor-version"` (RFC 5829) and `rel="deprecation"` (RFC 9745 §3).
+ *
+ * These are our contract's conventions: they apply only to an operation
+ * that declares them (declaresDeprecationHeaders). A bare `deprecated: true`
+ * says nothing about headers (OpenAPI 3.0.3 §4.7.10), so it is noted
+ * (deprecation-links skips it with the reason), never failed (issue 11, point 4).
  */
 export const deprecationHeaders: CheckDefinition = {
   id: 'deprecation-headers',
@@ -21,8 +27,9 @@ export const deprecationHeaders: CheckDefinition = {
   },
   writes: false,
   judge(x) {
-    if (!x.operation?.deprecated) return NOT_APPLICABLE;
+    if (!x.operation?.deprecated || !declaresDeprecationHeaders(x.operation)) return NOT_APPLICABLE;
     const spec = x.operation.deprecation ?? {};
+    const declared = declaredHeaders(x.operation);
     const findings: Finding[] = [];
     const expectedSeconds = spec.deprecatedAt ? Math.floor(spec.deprecatedAt.getTime() / 1000) : undefined;
     const expectedForm = expectedSeconds !== undefined ? `@${expectedSeconds}` : '@<unix seconds>';
@@ -30,7 +37,7 @@ export const deprecationHeaders: CheckDefinition = {
     let deprecationSeconds: number | undefined;
     const deprecation = x.headers['deprecation'];
     if (deprecation === undefined) {
-      findings.push({ pointer: '/header/deprecation', keyword: 'required', message: `a deprecated operation must send Deprecation (RFC 9745), here ${expectedForm}`, expected: expectedForm });
+      if (spec.deprecatedAt !== undefined || declared.has('deprecation')) findings.push({ pointer: '/header/deprecation', keyword: 'required', message: `a deprecated operation must send Deprecation (RFC 9745), here ${expectedForm}`, expected: expectedForm });
     } else {
       const parsed = parseDeprecation(deprecation);
       if (parsed.kind === 'legacy-true') {
@@ -48,10 +55,10 @@ export const deprecationHeaders: CheckDefinition = {
     }
 
     const sunset = x.headers['sunset'];
-    if (spec.sunset || sunset !== undefined) {
+    if (spec.sunset || declared.has('sunset') || sunset !== undefined) {
       const expected = spec.sunset ? toImfFixdate(spec.sunset) : 'an IMF-fixdate';
       if (sunset === undefined) {
-        findings.push({ pointer: '/header/sunset', keyword: 'required', message: `a deprecated operation with x-sunset must send Sunset (RFC 8594): ${expected}`, expected });
+        findings.push({ pointer: '/header/sunset', keyword: 'required', message: `a deprecated operation with ${spec.sunset ? 'x-sunset' : 'a documented Sunset header'} must send Sunset (RFC 8594): ${expected}`, expected });
       } else {
         const date = parseImfFixdate(sunset);
         if (!date) {
@@ -69,7 +76,7 @@ export const deprecationHeaders: CheckDefinition = {
 
     const link = x.headers['link'];
     const wanted = [...(spec.successorTemplate ? ['successor-version'] : []), ...(spec.documentationUrl ? ['deprecation'] : [])];
-    if (wanted.length === 0) wanted.push('successor-version', 'deprecation');
+    if (wanted.length === 0 && declared.has('link')) wanted.push('successor-version', 'deprecation');
     const rels = new Set(parseLinkHeader(link ?? '').flatMap((l) => l.rels));
     for (const rel of wanted) {
       if (rels.has(rel)) continue;
@@ -84,3 +91,21 @@ export const deprecationHeaders: CheckDefinition = {
     return verdictOf(findings);
   },
 };
+
+/** Names (lower-case) of the headers the operation's responses document. */
+function declaredHeaders(operation: Operation): Set<string> {
+  return new Set([...operation.responses.values()].flatMap((r) => r.headers.map((h) => h.name.toLowerCase())));
+}
+
+/**
+ * Whether a deprecated operation declares the RFC 9745/8594 conventions: a
+ * Deprecation or Sunset response header, or one of our extensions
+ * (x-deprecated-at, x-sunset, x-successor-version). Only then are the
+ * deprecation checks its business.
+ */
+export function declaresDeprecationHeaders(operation: Operation): boolean {
+  const spec = operation.deprecation;
+  if (spec?.deprecatedAt !== undefined || spec?.sunset !== undefined || spec?.successorTemplate !== undefined) return true;
+  const declared = declaredHeaders(operation);
+  return declared.has('deprecation') || declared.has('sunset');
+}

@@ -2,6 +2,7 @@ import { createRouter } from '../../src/router.js';
 import { isAbsoluteHttpUri, isUriReference, parseLinkHeader } from '../headers.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
+import { declaresDeprecationHeaders } from './deprecation-headers.js';
 import { prepareInputs, resolveReference } from './support.js';
 
 /**
@@ -25,7 +26,15 @@ export const deprecationLinks: CheckDefinition = {
     const router = createRouter(ctx.contract, basePath);
     for (const operation of ctx.operations) {
       if (ctx.aborted) break;
-      if (!operation.deprecated || operation.method !== 'get') continue;
+      if (!operation.deprecated) continue;
+      if (!declaresDeprecationHeaders(operation)) {
+        // Noted, not failed (issue 11, point 4): the document promises no Deprecation, Sunset or Link for this operation.
+        ctx
+          .newCase('deprecation-links', `${operation.operationId}: deprecated without deprecation headers`, operation.operationId)
+          .skip('a bare `deprecated: true`: the document declares no Deprecation or Sunset header and no x-deprecated-at or x-sunset, so the RFC 9745/8594 checks do not apply');
+        continue;
+      }
+      if (operation.method !== 'get') continue;
       const c = ctx.newCase('deprecation-links', `${operation.operationId}: follow its Link`, operation.operationId);
       const prepared = await prepareInputs(c, operation);
       if (!prepared.ok) {

@@ -1,7 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Contract } from '../../src/contract/index.js';
-import { isObject } from '../generate.js';
-import { bodyDiagnostics, NOT_APPLICABLE, verdictOf } from '../judge.js';
+import { responseFor, type Contract } from '../../src/contract/index.js';
+import { isObject, mergeAllOf } from '../generate.js';
+import { bodyDiagnostics, NOT_APPLICABLE, verdictOf, type JudgedExchange } from '../judge.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 
@@ -10,6 +10,11 @@ import type { CheckDefinition } from './types.js';
  * status. A documented error status is validated against its own schema;
  * an undocumented one (status-documented's finding) against the document's
  * Error schema, so its body is still judged.
+ *
+ * The status-equality rule is our contract's convention, not HTTP's: it
+ * applies only where the error schema of the answer declares an integer
+ * `status` (issue 11, point 4). A Problem whose `status` is a string enum
+ * is judged by its schema alone.
  */
 export const errorShape: CheckDefinition = {
   id: 'error-shape',
@@ -38,7 +43,7 @@ export const errorShape: CheckDefinition = {
       // Whether `code` is one of the documented codes (its pattern included) is error-code-documented's: here only that it is there, a string.
       findings = findings.filter((f) => f.pointer !== '/body/code' || f.keyword === 'required' || f.keyword === 'type');
     }
-    if (isObject(x.json) && 'status' in x.json && x.json['status'] !== x.status) {
+    if (isObject(x.json) && 'status' in x.json && x.json['status'] !== x.status && declaresIntegerStatus(answerSchema(x, ctx.contract))) {
       findings = [...findings, { pointer: '/body/status', keyword: 'const', message: `Error.status must equal the HTTP status ${x.status}`, expected: x.status, actual: x.json['status'] }];
     }
     return verdictOf(findings);
@@ -56,4 +61,16 @@ function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
   const schema = fromUnmatched ?? fromComponents;
   cache.set(contract, schema ?? null);
   return schema;
+}
+
+/** The JSON schema this error answer is judged by: its documented response's, the unmatched request's, else the document's Error schema. */
+function answerSchema(x: JudgedExchange, contract: Contract): OpenAPIV3.SchemaObject | undefined {
+  const documented = x.operation && x.statusKey !== undefined ? responseFor(x.operation, x.status) : x.unmatched ? contract.unmatched[x.unmatched] : undefined;
+  return documented?.content.find((m) => /json/i.test(m.mediaType))?.schema ?? errorSchema(contract);
+}
+
+/** Whether a schema (its allOf parts merged) declares `status` as an integer: where our contract's status-equality convention is declared. */
+function declaresIntegerStatus(schema: OpenAPIV3.SchemaObject | undefined): boolean {
+  const status = schema ? mergeAllOf(schema).properties?.['status'] : undefined;
+  return status !== undefined && 'type' in status && status.type === 'integer';
 }

@@ -6,9 +6,10 @@
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
-import { ABSENT_ID, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
+import { coerceText } from '../../src/schema/index.js';
+import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
-import { evaluateExpression, identityField, okSchema, type ResourceKind } from '../links.js';
+import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
@@ -38,18 +39,21 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const bindings: Record<string, unknown> = {};
   for (const parameter of operation.parameters) {
     if (parameter.in === 'path') {
-      const producer = ctx.links.producers.get(parameter.name);
+      const producer = pathProducer(ctx.links, operation, parameter.name);
       if (producer && options.absent) {
-        path[parameter.name] = ABSENT_ID;
+        const absent = absentIdFor(c, parameter);
+        if (absent === undefined) return { ok: false, fail: (k) => k.skip(`no value valid for ${parameter.name}'s schema that names no record`) };
+        path[parameter.name] = absent;
       } else if (producer && !ctx.settings.readOnly) {
         const outcome = await c.create(producer.kind, { setup: true });
         if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
         path[parameter.name] = String(evaluateExpression(producer.expression, outcome.record.call.source));
       } else {
-        path[parameter.name] = sampleParameterText(parameter, c.generator);
+        path[parameter.name] = styledValue(c, parameter) ?? sampleParameterText(parameter, c.generator);
       }
     } else if (parameter.in === 'query' && parameter.required) {
-      query[parameter.name] = sampleParameterText(parameter, c.generator);
+      // Typed, so an array keeps its items and an object its keys; call() writes them by the parameter's style (issue 11, point 3).
+      query[parameter.name] = ctx.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
     }
   }
   const media = jsonBodyOf(operation);
@@ -72,6 +76,28 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const valid = c.checkValid(operation, { path, query, body: generated.body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
   return { ok: true, inputs: { path, query, body: generated.body, bindings } };
+}
+
+/** A typed value for a path parameter written by its style (an array, an object, label or matrix); undefined for a plain one. */
+function styledValue(c: Case, parameter: ParameterSpec): ParamValue | undefined {
+  const styled = parameter.schema.type === 'array' || parameter.schema.type === 'object' || (parameter.style !== undefined && parameter.style !== 'simple');
+  return styled ? c.ctx.validParameterValue(parameter, c.generator) : undefined;
+}
+
+/**
+ * A valid id no record has, for one path parameter: the first of the
+ * generator's candidates (generate.ts absentIdCandidates) that the
+ * parameter's own schema accepts as the text sent, so that a 404 is the only
+ * right answer (issue 11, point 4: an integer for a uuid id would rightly get 400).
+ */
+export function absentIdFor(c: Case, parameter: ParameterSpec): string | undefined {
+  return absentIdCandidates(parameter, c.generator).find((text) => parameterTextValid(c.ctx, parameter, text));
+}
+
+/** Whether a parameter's text, coerced as its schema says, is valid for that schema. */
+export function parameterTextValid(ctx: RunContext, parameter: ParameterSpec, text: string): boolean {
+  const coerced = coerceText(text, parameter.schema);
+  return coerced.ok && ctx.compiled.validate(parameter.schema, coerced.value, 'request').length === 0;
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */

@@ -1,14 +1,20 @@
 import { answered } from '../context.js';
-import { ABSENT_ID } from '../generate.js';
+import { pathProducer } from '../links.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
 import { prepareInputs, writesAllowed } from './support.js';
 
-/** A valid id that names no record gets a 404 on every operation with an id in its path that documents 404 (RFC 9110 §15.5.5). */
+/**
+ * A valid id that names no record gets a 404 on every operation with an id in
+ * its path that documents 404 (RFC 9110 §15.5.5). The id is valid for the
+ * parameter's own schema (an integer past any id handed out, a uuid, a
+ * string of the run's tag: checks/support.ts absentIdFor), so a 400 is no
+ * excuse.
+ */
 export const unknownId404: CheckDefinition = {
   id: 'unknown-id-404',
   family: 'routing',
-  description: `A valid but absent id (${ABSENT_ID}) gets a 404 from every operation that documents one.`,
+  description: 'A valid but absent id (valid for the parameter\'s schema, naming no record) gets a 404 from every operation that documents one.',
   explain: {
     why: `A read, replace or delete of a record that does not exist must say so; a 200 with an empty body or a 500 hides the client's mistake.`,
     conformant: '`404` with the Error shape (e.g. code PET_NOT_FOUND) for an id no record has.',
@@ -17,7 +23,7 @@ export const unknownId404: CheckDefinition = {
   async run(ctx) {
     for (const operation of ctx.operations) {
       if (ctx.aborted) break;
-      if (!operation.responses.has('404') || !operation.parameters.some((p) => p.in === 'path' && ctx.links.producers.has(p.name))) continue;
+      if (!operation.responses.has('404') || !operation.parameters.some((p) => p.in === 'path' && pathProducer(ctx.links, operation, p.name) !== undefined)) continue;
       const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
       const c = ctx.newCase('unknown-id-404', `${where} with an absent id`, operation.operationId);
       if (!writesAllowed(ctx, operation)) {

@@ -23,6 +23,9 @@ import {
   occurrences,
   printable,
   RUN_WIDE,
+  warningLine,
+  WARNINGS_LISTED,
+  warningsHeading,
   statusGapsByOperation,
   summaryLine,
 } from './view.js';
@@ -150,6 +153,13 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
     for (const r of group.results) {
       if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${printable(r.title)}${r.reason ? paint.dim(` — ${printable(r.reason)}`) : ''}`);
     }
+  }
+
+  const warnings = report.warnings ?? [];
+  if (warnings.length) {
+    out.push('', paint.bold(paint.yellow(warningsHeading(warnings.length))));
+    for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`  ${printable(warningLine(w))}`);
+    if (warnings.length > WARNINGS_LISTED) out.push(paint.dim(`  … and ${warnings.length - WARNINGS_LISTED} more in the HTML and JSON reports`));
   }
 
   const gaps = coverageGaps(report);

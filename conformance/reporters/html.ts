@@ -21,6 +21,7 @@ import {
   occurrences,
   RUN_WIDE,
   summaryLine,
+  warningsHeading,
   type OperationGroup,
 } from './view.js';
 import { attrs, escapeText as t } from './xml.js';
@@ -71,6 +72,7 @@ function renderHtml(report: RunReport): string {
     defectDetails(report, defects),
     skipped(report),
     allResults(report),
+    documentWarnings(report),
     coverage(report),
     cleanup(report),
     metadata(report),
@@ -249,6 +251,13 @@ function coverage(report: RunReport): string {
     ...pets,
     '</table>',
   ].join('\n');
+}
+
+function documentWarnings(report: RunReport): string {
+  const warnings = report.warnings ?? [];
+  if (warnings.length === 0) return '';
+  const rows = warnings.map((w) => `<tr><td><code>${t(w.pointer)}</code></td><td>${t(w.message)}</td><td>${t(w.skipped)}</td></tr>`);
+  return `<h2>Document warnings</h2>\n<p>${t(`${warningsHeading(warnings.length)}.`)}</p>\n<table>\n<tr><th>Where</th><th>What</th><th>Went unchecked</th></tr>\n${rows.join('\n')}\n</table>`;
 }
 
 function cleanup(report: RunReport): string {

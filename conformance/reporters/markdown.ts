@@ -8,7 +8,7 @@
 import type { RunReport } from '../model.js';
 import { groupDefects } from './defects.js';
 import { redactorFor, type RedactOptions } from './redact.js';
-import { coverageGaps, countsLine, formatDuration, RUN_WIDE } from './view.js';
+import { coverageGaps, countsLine, formatDuration, RUN_WIDE, warningLine, WARNINGS_LISTED, warningsHeading } from './view.js';
 
 export interface MarkdownReporterOptions {
   readonly redact?: RedactOptions;
@@ -42,6 +42,12 @@ export function createMarkdownReporter(options: MarkdownReporterOptions = {}) {
         if (defects.length > MAX_LISTED) out.push('', `… and ${defects.length - MAX_LISTED} more defects in the HTML and JSON reports.`);
         const first = defects[0]!;
         if (first.curl) out.push('', `Replay the first: \`${first.checkId}\` on ${first.operationId ?? RUN_WIDE}`, '', '```sh', first.curl, '```');
+      }
+      const warnings = report.warnings ?? [];
+      if (warnings.length > 0) {
+        out.push('', `${warningsHeading(warnings.length)}:`, '');
+        for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`- ${cell(warningLine(w))}`);
+        if (warnings.length > WARNINGS_LISTED) out.push(`- … and ${warnings.length - WARNINGS_LISTED} more in the HTML and JSON reports.`);
       }
       const gaps = coverageGaps(report);
       const ops = report.coverage.operations;

@@ -211,3 +211,16 @@ export function defectText(defect: Defect, report: Pick<RunReport, 'results'>): 
   if (defect.curl) lines.push(`reproduce: ${defect.curl}`);
   return lines.join('\n');
 }
+
+/** How many of the document's warnings the console and Markdown list; the HTML and JSON reports hold them all. */
+export const WARNINGS_LISTED = 5;
+
+/** One warning of the document in a line: where, what, and what went unchecked. */
+export function warningLine(w: NonNullable<RunReport['warnings']>[number]): string {
+  return `${w.pointer}: ${clip(w.message, 160)} (skipped: ${clip(w.skipped, 160)})`;
+}
+
+/** The heading of the warnings list: `3 warnings about the document (the run went without what they name)`. */
+export function warningsHeading(count: number): string {
+  return `${count} warning${count === 1 ? '' : 's'} about the document: parts the runner could not use, so the checks named went without them`;
+}
