@@ -116,11 +116,15 @@ function machine() {
 
 // ---------------------------------------------------------------- build
 
+/** What tsconfig.build.json leaves out of dist/ (test support, the README's examples): never stale. */
+const NOT_BUILT = [/(^|\/)test-support(\/|\.ts$)/, /^mock\/readme-examples\//];
+
 function staleSources() {
   const stale = [];
   const walk = (dir) => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const rel = path.join(dir, entry.name);
+      if (NOT_BUILT.some((pattern) => pattern.test(rel))) continue;
       if (entry.isDirectory()) walk(rel);
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) {
         const out = path.join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
