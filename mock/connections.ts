@@ -8,7 +8,11 @@
  *   block everyone; when every connection is busy, the new one is refused;
  * - an inactivity timeout per request: a client that stops reading an
  *   answer is cut once nothing moved for `idleTimeoutMs`, and the answer's
- *   buffered bytes are freed with its socket;
+ *   buffered bytes are freed with its socket. One sweep over the busy
+ *   connections does it, rather than a socket timer re-armed per request:
+ *   re-arming (Node drops the timer between keep-alive requests) allocated a
+ *   timer and two listeners per request and cost GET /pets/{petId} about a
+ *   tenth of its throughput (bench, 0.78x against 0.88x of bare node:http);
  * - a graceful close that waits for every answer already started until its
  *   bytes are flushed. Node's server.close() sweeps connections it thinks idle,
  *   and it counts a response that is ended but not yet flushed as idle
@@ -18,6 +22,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 export interface ConnectionLimits {
   readonly maxConnections: number;
@@ -40,7 +45,33 @@ export function guardConnections(server: Server, { maxConnections, idleTimeoutMs
   // A Set keeps insertion order: the first idle entry is the oldest idle connection.
   const open = new Set<Socket>();
   const busy = new Set<Socket>();
+  /** For each busy connection the sweep has seen: its bytes read and written then, and since when they stood still. */
+  const watched = new Map<Socket, { moved: number; since: number }>();
   let closing = false;
+
+  function onResponseClose(this: ServerResponse): void {
+    const socket = this.req.socket;
+    busy.delete(socket);
+    watched.delete(socket);
+    if (closing) socket.end();
+  }
+
+  // A busy connection whose byte counts stood still for idleTimeoutMs is cut: the client stopped reading the
+  // answer (bytesWritten stops growing once the answer waits on 'drain') or sending the body (bytesRead).
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const socket of busy) {
+      const moved = socket.bytesRead + socket.bytesWritten;
+      const seen = watched.get(socket);
+      if (!seen || seen.moved !== moved) watched.set(socket, { moved, since: now });
+      else if (now - seen.since >= idleTimeoutMs) {
+        log?.(`connection from ${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'} cut: nothing moved for ${idleTimeoutMs} ms (--idle-timeout)`);
+        socket.destroy();
+      }
+    }
+  }, Math.max(50, Math.min(1000, Math.floor(idleTimeoutMs / 4))));
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
 
   server.on('connection', (socket: Socket) => {
     if (open.size >= maxConnections && !evictIdle()) {
@@ -48,14 +79,12 @@ export function guardConnections(server: Server, { maxConnections, idleTimeoutMs
       return;
     }
     open.add(socket);
-    socket.on('timeout', () => {
-      // Only set during a request (track): the client stopped reading the answer or sending the body.
-      if (busy.has(socket)) log?.(`connection from ${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'} cut: nothing moved for ${idleTimeoutMs} ms (--idle-timeout)`);
-      socket.destroy();
-    });
+    // Node's own timer (keepAliveTimeout between requests): the connection has been idle that long.
+    socket.on('timeout', () => socket.destroy());
     socket.once('close', () => {
       open.delete(socket);
       busy.delete(socket);
+      watched.delete(socket);
     });
   });
 
@@ -76,16 +105,10 @@ export function guardConnections(server: Server, { maxConnections, idleTimeoutMs
 
   return {
     track(req, res) {
-      const socket = req.socket;
-      busy.add(socket);
-      // Reset per request: after a keep-alive answer Node switches the socket to keepAliveTimeout, and then off
-      // for the next request. With no 'timeout' listener, Node destroys the socket when this fires.
-      socket.setTimeout(idleTimeoutMs);
-      res.once('finish', () => {
-        busy.delete(socket);
-        if (closing) socket.end();
-      });
-      res.once('close', () => busy.delete(socket));
+      busy.add(req.socket);
+      // One listener shared by every response: 'close' follows 'finish' (the last byte handed to the OS) and also
+      // comes when the connection is cut first.
+      res.on('close', onResponseClose);
     },
     close(graceMs) {
       return new Promise<void>((done) => {
