@@ -127,8 +127,10 @@ describe('against the mock with its bundled data', () => {
     expect(negatives.length).toBeGreaterThan(20);
     expect(negatives.every((r) => r.mutation !== undefined)).toBe(true);
     expect(negatives.some((r) => r.mutation?.description.includes('"adopted"'))).toBe(true);
-    // 2^63 as a JSON number rounds to a value int64 accepts: skipped, not counted.
-    expect(report.results.some((r) => r.checkId === 'negative-body' && r.verdict === 'skipped' && r.mutation?.description.includes('2^63'))).toBe(true);
+    // 2^63 goes out digit for digit and is judged on its value, so the mock's 400 for an integer outside int64 is tested (it used to be skipped as rounded).
+    const past = report.results.filter((r) => r.checkId === 'negative-body' && r.mutation?.description.includes('2^63'));
+    expect(past.length).toBeGreaterThan(0);
+    expect(past.every((r) => r.verdict === 'passed'), JSON.stringify(past.map((r) => [r.title, r.verdict, r.reason]))).toBe(true);
   });
 
   it('leaves the store as it found it, apart from complete orders', async () => {

@@ -1,3 +1,4 @@
+import type { Operation } from '../../src/contract/index.js';
 import type { CheckDefinition } from './types.js';
 import { documenting, provokeStatus, validCall } from './provoke.js';
 
@@ -20,6 +21,8 @@ export const notAcceptable406: CheckDefinition = {
   async run(ctx) {
     for (const operation of documenting(ctx, 406)) {
       if (ctx.aborted) break;
+      // An operation that documents an answer text/html admits (HTML, text/*, */*) would rightly serve it: nothing to provoke.
+      if (servesHtml(operation)) continue;
       await provokeStatus(ctx, {
         checkId: 'not-acceptable-406',
         operation,
@@ -31,3 +34,13 @@ export const notAcceptable406: CheckDefinition = {
     }
   },
 };
+
+function servesHtml(operation: Operation): boolean {
+  for (const response of operation.responses.values()) {
+    for (const { mediaType } of response.content) {
+      const type = mediaType.split(';')[0]!.trim().toLowerCase();
+      if (type === 'text/html' || type === 'text/*' || type === '*/*') return true;
+    }
+  }
+  return false;
+}

@@ -32,7 +32,9 @@ export const sunset410: CheckDefinition = {
     if (past && (x.status < 400 || x.status === 404)) {
       return verdictOf([{ pointer: '/status', keyword: 'sunset', message: `${x.operation.operationId} is past its sunset (${sunset.toISOString()}; ${when}), so it must answer 410, not ${x.status}`, expected: 410, actual: x.status }]);
     }
-    if (!past && x.status === 410) {
+    // The Date header has whole seconds (RFC 9110 §5.6.7): a server up to a second past the sunset may still send
+    // the sunset's own second, so a 410 within that second is not early.
+    if (!past && x.status === 410 && now.getTime() + 1000 <= sunset.getTime()) {
       return verdictOf([{ pointer: '/status', keyword: 'sunset', message: `${x.operation.operationId} answered 410 before its sunset (${sunset.toISOString()}; ${when}): it must still serve`, expected: `not 410 before ${sunset.toISOString()}`, actual: 410 }]);
     }
     return verdictOf([]);
@@ -47,5 +49,6 @@ export function targetNow(date: string | undefined): Date {
 
 /** A 410 from a deprecated operation: gone by its sunset (sunset-410 judges whether rightly); the record is read through the successor instead. */
 export function goneBySunset(operation: Operation, status: number | undefined): boolean {
-  return operation.deprecated && status === 410;
+  // Only an operation with a sunset can be gone by it; a 410 elsewhere is judged like any other answer.
+  return operation.deprecated && operation.deprecation?.sunset !== undefined && status === 410;
 }

@@ -35,7 +35,11 @@ export async function startPrism(specPath: string): Promise<RunningPrism> {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-2000)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      // The caller gets no handle on a Prism that did not start: stop it here, by its PID.
+      if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+      reject(new Error(`Prism did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-2000)}`));
+    }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       if (output.includes('Prism is listening')) {

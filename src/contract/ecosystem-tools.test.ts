@@ -61,10 +61,16 @@ function stripAnsi(text: string): string {
 
 /** Skips with the reason npx gave when the registry and the npm cache could not provide the tool. */
 function skipUnlessRan(ctx: TestContext, tool: string, result: Run, ranMarker: RegExp): void {
-  if (result.failedToStart || !ranMarker.test(result.stdout + result.stderr)) {
-    const reason = (result.stderr + result.stdout).split('\n').find((l) => /npm error|ERR|not found|Unable/i.test(l)) ?? 'no output';
-    ctx.skip(`npx could not run ${tool}: ${reason.trim()}`);
+  const output = result.stdout + result.stderr;
+  if (ranMarker.test(output)) return;
+  // Skip only when the tool could not be had (npx, the registry, java); a tool that started and then died
+  // before its summary (it rejected the document, say) is a failure, not a skip.
+  const unavailable = output.split('\n').find((l) => /npm error|npm ERR|command not found|java: not found|Unable to locate a Java/i.test(l));
+  if (result.failedToStart || unavailable !== undefined) {
+    ctx.skip(`npx could not run ${tool}: ${(unavailable ?? 'it did not start').trim()}`);
+    return;
   }
+  expect.fail(`${tool} ran but printed no summary (${ranMarker}); its output ends:\n${output.slice(-2000)}`);
 }
 
 /** openapi.yaml as written: parsed, its `$ref`s kept. A fresh copy per call. */
