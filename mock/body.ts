@@ -22,7 +22,10 @@ export const BODY_LIMIT = 1024 * 1024;
  * The request body limit in bytes: the document's root `x-max-body-bytes`
  * when it is a positive integer (openapi.yaml declares 1048576), else 1 MiB.
  * The conformance runner reads the same extension (payload-too-large-413), so
- * the mock and the runner share one number, written once in the document.
+ * for this document the mock and the runner share one number, written once.
+ * The runner also honours a 413 response's own `x-max-body-bytes` (a document
+ * from elsewhere may limit one operation differently); this mock reads the
+ * body before it knows the operation, so it applies the root value only.
  */
 export function bodyLimitOf(document: object): number {
   const declared: unknown = 'x-max-body-bytes' in document ? document['x-max-body-bytes'] : undefined;
