@@ -11,9 +11,14 @@ PORT="${PORT:-4010}"
 WORK="$(mktemp -d)"
 OUT="$ROOT/reports/example-job"
 MOCK_PID=""
+kill_tree() {
+  local child
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
 cleanup() {
-  # Stop only the mock this script started, by its PID.
-  if [ -n "$MOCK_PID" ]; then kill "$MOCK_PID" 2>/dev/null || true; fi
+  # npx runs the mock as a grandchild (npx, sh, node): stop the whole tree, each by its PID, children first.
+  if [ -n "$MOCK_PID" ]; then kill_tree "$MOCK_PID"; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
