@@ -26,7 +26,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +33,7 @@ import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { Category, Order, Pet } from '../src/types.js';
 import { createContractClient, type ContractClient, type Exchange } from './test-support/contract-client.js';
 import { startTestMock, type TestMock } from './test-support/harness.js';
+import { freePort } from '../conformance/test-support/prism.js';
 
 const PRISM = join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism');
 const PLANT = 'x-referee-plant';
@@ -43,18 +43,6 @@ let upstream: Server;
 let prism: ChildProcess | undefined;
 let prismLog = '';
 let via: ContractClient;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A pass-through to the mock that plants one defect when the request asks for it (to prove the referee sees defects). */
 function startUpstream(target: string): Promise<Server> {
