@@ -207,8 +207,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
     return response;
   };
 
-  /** The parsed body of the request being handled, for the journal (handle() is synchronous: one at a time). */
-  let journalBody: unknown;
+  /** Whether the request being handled had its body read as JSON, for the journal (handle() is synchronous: one at a time). */
+  let journalBodyRead = false;
 
   const preflight = (request: MockRequest): MockResponse => {
     // Admin paths never reach here: they are answered before any preflight, without CORS (admin-access.ts).
@@ -237,7 +237,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
     const body = readJsonBody(request.body, request.headers, route.expectsBody);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
-    journalBody = body.value;
+    journalBodyRead = body.value !== undefined;
 
     // The mock's own control headers: always checked, whatever --validation says.
     const control: Diagnostic[] = [];
@@ -372,10 +372,10 @@ export function createMockApp(options: MockAppOptions): MockApp {
         }
         return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
       }
-      journalBody = undefined;
+      journalBodyRead = false;
       const match = router.match(request.method, request.path);
       const response = api(request, match, corsHeaders);
-      journal.record(request, response.status, match.kind === 'match' ? match.operation.operationId : undefined, journalBody);
+      journal.record(request, response.status, match.kind === 'match' ? match.operation.operationId : undefined, journalBodyRead);
       return response;
     },
   };

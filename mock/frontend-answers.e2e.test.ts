@@ -142,19 +142,49 @@ describe('the request journal: GET /__mock/requests', () => {
 
   it('keeps only the newest entries past its bound', () => {
     const journal = createJournal(3);
-    for (let i = 1; i <= 5; i++) journal.record({ method: 'GET', path: `/pets/${i}`, query: {}, headers: {} }, 200, 'getPet', undefined);
+    for (let i = 1; i <= 5; i++) journal.record({ method: 'GET', path: `/pets/${i}`, query: {}, headers: {} }, 200, 'getPet', false);
     expect(journal.list({}).map((e) => e.path)).toEqual(['/pets/3', '/pets/4', '/pets/5']);
     expect(journal.list({ path: '/pets/4' }).map((e) => e.seq)).toEqual([4]);
   });
 
   it('keeps the size, not the content, of a body too large to hold a thousand of', () => {
     const journal = createJournal(2);
-    const bytes = new Uint8Array(MAX_JOURNAL_BODY_BYTES + 1);
-    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes } }, 400, 'createPet', { big: true });
-    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes: new Uint8Array(10) } }, 201, 'createPet', { small: true });
+    const big = new TextEncoder().encode(JSON.stringify({ big: 'x'.repeat(MAX_JOURNAL_BODY_BYTES) }));
+    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes: big } }, 400, 'createPet', true);
+    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'bytes', bytes: new TextEncoder().encode('{"small":true}') } }, 201, 'createPet', true);
     expect(journal.list({}).map((e) => [e.body, e.bodyBytesOmitted])).toEqual([
-      [undefined, MAX_JOURNAL_BODY_BYTES + 1],
+      [undefined, big.byteLength],
       [{ small: true }, undefined],
     ]);
+  });
+
+  // The ring holds bytes (journal.ts); what comes back out must be what went in, whatever fits a slot or not.
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+  it.each([
+    ['an ASCII request', '/pets/7', { 'content-type': 'application/json', 'x-mock-session': 'a' }, '{"name":"Rex","categoryId":1}'],
+    ['non-ASCII path, header and body', '/categories/%C3%A9t%C3%A9', { prefer: 'example=été', origin: 'http://localhost:5173' }, '{"name":"Chat noir ✓ 🐈"}'],
+    ['a path longer than a slot', `/pets/${'9'.repeat(3000)}`, { accept: 'application/json' }, '{"a":1}'],
+    ['a header value cut at 200 characters', '/pets', { prefer: 'x'.repeat(500), accept: '*/*' }, undefined],
+    ['a body that fills more than a slot', '/pets', { 'content-type': 'application/json' }, JSON.stringify({ name: 'n'.repeat(5000) })],
+    ['a body with a byte order mark', '/pets', { 'content-type': 'application/json' }, '\uFEFF{"name":"Bom"}'],
+  ])('gives back %s as it was recorded', (_what, path, headers, bodyText) => {
+    const journal = createJournal(4);
+    const body = bodyText === undefined ? undefined : ({ kind: 'bytes', bytes: encode(bodyText) } as const);
+    journal.record({ method: 'PUT', path, query: { q: ['1', '2'] }, headers: { ...headers, authorization: 'Bearer secret' }, ...(body ? { body } : {}) }, 201, 'op', body !== undefined);
+    const [entry] = journal.list({});
+    const kept = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.length > 200 ? `${value.slice(0, 200)}…` : value]));
+    expect(entry).toEqual({ seq: 1, method: 'PUT', path, query: { q: ['1', '2'] }, operationId: 'op', headers: kept, ...(bodyText !== undefined ? { body: JSON.parse(bodyText.replace(/^\uFEFF/, '')) } : {}), status: 201 });
+  });
+
+  it('keeps a body an adapter had already parsed (MSW), and none of an operation that takes no body', () => {
+    const journal = createJournal(2);
+    journal.record({ method: 'POST', path: '/pets', query: {}, headers: {}, body: { kind: 'json', value: { name: 'Parsed' } } }, 201, 'createPet', true);
+    journal.record({ method: 'GET', path: '/pets/1', query: {}, headers: {}, body: { kind: 'bytes', bytes: encode('{"ignored":true}') } }, 200, 'getPet', false);
+    expect(journal.list({}).map((e) => e.body)).toEqual([{ name: 'Parsed' }, undefined]);
+    expect(journal.list({ operationId: 'getPet' }).map((e) => e.seq)).toEqual([2]);
+    expect(journal.clear()).toBe(2);
+    expect(journal.list({})).toEqual([]);
+    journal.record({ method: 'GET', path: '/pets/2', query: {}, headers: {}, body: undefined }, 200, 'getPet', false);
+    expect(journal.list({}).map((e) => e.seq)).toEqual([3]);
   });
 });
