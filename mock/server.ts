@@ -210,74 +210,55 @@ export function serve(app: MockApp, { port, host, log, maxConnections = DEFAULT_
     onRequest(req, res);
   });
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+  /** Hands a request to the core and writes its answer; top-level rather than a closure per request (issue 14). */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, body: RequestBody | undefined, closeAfter: boolean): void => {
     const started = log ? performance.now() : 0;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
-    const path = pathOf(url);
+    const path = mark === -1 ? url : url.slice(0, mark);
     const query = mark === -1 ? EMPTY_QUERY : parseQuery(url.slice(mark + 1));
+    const request: MockRequest = { method, path, query, headers: req.headers, body };
+    let response: MockResponse;
+    try {
+      response = app.handle(request);
+    } catch (error) {
+      response = app.internalError();
+      log?.(`${method} ${path}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+    if (response.delayMs) {
+      // A timer, not a busy wait: other requests go on meanwhile. Skipped if the client has gone.
+      const timer = setTimeout(() => {
+        if (!res.destroyed) finish(res, method, path, response, closeAfter, started);
+      }, response.delayMs);
+      res.once('close', () => clearTimeout(timer));
+    } else {
+      finish(res, method, path, response, closeAfter, started);
+    }
+  };
 
-    const dispatch = (body: RequestBody | undefined, closeAfter: boolean): void => {
-      const request: MockRequest = { method, path, query, headers: req.headers, body };
-      let response: MockResponse;
-      try {
-        response = app.handle(request);
-      } catch (error) {
-        response = app.internalError();
-        log?.(`${method} ${path}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-      const write = (): void => {
-        writeResponse(res, method, response, closeAfter || closing);
-        if (log) log(formatRequestLine(method, path, response.status, performance.now() - started, response.notes));
-      };
-      if (response.delayMs) {
-        // A timer, not a busy wait: other requests go on meanwhile. Skipped if the client has gone.
-        const timer = setTimeout(() => {
-          if (!res.destroyed) write();
-        }, response.delayMs);
-        res.once('close', () => clearTimeout(timer));
-      } else {
-        write();
-      }
-    };
+  const finish = (res: ServerResponse, method: string, path: string, response: MockResponse, closeAfter: boolean, started: number): void => {
+    writeResponse(res, method, response, closeAfter || closing);
+    if (log) log(formatRequestLine(method, path, response.status, performance.now() - started, response.notes));
+  };
 
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (!mayHaveBody(req)) {
-      dispatch(undefined, false);
+      dispatch(req, res, undefined, false);
       return;
     }
-    const limit = app.bodyLimit(path);
+    const limit = app.bodyLimit(pathOf(req.url ?? '/'));
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
       // Known too large before a byte is read: answer at once rather than read what will be refused. Not with
       // `Connection: close`: closing while the client still sends makes the kernel reset the connection, and a
       // reset can discard the 413 before the client reads it (RFC 9112 §9.6); drainThenClose ends it instead.
       // After `Expect: 100-continue` no body follows the 413, so the connection can close at once.
-      dispatch({ kind: 'too-large', limit }, req.headers.expect !== undefined);
+      dispatch(req, res, { kind: 'too-large', limit }, req.headers.expect !== undefined);
       drainThenClose(req);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > limit) {
-        refused = true;
-        chunks.length = 0;
-        dispatch({ kind: 'too-large', limit }, false);
-        drainThenClose(req);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (refused) return;
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      dispatch(bytes.length === 0 ? undefined : { kind: 'bytes', bytes }, false);
-    });
-    req.on('error', () => req.destroy());
+    readBody(req, limit, (body) => dispatch(req, res, body, false));
   };
 
   // A request node:http cannot parse never reaches onRequest; answer it in the Error shape all the same.
@@ -381,6 +362,42 @@ function writePieces(res: ServerResponse, pieces: Generator<string>): void {
     }
   };
   pump();
+}
+
+/**
+ * Reads a request body up to `limit` bytes and hands it on once: the bytes (undefined when empty), or a
+ * too-large marker as soon as the limit is passed (the rest is drained, see drainThenClose).
+ */
+function readBody(req: IncomingMessage, limit: number, then: (body: RequestBody | undefined) => void): void {
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > limit) {
+      refused = true;
+      first = undefined;
+      chunks = undefined;
+      then({ kind: 'too-large', limit });
+      drainThenClose(req);
+      return;
+    }
+    // Nearly every body arrives in one chunk: keep it without an array.
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    if (refused) return;
+    const bytes = chunks !== undefined ? Buffer.concat(chunks, size) : first;
+    then(bytes === undefined || bytes.length === 0 ? undefined : { kind: 'bytes', bytes });
+  });
+  req.on('error', destroyRequest);
+}
+
+function destroyRequest(this: IncomingMessage): void {
+  this.destroy();
 }
 
 /** Keeps discarding what the client still sends (so it can read the 413), and cuts it off once past a bound. */

@@ -56,7 +56,13 @@ export function createRouter(contract: Contract, basePath = ''): Router {
       }
       const params: Record<string, string> = {};
       let node: Node | undefined = root;
-      for (const rawSegment of splitPath(path)) {
+      // Segment by segment with indexOf and slice, not split(): no array per request (issue 14).
+      const start = path.charCodeAt(0) === 0x2f ? 1 : 0;
+      for (let from = start; path !== '/' && from <= path.length; ) {
+        const slash = path.indexOf('/', from);
+        const end = slash === -1 ? path.length : slash;
+        const rawSegment = path.slice(from, end);
+        from = end + 1;
         const segment = decodeSegment(rawSegment);
         if (segment === undefined) return { kind: 'no-path' };
         const literal: Node | undefined = node.literal.get(segment);
