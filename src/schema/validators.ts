@@ -138,7 +138,8 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
 
   // One object schema per location: a single Ajv call reports every problem of that location.
   const byLocation = once(() => {
-    const compiled = new Map<ParameterLocation, { specs: ParameterSpec[]; validate: ValidateFunction }>();
+    // An array, not a Map: parameters() walks it on every request, and a Map's iterator and entry arrays are garbage.
+    const compiled: { location: ParameterLocation; specs: ParameterSpec[]; validate: ValidateFunction }[] = [];
     for (const location of LOCATIONS) {
       const specs = operation.parameters.filter((p) => p.in === location);
       if (specs.length === 0) continue;
@@ -148,7 +149,7 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
       };
       const required = specs.filter((p) => p.required).map((p) => (location === 'header' ? p.name.toLowerCase() : p.name));
       if (required.length) schema.required = required;
-      compiled.set(location, { specs, validate: compile(schema, 'request', `${at}/parameters`) });
+      compiled.push({ location, specs, validate: compile(schema, 'request', `${at}/parameters`) });
     }
     return compiled;
   }, lazy);
@@ -172,7 +173,7 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
     parameters(raw) {
       const values: ParsedParameters = { path: {}, query: {}, header: {} };
       const diagnostics: Diagnostic[] = [];
-      for (const [location, { specs, validate }] of byLocation()) {
+      for (const { location, specs, validate } of byLocation()) {
         const out = values[OUTPUT_KEY[location]];
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
