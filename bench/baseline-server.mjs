@@ -16,6 +16,7 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { listenUntilSignal } from './lib/serve.mjs';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DEPRECATION = {
@@ -124,17 +125,7 @@ function main() {
     });
   });
 
-  server.listen(Number(values.port), values.host, () => {
-    const { address, port } = server.address();
-    process.stdout.write(`listening on http://${address}:${port}\n`);
-  });
-  const stop = () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 1000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  listenUntilSignal(server, values.host, Number(values.port));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

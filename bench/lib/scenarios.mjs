@@ -51,7 +51,8 @@ export const SCENARIOS = [
   {
     id: 'getPet',
     title: 'GET /pets/{petId}',
-    target: 0.8,
+    // Issue 14 raised issue 5's 0.8x to 0.9x, with full validation and every header.
+    target: 0.9,
     expected: [200],
     async setup(url) {
       const petId = await firstId(url, '/pets?limit=1', 1);
@@ -93,7 +94,9 @@ export const SCENARIOS = [
   {
     id: 'createPet',
     title: 'POST /pets (201)',
-    target: 0.7,
+    // Issue 14 asks 0.9x; bench/floor.mjs measures the least any correct implementation does at about 0.83x of
+    // bare node:http here (bench/README.md), so this target is reported as missed rather than lowered.
+    target: 0.9,
     expected: [201],
     async setup(url) {
       const categoryId = await firstId(url, '/categories?limit=1', 1);
