@@ -1,9 +1,9 @@
 import { stringifyJson } from '../json.js';
 import type { Contract } from '../../src/contract/index.js';
-import { isObject, jsonBodyOf } from '../generate.js';
+import { isObject } from '../generate.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
-import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged } from './support.js';
+import { documentedStatus, judgeRejection, jsonBodyOperations, snapshot, stateChanged } from './support.js';
 
 /** A body declared as JSON that is not well-formed JSON (RFC 8259) gets a 400 (or the 4xx the document names) and changes nothing. */
 export const malformedJson: CheckDefinition = {
@@ -17,17 +17,7 @@ export const malformedJson: CheckDefinition = {
   writes: true,
   exclusive: true,
   async run(ctx) {
-    for (const operation of ctx.operations) {
-      const media = jsonBodyOf(operation);
-      if (!media || ctx.aborted) continue;
-      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
-      const setup = ctx.newCase('malformed-json', `${where}: malformed JSON`, operation.operationId);
-      const prepared = await prepareInputs(setup, operation);
-      if (!prepared.ok) {
-        prepared.fail(setup);
-        continue;
-      }
-      const { inputs } = prepared;
+    for await (const { operation, where, inputs } of jsonBodyOperations(ctx, 'malformed-json', 'malformed JSON')) {
       const valid = stringifyJson(inputs.body);
       const variants = [
         { pointer: '', description: 'the valid body cut short by its last character', text: valid.slice(0, -1) },

@@ -1,7 +1,7 @@
 import { parseJson, plainJson, stringifyJson } from '../json.js';
-import { bodyMutations, jsonBodyOf, schema } from '../generate.js';
+import { bodyMutations, schema } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged, type Snapshot } from './support.js';
+import { documentedStatus, judgeRejection, jsonBodyOperations, snapshot, stateChanged, type Snapshot } from './support.js';
 
 /**
  * For every operation with a JSON body: invalid variants of a valid body,
@@ -22,17 +22,7 @@ export const negativeBody: CheckDefinition = {
   writes: true,
   exclusive: true,
   async run(ctx) {
-    for (const operation of ctx.operations) {
-      const media = jsonBodyOf(operation);
-      if (!media?.schema || ctx.aborted) continue;
-      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
-      const setup = ctx.newCase('negative-body', `${where}: invalid bodies`, operation.operationId);
-      const prepared = await prepareInputs(setup, operation);
-      if (!prepared.ok) {
-        prepared.fail(setup);
-        continue;
-      }
-      const { inputs } = prepared;
+    for await (const { operation, media, where, inputs } of jsonBodyOperations(ctx, 'negative-body', 'invalid bodies', true)) {
       const validators = ctx.compiled.operations.get(operation.operationId)!;
       let before: Snapshot | undefined;
       for (const mutation of bodyMutations(schema(media.schema), inputs.body)) {

@@ -4,7 +4,7 @@
  * invalid request must not change, the verdict on an answer to an invalid
  * request, and reading a collection without paging through it.
  */
-import type { Operation, ParameterSpec } from '../../src/contract/index.js';
+import type { MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
 import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
@@ -24,6 +24,36 @@ export interface PreparedInputs {
 }
 
 export type Prepared = { readonly ok: true; readonly inputs: PreparedInputs } | { readonly ok: false; readonly fail: (c: Case) => void };
+
+/** One operation with a JSON request body, and valid inputs prepared for it (jsonBodyOperations). */
+export interface BodyOperation {
+  readonly operation: Operation;
+  readonly media: MediaTypeSpec;
+  /** `POST /pets`: how the cases of the operation are titled. */
+  readonly where: string;
+  readonly inputs: PreparedInputs;
+}
+
+/**
+ * The operations that take a JSON body, each with valid inputs prepared under a setup case of `checkId` titled
+ * `${where}: ${setupTitle}`: the loop the body checks (malformed-json, negative-body, unsupported-media-type)
+ * each wrote out. An operation whose inputs cannot be prepared fails (or skips) its setup case and is left out;
+ * `withSchema` leaves out a body declared without a schema; the loop ends when the run is aborted.
+ */
+export async function* jsonBodyOperations(ctx: RunContext, checkId: string, setupTitle: string, withSchema = false): AsyncGenerator<BodyOperation> {
+  for (const operation of ctx.operations) {
+    const media = jsonBodyOf(operation);
+    if (!media || (withSchema && !media.schema) || ctx.aborted) continue;
+    const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
+    const setup = ctx.newCase(checkId, `${where}: ${setupTitle}`, operation.operationId);
+    const prepared = await prepareInputs(setup, operation);
+    if (!prepared.ok) {
+      prepared.fail(setup);
+      continue;
+    }
+    yield { operation, media, where, inputs: prepared.inputs };
+  }
+}
 
 /**
  * Valid inputs for an operation. Path parameters that name a record (by

@@ -1,8 +1,7 @@
 import { stringifyJson } from '../json.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
-import { jsonBodyOf } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged } from './support.js';
+import { documentedStatus, judgeRejection, jsonBodyOperations, snapshot, stateChanged } from './support.js';
 
 /**
  * A valid body sent as text/plain, or with no Content-Type, is not a media
@@ -20,17 +19,7 @@ export const unsupportedMediaType: CheckDefinition = {
   writes: true,
   exclusive: true,
   async run(ctx) {
-    for (const operation of ctx.operations) {
-      const media = jsonBodyOf(operation);
-      if (!media || ctx.aborted) continue;
-      const where = `${operation.method.toUpperCase()} ${operation.pathTemplate}`;
-      const setup = ctx.newCase('unsupported-media-type', `${where}: unsupported media types`, operation.operationId);
-      const prepared = await prepareInputs(setup, operation);
-      if (!prepared.ok) {
-        prepared.fail(setup);
-        continue;
-      }
-      const { inputs } = prepared;
+    for await (const { operation, where, inputs } of jsonBodyOperations(ctx, 'unsupported-media-type', 'unsupported media types')) {
       const documented = operation.requestBody?.content.map((m) => m.mediaType.toLowerCase()) ?? [];
       const variants: { contentType: string | null; description: string }[] = [
         { contentType: 'text/plain', description: 'a valid body sent as text/plain' },
