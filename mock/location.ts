@@ -26,7 +26,8 @@ export function locationFromLinks(spec: ResponseSpec, contract: Contract, basePa
       for (let i = 1; i < parts.length; i += 2) {
         const value = resolve(body, keysOf.get(parts[i] ?? '') ?? []);
         if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-        path += encodeURIComponent(String(value)) + (parts[i + 1] ?? '');
+        // An integer's digits need no escaping (String(1e21) would hold a '+', so only safe integers skip it).
+        path += (Number.isSafeInteger(value) ? String(value) : encodeURIComponent(value)) + (parts[i + 1] ?? '');
       }
       return path;
     };

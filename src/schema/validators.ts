@@ -57,6 +57,11 @@ export interface CompiledContract {
 }
 
 const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header'];
+const NO_PARAMETERS: { ok: true; values: ParsedParameters } = Object.freeze({
+  ok: true as const,
+  values: Object.freeze({ path: Object.freeze({}), query: Object.freeze({}), header: Object.freeze({}) }),
+});
+
 const OUTPUT_KEY = { path: 'path', query: 'query', header: 'header', cookie: 'header' } as const;
 
 /**
@@ -171,9 +176,12 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
       for (const compileResponse of responses.values()) compileResponse();
     },
     parameters(raw) {
+      const locations = byLocation();
+      // An operation without parameters (createPet) answers every request with one frozen result: four objects less per request.
+      if (locations.length === 0) return NO_PARAMETERS;
       const values: ParsedParameters = { path: {}, query: {}, header: {} };
       const diagnostics: Diagnostic[] = [];
-      for (const { location, specs, validate } of byLocation()) {
+      for (const { location, specs, validate } of locations) {
         const out = values[OUTPUT_KEY[location]];
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
