@@ -363,7 +363,7 @@ describe('what every operation may answer', () => {
     }
   });
 
-  it('405 with Allow listing exactly the documented methods; 404 for an unknown path', async () => {
+  it('405 with Allow listing exactly the documented methods, in the document\'s order; 404 for an unknown path', async () => {
     const api = t.client;
     for (const [method, path, allow] of [
       ['PATCH', '/pets', 'GET, POST'],
@@ -374,7 +374,8 @@ describe('what every operation may answer', () => {
     ] as const) {
       const answer = await api.send(method, path);
       expectError(answer, 405, 'METHOD_NOT_ALLOWED');
-      expect(answer.headers['allow']?.split(', ').sort()).toEqual(allow.split(', ').sort());
+      // In the order the document lists them (regression: PATCH after DELETE, the order of HTTP_METHODS).
+      expect(answer.headers['allow']).toBe(allow);
     }
     for (const path of ['/petz', '/pets/1/extra', '/', '/store', '/pets/', '//pets', '/PETS']) expectError(await api.get(path), 404, 'ROUTE_NOT_FOUND');
   });

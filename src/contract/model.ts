@@ -134,14 +134,15 @@ export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}
 
   for (const [pathTemplate, pathItem] of Object.entries(document.paths ?? {})) {
     if (!pathItem) continue;
-    const methods: string[] = [];
     for (const method of HTTP_METHODS) {
       const raw = pathItem[method];
       if (!raw) continue;
-      methods.push(method.toUpperCase());
       found.push({ pathTemplate, method, raw, pathParameters: pathItem.parameters ?? [], ...(raw.operationId ? { declaredId: raw.operationId } : {}) });
     }
-    pathMethods.set(pathTemplate, methods);
+    // `Allow` (RFC 9110 §10.2.1) lists the methods in the document's order, as its reader wrote them: the path
+    // item's own key order, not HTTP_METHODS' (which orders the operations, and so their derived ids).
+    const methods = Object.keys(pathItem).filter((key): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key) && pathItem[key as HttpMethod] !== undefined);
+    pathMethods.set(pathTemplate, methods.map((method) => method.toUpperCase()));
   }
   const ids = assignOperationIds(found);
   const operations = found.map((entry, i) => buildOperation(entry.pathTemplate, entry.method, entry.raw, entry.pathParameters, ids[i]!));
