@@ -90,6 +90,8 @@ export interface MockApp {
   internalError(): MockResponse;
   /** A 400 for a request the adapter could not even parse as HTTP (a request line over the header limit, say). */
   unparsableRequest(message: string): MockResponse;
+  /** A 408 for a request that did not arrive in time (RFC 9110 §15.5.9); the adapter closes the connection after it. */
+  requestTimeout(message: string): MockResponse;
   readonly contract: Contract;
   readonly registry: StoreRegistry;
   /** The requests answered so far (bounded): what `GET /__mock/requests` lists. */
@@ -350,6 +352,10 @@ export function createMockApp(options: MockAppOptions): MockApp {
     },
     unparsableRequest(message) {
       const answer = errors.error('VALIDATION_FAILED', message);
+      return respond(answer.status, answer.body, cors.responseHeaders({}));
+    },
+    requestTimeout(message) {
+      const answer = errors.error('REQUEST_TIMEOUT', message);
       return respond(answer.status, answer.body, cors.responseHeaders({}));
     },
     journal,

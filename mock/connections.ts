@@ -37,6 +37,8 @@ export interface ConnectionOptions extends ConnectionLimits {
 export interface Connections {
   /** Marks the request's connection busy until its response is flushed or the connection closes. */
   track(req: IncomingMessage, res: ServerResponse): void;
+  /** Whether the connection is in the middle of an answer whose status line has been written. */
+  answerStarted(socket: Socket): boolean;
   /** Stops accepting, ends idle connections now and busy ones once their answer is flushed, and cuts what is left after `graceMs`. */
   close(graceMs: number): Promise<void>;
 }
@@ -115,6 +117,10 @@ export function guardConnections(server: Server, { maxConnections, idleTimeoutMs
       // maintained, cost POST /pets about 0.5 µs a request (bench/README.md). Busy-ness is read when it is
       // needed (the sweep, the cap, a close) from the response itself.
       (req.socket as TrackedSocket)[CURRENT] = res;
+    },
+    answerStarted(socket) {
+      const res = (socket as TrackedSocket)[CURRENT];
+      return res !== undefined && res.headersSent && isBusy(socket as TrackedSocket);
     },
     close(graceMs) {
       return new Promise<void>((done) => {

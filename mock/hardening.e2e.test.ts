@@ -3,6 +3,7 @@
  * touch its state. Each test is named after the finding it fixes. Memory is
  * measured as the peak resident set of a mock in a child process (VmHWM), never as a time.
  */
+import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DIAGNOSTICS } from '../src/schema/index.js';
 import { connect, type Socket } from 'node:net';
@@ -352,5 +353,37 @@ describe('issue 12 finding 8: a connection cap, and Expect: 100-continue over th
     socket.end(body);
     await new Promise<void>((resolve) => socket.once('close', () => resolve()));
     expect(text).toMatch(/\r\n\r\nHTTP\/1\.1 201 Created\r\n/);
+  });
+});
+
+describe('a client too slow to send its request gets a 408 in the Error shape (RFC 9110 §15.5.9), then the connection closes', () => {
+  let t: TestMock;
+  beforeAll(async () => {
+    t = await startTestMock({ headersTimeoutMs: 400, requestTimeoutMs: 1_200 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** The contract's Error schema and its x-error-codes: a 408 belongs to no operation, so it is checked against those. */
+  const expectTimeoutError = (answer: Exchange): void => {
+    expectError(answer, 408, 'REQUEST_TIMEOUT');
+    const errorSchema = t.compiled.contract.document.components?.schemas?.['Error'] as OpenAPIV3.SchemaObject;
+    expect(t.compiled.validate(errorSchema, answer.body, 'response')).toEqual([]);
+    expect(t.compiled.contract.errorCodes.get('REQUEST_TIMEOUT')?.status).toBe(408);
+    expect(answer.headers['connection']).toBe('close');
+  };
+
+  it('headers that stop half-way: a 408 naming the time limits (regression: the socket was closed without a word)', async () => {
+    const answer = await rawExchange(t.mock.port, 'GET', '/pets', 'GET /pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n');
+    expectTimeoutError(answer);
+    expect((answer.body as { message: string }).message).toContain('0.4 s');
+  });
+
+  it('a body that stops half-way: a 408, and nothing was created', async () => {
+    const before = (await t.client.get('/pets', { query: { limit: 1 } })).headers['x-total-count'];
+    const answer = await rawExchange(t.mock.port, 'POST', '/pets', 'POST /pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{"name":"Half');
+    expectTimeoutError(answer);
+    expect((await t.client.get('/pets', { query: { limit: 1 } })).headers['x-total-count']).toBe(before);
   });
 });

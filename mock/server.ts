@@ -6,7 +6,7 @@
  * cap while reading, `Prefer: delay` without blocking, requests node:http
  * cannot parse, timeouts, and a graceful close.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
@@ -63,6 +63,9 @@ export interface MockOptions {
   readonly maxConnections?: number;
   /** A connection where nothing moved for this long during a request is cut (default 30 s): a stalled download frees its memory. */
   readonly idleTimeoutMs?: number;
+  /** How long a request's line and headers, and the whole request, may take to arrive (10 s and 60 s); past them, a 408. */
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
   /** Every /__mock/ call must carry it in X-Mock-Admin-Token (admin-access.ts). Never printed. */
   readonly adminToken?: string;
   /** Open the /__mock/ admin surface on a non-loopback host without a token. */
@@ -88,6 +91,10 @@ const MAX_HEADER_BYTES = 64 * 1024;
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 /** Longer than the longest `Prefer: delay` (10 s), so only a client that stopped reading or sending is cut. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+
+/** Slow or stalled clients cannot hold a connection forever (slowloris); a large import still has time. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /** How long close() waits for in-flight requests before cutting the sockets. */
 const CLOSE_GRACE_MS = 12_000;
@@ -145,6 +152,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(log ? { log } : {}),
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   const watcher =
     live
@@ -180,18 +189,26 @@ export interface ServeOptions extends Partial<ConnectionLimits> {
   readonly port: number;
   readonly host: string;
   readonly log?: (line: string) => void;
+  /** How long the request line and headers may take to arrive (default 10 s); past it, a 408. */
+  readonly headersTimeoutMs?: number;
+  /** How long a whole request may take to arrive (default 60 s: a large import still has time); past it, a 408. */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Listens with `app` and resolves once it serves; a port in use is a KitError that says what to do. */
-export function serve(app: MockApp, { port, host, log, maxConnections = DEFAULT_MAX_CONNECTIONS, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS }: ServeOptions): Promise<{ port: number; close(): Promise<void> }> {
+export function serve(
+  app: MockApp,
+  { port, host, log, maxConnections = DEFAULT_MAX_CONNECTIONS, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, headersTimeoutMs = HEADERS_TIMEOUT_MS, requestTimeoutMs = REQUEST_TIMEOUT_MS }: ServeOptions,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer(
     {
       // Node's default of 16 KiB would refuse a long URL before the router sees it, without the
       // operation's headers (getPet's Deprecation); 64 KiB lets such URLs reach the core.
       maxHeaderSize: MAX_HEADER_BYTES,
-      // Slow or stalled clients cannot hold a connection forever (slowloris); a large import still has time.
-      headersTimeout: 10_000,
-      requestTimeout: 60_000,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node checks both timeouts on this interval (30 s by default, which would let a 10 s limit run to 40 s).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
@@ -261,24 +278,30 @@ export function serve(app: MockApp, { port, host, log, maxConnections = DEFAULT_
     readBody(req, limit, (body) => dispatch(req, res, body, false));
   };
 
-  // A request node:http cannot parse never reaches onRequest; answer it in the Error shape all the same.
+  // A request node:http cannot parse, or that did not arrive in time, never reaches onRequest; it is answered in
+  // the Error shape all the same, and the connection closed.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // A reset or a client too slow to send its request (headersTimeout/requestTimeout) gets no answer: nobody would read it.
-    if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+    // A reset gets no answer (nobody would read it), nor does a connection whose answer has already begun: bytes
+    // of a second status line would corrupt it (a 413 sent early, say, while the rest of the body is drained).
+    if (error.code === 'ECONNRESET' || !socket.writable || connections.answerStarted(socket)) {
       socket.destroy();
       return;
     }
-    const message =
-      error.code === 'HPE_HEADER_OVERFLOW'
+    // RFC 9110 §15.5.9: a client too slow to send its request line, headers (headersTimeout) or body
+    // (requestTimeout) learns why it was cut off, as Node itself would tell it, in the contract's Error shape.
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const message = timedOut
+      ? `The request did not arrive in time: the request line and headers must arrive within ${headersTimeoutMs / 1000} s and the whole request within ${requestTimeoutMs / 1000} s. The connection is closed; send the request again, faster.`
+      : error.code === 'HPE_HEADER_OVERFLOW'
         ? `The request line and headers are longer than the ${MAX_HEADER_BYTES / 1024} KiB the mock reads; shorten the URL (ask for fewer ids at once) or the headers.`
         : `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'}); check the request line and headers.`;
-    const response = app.unparsableRequest(message);
+    const response = timedOut ? app.requestTimeout(message) : app.unparsableRequest(message);
     const text = JSON.stringify(response.body);
     const head = Object.entries({ ...response.headers, 'content-length': String(Buffer.byteLength(text)), connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    socket.end(`HTTP/1.1 ${response.status} Bad Request\r\n${head}\r\n${text}`);
-    if (log) log(`(unparsable request) ${response.status} ${error.code ?? ''}`.trim());
+    socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n${head}\r\n${text}`);
+    if (log) log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${response.status} ${error.code ?? ''}`.trim());
   });
 
   return new Promise((resolve, reject) => {

@@ -31,6 +31,7 @@ export function createLiveApp(initial: MockApp): LiveApp {
     bodyLimit: (path) => current.bodyLimit(path),
     internalError: () => current.internalError(),
     unparsableRequest: (message) => current.unparsableRequest(message),
+    requestTimeout: (message) => current.requestTimeout(message),
     get contract() {
       return current.contract;
     },
