@@ -228,8 +228,7 @@ export function serve(
   });
 
   /** Hands a request to the core and writes its answer; top-level rather than a closure per request (issue 14). */
-  const dispatch = (req: IncomingMessage, res: ServerResponse, body: RequestBody | undefined, closeAfter: boolean): void => {
-    const started = log ? performance.now() : 0;
+  const dispatch = (req: IncomingMessage, res: ServerResponse, body: RequestBody | undefined, closeAfter: boolean, started: number): void => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
@@ -260,8 +259,10 @@ export function serve(
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // The log's duration counts from the request's headers, so a slow upload shows in it.
+    const started = log ? performance.now() : 0;
     if (!mayHaveBody(req)) {
-      dispatch(req, res, undefined, false);
+      dispatch(req, res, undefined, false, started);
       return;
     }
     const limit = app.bodyLimit(pathOf(req.url ?? '/'));
@@ -271,11 +272,11 @@ export function serve(
       // `Connection: close`: closing while the client still sends makes the kernel reset the connection, and a
       // reset can discard the 413 before the client reads it (RFC 9112 §9.6); drainThenClose ends it instead.
       // After `Expect: 100-continue` no body follows the 413, so the connection can close at once.
-      dispatch(req, res, { kind: 'too-large', limit }, req.headers.expect !== undefined);
+      dispatch(req, res, { kind: 'too-large', limit }, req.headers.expect !== undefined, started);
       drainThenClose(req);
       return;
     }
-    readBody(req, limit, (body) => dispatch(req, res, body, false));
+    readBody(req, limit, (body) => dispatch(req, res, body, false, started));
   };
 
   // A request node:http cannot parse, or that did not arrive in time, never reaches onRequest; it is answered in
