@@ -167,6 +167,7 @@ describe('the request journal: GET /__mock/requests', () => {
     ['a header value cut at 200 characters', '/pets', { prefer: 'x'.repeat(500), accept: '*/*' }, undefined],
     ['a body that fills more than a slot', '/pets', { 'content-type': 'application/json' }, JSON.stringify({ name: 'n'.repeat(5000) })],
     ['a body with a byte order mark', '/pets', { 'content-type': 'application/json' }, '\uFEFF{"name":"Bom"}'],
+    ['a header value that starts with U+FEFF', '/pets', { prefer: '\uFEFFexample=x' }, undefined],
   ])('gives back %s as it was recorded', (_what, path, headers, bodyText) => {
     const journal = createJournal(4);
     const body = bodyText === undefined ? undefined : ({ kind: 'bytes', bytes: encode(bodyText) } as const);

@@ -73,6 +73,8 @@ export interface Journal {
 const encoder = new TextEncoder();
 // The same decoding the core applied to the body (body.ts): UTF-8, a leading BOM dropped.
 const decoder = new TextDecoder('utf-8');
+// Paths and header values come back exactly as written, a leading U+FEFF included.
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   const bytes = new Uint8Array(size * SLOT_BYTES);
@@ -156,7 +158,7 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
       const length = readLength(at);
       at += 2;
       if (length === ABSENT) return undefined;
-      const text = decoder.decode(bytes.subarray(at, at + length));
+      const text = textDecoder.decode(bytes.subarray(at, at + length));
       at += length;
       return text;
     };
