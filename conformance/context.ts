@@ -104,6 +104,7 @@ export class RunContext {
   optionalTurns = 0;
   private seq = 0;
   private interrupted = false;
+  private readonly holds = new Map<string, CheckResult[]>();
   private readonly generators = new Map<string, Generator>();
 
   constructor(
@@ -168,8 +169,30 @@ export class RunContext {
   report(raw: CheckResult): void {
     // Findings may quote what a target sent: bounded, and JSON-safe for the reporters (a bigint id as its digits).
     const result: CheckResult = { ...raw, findings: raw.findings.map(reportableFinding) };
+    const held = this.holds.get(result.checkId);
+    if (held) {
+      held.push(result);
+      return;
+    }
     this.results.push(result);
     this.listener.onResult(result);
+  }
+
+  /**
+   * Runs one check with its results held back, not reported: the runner
+   * re-checks a stateful check's failures on fresh records before it reports
+   * them (recheck.ts). A check id runs once at a time, so holding by id is safe
+   * while other checks run beside it.
+   */
+  async held(checkId: string, run: () => Promise<void>): Promise<CheckResult[]> {
+    const results: CheckResult[] = [];
+    this.holds.set(checkId, results);
+    try {
+      await run();
+    } finally {
+      this.holds.delete(checkId);
+    }
+    return results;
   }
 
   /** Sends a request and records it; never throws for a transport problem. */
@@ -451,6 +474,8 @@ export class Case {
       /** True when the record is only a means to the check's end: its failure then skips rather than fails. */
       setup?: boolean;
       depth?: number;
+      /** Fill every optional field and make free text diverse (Generator.enrich): the round trip of data the generator never makes. */
+      enrich?: boolean;
     } = {},
   ): Promise<CreateOutcome> {
     const depth = options.depth ?? (options.setup ? 1 : 0);
@@ -464,7 +489,11 @@ export class Case {
       if (!parent.ok) return { ...parent, setup: true };
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
-    const generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    if (options.enrich && generated.ok && isObject(generated.body)) {
+      const enriched = this.generator.enrich(generated.body, bodySchema, new Set(Object.keys(bindings)));
+      generated = this.checkValid(kind.create, { body: enriched });
+    }
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;

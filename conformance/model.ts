@@ -56,6 +56,8 @@ export interface CheckResult {
   readonly failedAt?: number;
   /** For a failure: how many more exchanges showed this same failure and were counted, not listed. */
   readonly alike?: number;
+  /** For a stateful failure: it was run again on fresh records and failed the same way (recheck.ts). */
+  readonly rechecked?: boolean;
 }
 
 export interface CheckInfo {

@@ -18,6 +18,7 @@ import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
 import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
+import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { normalizeReason } from './reporters/defects.js';
 
 export interface RunOptions {
@@ -195,7 +196,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'interrupted', findings: [], evidence: [] });
       } else {
         try {
-          await check.run!(ctx);
+          if (RECHECKED_FAMILIES.has(check.family)) await runRechecked(ctx, check.id, () => check.run!(ctx));
+          else await check.run!(ctx);
         } catch (error) {
           // A bug of the kit: shown as such, and the run goes on.
           ctx.report({ checkId: check.id, title: check.description, verdict: 'failed', reason: `internal error in the check (a petstore-kit bug, please report it): ${(error as Error).stack ?? String(error)}`, findings: [], evidence: [] });

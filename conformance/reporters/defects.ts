@@ -57,6 +57,8 @@ export interface Defect {
   readonly title: string;
   readonly findings: readonly Finding[];
   readonly exchange?: Exchange;
+  /** True when the failure was run again on fresh records and reproduced (conformance/recheck.ts). */
+  readonly rechecked?: boolean;
   /** The exchange as a curl command; redacted header values are `$PETSTORE_HEADER_<NAME>` variables. */
   readonly curl?: string;
 }
@@ -146,6 +148,7 @@ export function groupDefects(report: Pick<RunReport, 'meta' | 'results'>): Defec
       results: indices,
       title: first.title,
       findings: first.findings,
+      ...(first.rechecked ? { rechecked: true } : {}),
       ...(exchange ? { exchange, curl: curlLine(exchange) } : {}),
     };
   });
