@@ -105,6 +105,8 @@ export class RunContext {
   private seq = 0;
   private interrupted = false;
   private readonly holds = new Map<string, CheckResult[]>();
+  /** Answers a passive check found breaking the document's schema or media type, with who found it: what later failures may only be consequences of. */
+  readonly brokenAnswers = new WeakMap<Exchange, { readonly checkId: string; readonly operationId?: string }>();
   private readonly generators = new Map<string, Generator>();
 
   constructor(
@@ -573,6 +575,8 @@ export class Case {
     // A passed case keeps a little evidence (what was tried); a failed one keeps it all, up to a bound.
     const evidence = verdict === 'failed' ? this.evidence.slice(-12) : this.evidence.slice(-3);
     const operationId = verdict === 'failed' && this.blamed ? this.blamed : this.operationId;
+    // A failure that read an answer already known to break the document follows from that defect: it is filed under it.
+    const cause = verdict === 'failed' ? this.evidence.map((x) => this.ctx.brokenAnswers.get(x)).find((c) => c !== undefined && c.checkId !== this.checkId) : undefined;
     const result: CheckResult = {
       checkId: this.checkId,
       ...(operationId ? { operationId } : {}),
@@ -583,6 +587,7 @@ export class Case {
       evidence,
       ...(this.mutation ? { mutation: this.mutation } : {}),
       ...(verdict === 'failed' && this.blamed && evidence.length > 0 ? { failedAt: evidence.length - 1 } : {}),
+      ...(cause ? { consequenceOf: cause } : {}),
     };
     this.ctx.report(result);
     return result;

@@ -71,6 +71,13 @@ interface Tally {
   readonly failures: Map<string, { readonly listed: PassiveFailure[]; more: number }>;
 }
 
+/**
+ * The passive checks whose finding on an answer makes what a later check concludes from that answer a
+ * consequence: an answer that breaks its schema or media type (a string id, a missing field) fails every
+ * check that reads it, and the report files those under the one defect that caused them.
+ */
+const CAUSE_CHECKS: ReadonlySet<string> = new Set(['response-schema', 'content-type']);
+
 /** Past this many failing exchanges per check, operation and reason, the rest are counted in the last listed result's `alike`. */
 const MAX_FAILURES_LISTED = 10;
 
@@ -130,6 +137,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
           if (!tally) byOperation.set(key, (tally = { judged: 0, failures: new Map() }));
           tally.judged += 1;
           if (verdict.verdict === 'fail') {
+            if (CAUSE_CHECKS.has(check.id) && !ctx.brokenAnswers.has(record.result.exchange)) ctx.brokenAnswers.set(record.result.exchange, { checkId: check.id, ...(key ? { operationId: key } : {}) });
             const reason = normalizeReason(verdict.reason);
             let same = tally.failures.get(reason);
             if (!same) tally.failures.set(reason, (same = { listed: [], more: 0 }));

@@ -1,5 +1,5 @@
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
-import { answered, type Case } from '../context.js';
+import { answered, type Case, type ParamValue } from '../context.js';
 import { isObject } from '../generate.js';
 import { stringifyJson } from '../json.js';
 import { identityField } from '../links.js';
@@ -9,6 +9,8 @@ import { totalCount } from './support.js';
 
 /** At most this many pages are read in one walk: a bounded cost on any collection. */
 const MAX_PAGES = 12;
+/** At most this many filtered walks per list, besides the whole list. */
+const MAX_FILTER_WALKS = 4;
 
 /**
  * A whole walk through every list that pages with `limit` and `offset`
@@ -40,8 +42,18 @@ export const pagingWalk: CheckDefinition = {
       const offset = queryParameter(list, 'offset');
       if (list.method !== 'get' || !limit || !offset || !list.responses.has('200')) continue;
       if (list.parameters.some((p) => p.required && p.in !== 'query') || list.parameters.some((p) => p.required && p.in === 'query' && p !== limit && p !== offset)) continue;
-      const c = ctx.newCase('paging-walk', `${list.operationId}: a walk through every page`, list.operationId);
-      await walk(c, list, limit);
+      // The whole list, then each value of its enum filters (a count that ignores the filter shows only there).
+      const filters: Record<string, ParamValue>[] = [{}];
+      for (const p of list.parameters) {
+        if (p.in !== 'query' || p === limit || p === offset || !Array.isArray(p.schema.enum)) continue;
+        for (const value of p.schema.enum) if (typeof value === 'string' && filters.length < 1 + MAX_FILTER_WALKS) filters.push({ [p.name]: value });
+      }
+      for (const filter of filters) {
+        if (ctx.aborted) break;
+        const shown = queryText(filter);
+        const c = ctx.newCase('paging-walk', `${list.operationId}${shown ? `?${shown}` : ''}: a walk through every page`, list.operationId);
+        await walk(c, list, limit, filter);
+      }
     }
   },
 };
@@ -56,7 +68,7 @@ function keyOf(item: unknown, field: string | undefined): string {
   return isObject(item) && field !== undefined && item[field] !== undefined ? `id:${String(item[field])}` : `json:${stringifyJson(item)}`;
 }
 
-async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Promise<void> {
+async function walk(c: Case, list: Operation, limitParameter: ParameterSpec, filter: Readonly<Record<string, ParamValue>>): Promise<void> {
   const kind = [...c.ctx.links.kinds.values()].find((k) => k.list === list);
   const field = kind ? identityField(kind) : 'id';
   const declaresCount = list.responses.get('200')?.headers.some((h) => h.name.toLowerCase() === 'x-total-count') ?? false;
@@ -65,7 +77,7 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Pr
   const minLimit = typeof limitParameter.schema.minimum === 'number' ? Math.max(1, limitParameter.schema.minimum) : 1;
 
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const first = await c.call(list);
+    const first = await c.call(list, { query: filter });
     if (first.problem) return c.fail(first.problem);
     if (first.status !== 200 || !Array.isArray(first.json)) return c.skip(`the first page could not be read as a list (${answered(first)}); its own checks judge that answer`);
     const total = declaresCount ? totalCount(first) : undefined;
@@ -77,7 +89,7 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Pr
         findings.push({
           pointer: '/body',
           keyword: 'default-page-size',
-          message: `${list.operationId} without limit answered ${first.json.length} records; its limit defaults to ${defaultLimit}${total !== undefined ? ` and ${total} match, so the page holds ${expected}` : ''}`,
+          message: `${list.operationId}${Object.keys(filter).length > 0 ? `?${queryText(filter)}` : ''} without limit answered ${first.json.length} records; its limit defaults to ${defaultLimit}${total !== undefined ? ` and ${total} match, so the page holds ${expected}` : ''}`,
           expected: expected ?? `<= ${defaultLimit}`,
           actual: first.json.length,
         });
@@ -91,7 +103,7 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Pr
     let pageIndex = 0;
     for (; pageIndex < MAX_PAGES; pageIndex += 1) {
       const offset = pageIndex * size;
-      const page = await c.call(list, { query: { limit: size, offset } });
+      const page = await c.call(list, { query: { ...filter, limit: size, offset } });
       if (page.problem) return c.fail(page.problem);
       if (page.status !== 200 || !Array.isArray(page.json)) return c.skip(`page at offset ${offset} could not be read as a list (${answered(page)}); its own checks judge that answer`);
       const pageTotal = declaresCount ? totalCount(page) : undefined;
@@ -104,7 +116,7 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Pr
         findings.push({
           pointer: '/body',
           keyword: 'page-size',
-          message: `${list.operationId}?limit=${size}&offset=${offset} answered ${page.json.length} records; ${total !== undefined ? `with ${total} in all the page holds min(${size}, ${total} - ${offset}) = ${expected}` : `limit is ${size}`}`,
+          message: `${list.operationId}?${queryText({ ...filter, limit: size, offset })} answered ${page.json.length} records; ${total !== undefined ? `with ${total} in all the page holds min(${size}, ${total} - ${offset}) = ${expected}` : `limit is ${size}`}`,
           expected: expected ?? `<= ${size}`,
           actual: page.json.length,
         });
@@ -140,4 +152,8 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec): Pr
     }
     return c.conclude(findings);
   }
+}
+
+function queryText(query: Readonly<Record<string, ParamValue>>): string {
+  return Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&');
 }
