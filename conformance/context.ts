@@ -13,7 +13,7 @@ import { encodeBody, otherBodyMedia } from './bodies.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
-import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
 
@@ -493,7 +493,9 @@ export class Case {
     }
     let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
     if (options.enrich && generated.ok && isObject(generated.body)) {
-      const enriched = this.generator.enrich(generated.body, bodySchema, new Set(Object.keys(bindings)));
+      // The record's id is the server's to assign, whatever the schema says of it: never sent, so never compared.
+      const id = identityField(kind);
+      const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
       generated = this.checkValid(kind.create, { body: enriched });
     }
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).

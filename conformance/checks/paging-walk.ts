@@ -9,6 +9,8 @@ import { totalCount } from './support.js';
 
 /** At most this many pages are read in one walk: a bounded cost on any collection. */
 const MAX_PAGES = 12;
+/** At most this many records are created to fill a list past its default page size. */
+const MAX_FILL = 60;
 /** At most this many filtered walks per list, besides the whole list. */
 const MAX_FILTER_WALKS = 4;
 
@@ -33,7 +35,7 @@ export const pagingWalk: CheckDefinition = {
     why: 'A client that pages by limit and offset trusts each page to start where the last one ended: an overlap shows a record twice, a gap loses one, a page longer than limit breaks layouts and a wrong default page size breaks clients that rely on it.',
     conformant: 'With 7 records and limit=3: offset 0 → 3 records, offset 3 → 3 others, offset 6 → the last one, offset 9 → none; X-Total-Count 7 on each; `GET /pets` alone holds min(20, total) when limit defaults to 20.',
   },
-  writes: false,
+  writes: false, // it fills a short list with records of its own only when writes are allowed (not under --read-only)
   exclusive: true,
   async run(ctx) {
     for (const list of ctx.operations) {
@@ -76,6 +78,15 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec, fil
   const maxLimit = typeof limitParameter.schema.maximum === 'number' ? limitParameter.schema.maximum : 100;
   const minLimit = typeof limitParameter.schema.minimum === 'number' ? Math.max(1, limitParameter.schema.minimum) : 1;
 
+  // The default page size shows only past it: records of the run's own fill the list to one more than the default.
+  if (kind && defaultLimit !== undefined && Object.keys(filter).length === 0 && !c.ctx.settings.readOnly && c.ctx.isSelected(kind.create)) {
+    const before = await c.call(list, { query: { limit: minLimit } });
+    const count = declaresCount ? totalCount(before) : undefined;
+    for (let made = 0; count !== undefined && made < Math.min(MAX_FILL, defaultLimit + 1 - count); made += 1) {
+      const outcome = await c.create(kind, { setup: true });
+      if (!outcome.ok) return c.setupFailed(outcome);
+    }
+  }
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const first = await c.call(list, { query: filter });
     if (first.problem) return c.fail(first.problem);
@@ -96,7 +107,7 @@ async function walk(c: Case, list: Operation, limitParameter: ParameterSpec, fil
       }
     }
     // A page size that reaches the end in a few pages, within the parameter's bounds.
-    const size = Math.min(maxLimit, Math.max(minLimit, total !== undefined ? Math.ceil(total / (MAX_PAGES - 2)) : 3, 2));
+    const size = Math.min(maxLimit, Math.max(minLimit, total !== undefined ? Math.ceil(total / (MAX_PAGES - 2)) : 3));
     const seen = new Map<string, number>();
     let moved = false;
     let reachedEnd = false;

@@ -29,7 +29,8 @@ export const payloadTooLarge413: CheckDefinition = {
     for (const operation of documenting(ctx, 413)) {
       if (ctx.aborted) break;
       const declared = bodyLimit(ctx.contract, operation);
-      const limit = declared !== undefined ? { over: declared + 1, under: declared, words: `the declared limit of ${declared}` } : statedLimit(ctx.contract, operation);
+      // A limit stated only in words is a limit on request bodies: an operation that takes none may ignore what it is sent (RFC 9110 §9.3.1).
+      const limit = declared !== undefined ? { over: declared + 1, under: declared, words: `the declared limit of ${declared}` } : operation.requestBody ? statedLimit(ctx.contract, operation) : undefined;
       if (limit === undefined) {
         const c = ctx.newCase('payload-too-large-413', `${operation.method.toUpperCase()} ${operation.pathTemplate} with a body over the limit`, operation.operationId);
         c.skip('the document declares no body limit (x-max-body-bytes on the 413 response or at its root, or a size in the words of its 413), so no size must draw the 413');
