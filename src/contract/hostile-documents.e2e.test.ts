@@ -111,3 +111,40 @@ describe('a document that costs without bound to load (issue 20 point 2)', () =>
     expect(run.stderr).toContain('alias cap');
   });
 });
+
+describe('a catastrophic pattern and a target that answers to it (issue 20 point 1)', () => {
+  it('the runner finishes with a report: the pattern runs in linear time', async () => {
+    const evil = await startTarget(JSON.stringify([{ name: `${'a'.repeat(44)}!` }]));
+    try {
+      const spec = join(dir, 'redos.yaml');
+      writeFileSync(
+        spec,
+        [
+          'openapi: 3.0.3',
+          'info: { title: redos, version: "1" }',
+          'paths:',
+          '  /things:',
+          '    get:',
+          '      operationId: listThings',
+          '      responses:',
+          "        '200':",
+          '          description: the things',
+          '          content:',
+          '            application/json:',
+          '              schema:',
+          '                type: array',
+          '                items: { type: object, properties: { name: { type: string, pattern: "^(a+)+$" } } }',
+          '',
+        ].join('\n'),
+      );
+      const report = join(dir, 'redos-report.json');
+      const run = await conformance(['--spec', spec, '--base-url', evil.url, '--format', 'json', '--output', report, '--only', 'listThings']);
+      // A finding (exit 1): the answer breaks the pattern. Before, the run never ended.
+      expect(run.code).toBe(1);
+      expect(readFileSync(report, 'utf8')).toContain('pattern');
+      expect(evil.requests.length).toBeGreaterThan(0);
+    } finally {
+      await new Promise<void>((resolve) => evil.server.close(() => resolve()));
+    }
+  });
+});
