@@ -133,10 +133,16 @@ function documentReader(file: string, allowRefs: readonly string[]): DocumentRea
   const resolvers = policyResolvers({ root: file, allow: allowRefs }, (ref) => {
     refusal ??= new KitError('SPEC_INVALID', `${file}: ${ref.message}`, { file, ...(ref.at ? { pointer: ref.at.replace(/^[^#]*#?/, '') } : {}), reason: `$ref ${ref.reference} refused` });
   });
+  // swagger-parser reads and parses every file again for parse, bundle and dereference; the YAML parser that caps
+  // aliases is several times slower than js-yaml was, so each file is parsed once per load and handed out as a copy
+  // (the reference parser edits what it is given).
+  const parsedOnce = new Map<string, unknown>();
   // A 3.1 document's references are prepared (oas31-refs.ts) in every file it is made of, as each is parsed.
   const prepared = <P extends typeof json>(parser: P): P => ({
     ...parser,
     parse(input: { url: string; data: string | Buffer }) {
+      const key = `${input.url}\n${input.data.length}`;
+      if (parsedOnce.has(key)) return structuredClone(parsedOnce.get(key));
       const value = parser.parse(input);
       if (input.url === file || decodeURIOrSelf(input.url) === file) {
         rootValue = value;
@@ -144,6 +150,7 @@ function documentReader(file: string, allowRefs: readonly string[]): DocumentRea
         oas31 = typeof version === 'string' && /^3\.1\.\d+$/.test(version);
       }
       if (oas31) prepareOas31References(value);
+      parsedOnce.set(key, structuredClone(value));
       return value;
     },
   });
