@@ -30,7 +30,7 @@ export interface ConverterOptions {
    * `discriminator` is dropped (an annotation: `oneOf`/`anyOf` already
    * validate), `nullable` without `type` accepts null beside the rest, a
    * nullable `enum` accepts null, a repeated `enum` value is kept once, and a
-   * `pattern` JavaScript cannot run is dropped (reported as a warning by
+   * `pattern` the linear-time engine cannot run is dropped (reported as a warning by
    * scanForeignSchemas, schema-registry.ts).
    */
   readonly lenient?: boolean;
@@ -61,7 +61,7 @@ const DEREFERENCED_IDENTIFIERS = new Set(['$id', '$anchor', '$dynamicAnchor', '$
 
 /**
  * Turns OpenAPI 3.0 schema objects into the JSON Schema (draft-07) that Ajv
- * compiles, for one view. Memoized per source object and view, so a schema
+ * compiles, and OpenAPI 3.1 ones into JSON Schema 2020-12 (see `dialect`), for one view. Memoized per source object and view, so a schema
  * used from many places becomes one object and Ajv compiles it once.
  *
  * - `x-` extensions are dropped (Ajv in strict mode rejects unknown keywords);
@@ -233,17 +233,6 @@ function uniqueValues(values: readonly unknown[]): unknown[] {
 /** A pattern the linear-time engine runs (safe-pattern.ts): not one that needs lookaround or backreferences. */
 export function isLinearPattern(pattern: unknown): boolean {
   return typeof pattern === 'string' && compileSafePattern(pattern).ok;
-}
-
-/** Ajv compiles patterns as Unicode regular expressions (`unicodeRegExp`); a PCRE-only pattern (`(?i)`, `\Z`) throws. */
-export function isRunnablePattern(pattern: unknown): boolean {
-  if (typeof pattern !== 'string') return false;
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const defaultConverter = new SchemaConverter();

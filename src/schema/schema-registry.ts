@@ -105,7 +105,7 @@ function warnUnsafePattern(pattern: unknown, pointer: string, skipped: string, w
  * For a document taken as valid OpenAPI: the constructs Ajv cannot check as
  * written, found once over every schema of the document. A format Ajv does not
  * know (`uriref`, `blob`, `decimal`) is registered as accepting any value, and
- * a pattern JavaScript cannot run is dropped by the converter; both become
+ * a pattern the linear-time engine cannot run is dropped by the converter; both become
  * warnings saying what goes unchecked.
  */
 export function scanForeignSchemas(ajv: Ajv, document: OpenAPIV3.Document, warn: (warning: ContractWarning) => void): void {
