@@ -4,6 +4,8 @@
  * document is built here, in a temporary folder outside the working directory.
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -129,6 +131,28 @@ describe('a $ref reads only what the document is split into (issue 20 point 3)',
     const { document } = await loadDocument(file);
     const schema = document.paths['/things']?.get?.responses['200'];
     expect(JSON.stringify(schema)).toContain('"maxLength":20');
+  });
+
+  it('follows a remote reference only under an allowed prefix, and no redirect off it', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/schemas/name.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end('type: string\nmaxLength: 3\n');
+      else res.writeHead(302, { location: '/schemas/name.yaml' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const file = join(base, 'api', 'remote.yaml');
+      writeFileSync(file, minimal(`{ $ref: '${origin}/schemas/name.yaml' }`));
+      expect((await refusal(file)).message).toContain(`${origin}/schemas/name.yaml`);
+      expect((await refusal(file, [`${origin}/other/`])).code).toBe('SPEC_INVALID');
+      const { document } = await loadDocument(file, { allowRefs: [`${origin}/schemas/`] });
+      expect(JSON.stringify(document.paths)).toContain('"maxLength":3');
+      const redirected = join(base, 'api', 'redirected.yaml');
+      writeFileSync(redirected, minimal(`{ $ref: '${origin}/moved/name.yaml' }`));
+      expect((await refusal(redirected, [`${origin}/moved/`])).code).toBe('SPEC_INVALID');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('follows a reference outside once --allow-refs names its folder, and only there', async () => {

@@ -7,10 +7,10 @@
  *   §8.2.3.1: the reference is one more applicator, its result combined with
  *   the siblings') becomes `{ ...siblings, allOf: [{ $ref }, ...allOf] }`.
  *   The reference parser would instead merge the target's keywords under the
- *   siblings, so a sibling `required` would replace the target's. A Reference
- *   Object outside a schema may carry only `summary` and `description`
- *   (OpenAPI 3.1 §4.8.23), which override the target's: those are left to the
- *   reference parser, which does just that.
+ *   siblings, so a sibling `required` would replace the target's. Only
+ *   assertion siblings trigger it (see ASSERTIONS); a Reference Object outside
+ *   a schema may carry only `summary` and `description` (OpenAPI 3.1
+ *   §4.8.23), which override the target's, as the reference parser's merge does.
  * - `$anchor` (§8.2.2) and `$id` (§8.2.1) targets within the file become JSON
  *   pointers, the only form the reference parser finds inside a file: a
  *   `$ref: '#node'` or `$ref: 'https://example.com/schemas/pet'` (a schema of
@@ -24,7 +24,21 @@ export function prepareOas31References(root: unknown): void {
 /** The base URI of the file itself; `.invalid` (RFC 2606) is never fetched, and relative references resolve against it. */
 const FILE_BASE = 'https://oas31-file.invalid/document';
 
-const REFERENCE_OBJECT_SIBLINGS = new Set(['$ref', 'summary', 'description']);
+/**
+ * The sibling keywords that make a `$ref` one applicator among others: JSON
+ * Schema assertions (2020-12 validation and applicator vocabularies). An
+ * annotation beside a `$ref` (`description`, `readOnly`, `example`) is kept by
+ * the reference parser's merge as well, and a Path Item's or a Parameter's
+ * fields beside a `$ref` (`get`, `parameters`, `required: true`) are not a
+ * schema's: those objects are left to the reference parser as they are.
+ */
+const ASSERTIONS = new Set([
+  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains',
+  'maxProperties', 'minProperties', 'dependentRequired', 'format',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+]);
 
 /** Absolute URI (an `$id`, or an `$id` plus `#anchor`) → JSON pointer of the schema in this file. */
 type Targets = Map<string, string>;
@@ -72,8 +86,9 @@ function rewrite(node: unknown, base: string, targets: Targets, seen: Set<object
   if (typeof ref === 'string') {
     const pointer = targetPointer(ref, here, targets);
     if (pointer !== undefined) record['$ref'] = `#${pointer}`;
-    const siblings = Object.keys(record).filter((key) => !REFERENCE_OBJECT_SIBLINGS.has(key) && !key.startsWith('x-'));
-    if (siblings.length > 0) {
+    // `required` is an assertion as a list of names; `required: true` is a Parameter's or a Request Body's field.
+    const asserts = Object.keys(record).some((key) => ASSERTIONS.has(key) || (key === 'required' && Array.isArray(record[key])));
+    if (asserts) {
       const reference = record['$ref'];
       delete record['$ref'];
       const allOf = Array.isArray(record['allOf']) ? (record['allOf'] as unknown[]) : [];

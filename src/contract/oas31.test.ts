@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { ajvFor, compileContract, type CompiledContract } from '../schema/index.js';
 import { buildContract, loadContract, type Contract } from './index.js';
+import { prepareOas31References } from './oas31-refs.js';
 
 const json = { 'content-type': 'application/json' };
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'fixtures', 'documents', 'openapi-3.1', `${name}.yaml`);
@@ -111,6 +112,24 @@ describe('$id, $anchor and $defs (identifiers.yaml)', () => {
     expect(response(compiled, 'listOrders', 200, [{ ...order, id: 'x1' }])).toEqual(['/body/0/id pattern']);
     expect(response(compiled, 'listOrders', 200, [{ ...order, status: 'lost' }])).toEqual(['/body/0/status enum']);
     expect(response(compiled, 'listOrders', 200, [{ ...order, total: { amount: -1, currency: 'EUR' } }])).toEqual(['/body/0/total/amount minimum']);
+  });
+});
+
+describe('prepareOas31References', () => {
+  it('turns a schema $ref with assertion siblings into allOf, and leaves other objects beside a $ref as they are', () => {
+    const document = {
+      schema: { $ref: '#/a', required: ['x'], description: 'kept' },
+      annotated: { $ref: '#/a', description: 'merged by the reference parser', readOnly: true },
+      parameter: { $ref: '#/components/parameters/p', required: true },
+      pathItem: { $ref: '#/components/pathItems/p', summary: 's', parameters: [] },
+    };
+    prepareOas31References(document);
+    expect(document).toEqual({
+      schema: { required: ['x'], description: 'kept', allOf: [{ $ref: '#/a' }] },
+      annotated: { $ref: '#/a', description: 'merged by the reference parser', readOnly: true },
+      parameter: { $ref: '#/components/parameters/p', required: true },
+      pathItem: { $ref: '#/components/pathItems/p', summary: 's', parameters: [] },
+    });
   });
 });
 
