@@ -133,6 +133,16 @@ describe('a $ref reads only what the document is split into (issue 20 point 3)',
     expect(JSON.stringify(schema)).toContain('"maxLength":20');
   });
 
+  it('a document kept in a hidden folder may still use the files of its own folder', async () => {
+    const folder = join(base, '.config', 'api');
+    mkdirSync(join(folder, 'schemas'), { recursive: true });
+    writeFileSync(join(folder, 'schemas', 'name.yaml'), 'type: string\nminLength: 2\n');
+    const file = join(folder, 'openapi.yaml');
+    writeFileSync(file, minimal("{ $ref: './schemas/name.yaml' }"));
+    const { document } = await loadDocument(file);
+    expect(JSON.stringify(document.paths)).toContain('"minLength":2');
+  });
+
   it('follows a remote reference only under an allowed prefix, and no redirect off it', async () => {
     const server = createServer((req, res) => {
       if (req.url === '/schemas/name.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end('type: string\nmaxLength: 3\n');

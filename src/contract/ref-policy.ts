@@ -88,9 +88,10 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
           // Not there (or unreadable): the reference parser's own "cannot open" error words it, once the policy allows the place.
           real = path;
         }
-        const inside = (await roots).find((base) => isInside(real, base));
-        if (inside === undefined) return refuse(file, "it names a file outside the document's folder and the working directory");
-        if (relative(inside, real).split(sep).some((segment) => segment.startsWith('.'))) return refuse(file, 'it names a hidden file or a file in a hidden folder');
+        // Hidden is judged below the place that allows the file: a document kept in `.github/api/` may use its own folder.
+        const containing = (await roots).filter((base) => isInside(real, base));
+        if (containing.length === 0) return refuse(file, "it names a file outside the document's folder and the working directory");
+        if (!containing.some((base) => !relative(base, real).split(sep).some((segment) => segment.startsWith('.')))) return refuse(file, 'it names a hidden file or a file in a hidden folder');
         return readFile(real);
       },
     },
