@@ -70,6 +70,12 @@ export type BodyValidator = (operation: Operation, value: unknown) => readonly D
 
 export type ValidBody = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string };
 
+/**
+ * Text generated data never holds: mixed case, multi-byte UTF-8 (two-, three- and four-byte characters),
+ * quotes, HTML and SQL metacharacters, a backslash. Cut from the end to fit a maxLength.
+ */
+const DIVERSE_TEXT = 'Zoë ÅNGSTRÖM "Rex" O\'Brien <b>&amp;</b> 名前 🐕 \\ 50% x; DROP TABLE pets;--';
+
 /** Schema samples tried after the examples, each taking other branches of oneOf/anyOf. */
 const SAMPLE_VARIANTS = 3;
 
@@ -141,6 +147,31 @@ export class Generator {
       if (!(name in base) && property && !schema(property).readOnly) base[name] = this.sample(schema(property), 1);
     }
     return this.uniquify(base, merged);
+  }
+
+  /**
+   * The body with every optional writable property filled and every free-text
+   * string made of what generated data never holds (issue 19: non-ASCII and
+   * multi-byte UTF-8, mixed case, quotes, HTML and SQL metacharacters), the
+   * run's tag kept at its end so the clean-up still knows the record. What
+   * the server stores of it must read back exactly; a server that drops an
+   * optional field, or mangles text it did not expect, shows only here.
+   */
+  enrich(base: JsonObject, bodySchema: Schema, keep: ReadonlySet<string> = new Set()): JsonObject {
+    const out: JsonObject = { ...base };
+    for (const [name, raw] of Object.entries(propertiesOf(bodySchema))) {
+      const p = mergeAllOf(raw);
+      if (p.readOnly || keep.has(name)) continue;
+      if (!(name in out)) out[name] = this.sample(p, 1);
+      const value = out[name];
+      if (typeof value !== 'string' || typeOf(p) !== 'string' || p.enum || p.format || p.pattern || !value.includes(this.runTag)) continue;
+      const tag = value.slice(value.indexOf(this.runTag));
+      const max = p.maxLength ?? 200;
+      const room = max - [...tag].length - 1;
+      if (room < 4) continue;
+      out[name] = `${[...DIVERSE_TEXT].slice(0, room).join('').trimEnd()} ${tag}`;
+    }
+    return out;
   }
 
   /** Makes every free-text string of an object unique to this run, within its maxLength. */
