@@ -77,6 +77,15 @@ describe('loading has a bounded cost (issue 20 point 2)', () => {
     }
   });
 
+  it('refuses a file past the size cap before parsing it, JSON or YAML', () => {
+    const met: string[] = [];
+    const { json, yaml } = boundedParsers((cap) => met.push(cap.cap));
+    const data = Buffer.alloc(DOCUMENT_CAPS.maxBytes + 1, 0x20);
+    expect(() => json.parse({ url: '/tmp/huge.json', data })).toThrow(/size cap/);
+    expect(() => yaml.parse({ url: '/tmp/huge.yaml', data })).toThrow(/size cap/);
+    expect(met).toEqual(['size', 'size']);
+  });
+
   it('parses normal documents to the very values the reference parser gave before', async () => {
     const corpus = join(dirname(createRequire(import.meta.url).resolve('@readme/oas-examples/package.json')));
     const documents = [
