@@ -103,9 +103,19 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
         // No redirect: it could lead off the allowed prefix.
         const response = await fetch(file.url, { redirect: 'error', signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`${file.url} answered ${response.status}`);
-        const declared = Number(response.headers.get('content-length') ?? '0');
-        if (declared > DOCUMENT_CAPS.maxBytes) throw new Error(`${file.url} is ${declared} bytes, past the size cap of ${DOCUMENT_CAPS.maxBytes} bytes`);
-        return Buffer.from(await response.arrayBuffer());
+        // Read up to the size cap, whatever Content-Length says (or does not): the parsers would refuse more anyway.
+        const chunks: Buffer[] = [];
+        let received = 0;
+        const reader = response.body?.getReader();
+        for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
+          received += next.value.byteLength;
+          if (received > DOCUMENT_CAPS.maxBytes) {
+            await reader?.cancel();
+            throw new Error(`${file.url} is past the size cap of ${DOCUMENT_CAPS.maxBytes} bytes`);
+          }
+          chunks.push(Buffer.from(next.value));
+        }
+        return Buffer.concat(chunks);
       },
     },
   };
