@@ -80,6 +80,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
   const options = {
     baseUrl,
     ...(raw.spec ? { specPath: raw.spec } : {}),
+    ...(raw['allow-refs'] ? { allowRefs: raw['allow-refs'] } : {}),
     headers,
     readOnly: raw['read-only'] === true,
     only: splitList(raw.only),

@@ -20,8 +20,9 @@ export type Schema = OpenAPIV3.SchemaObject;
 export type JsonObject = Record<string, unknown>;
 
 /** The document is dereferenced when loaded (src/contract/load.ts), so every schema position holds a schema. */
-export function schema(value: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject | undefined): Schema {
-  return (value ?? {}) as Schema;
+export function schema(value: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject | boolean | undefined): Schema {
+  // JSON Schema 2020-12 (OpenAPI 3.1) allows `true`/`false` as a schema (`items: false`): read as one without keywords.
+  return (typeof value === 'object' && value !== null ? value : {}) as Schema;
 }
 
 export function isObject(value: unknown): value is JsonObject {
@@ -198,7 +199,11 @@ export class Generator {
    */
   sample(raw: Schema, depth: number, variant = 0): unknown {
     const s = mergeAllOf(raw);
+    // OpenAPI 3.1 (JSON Schema 2020-12): `const` allows one value; `examples` is a list.
+    const { const: constant, examples } = s as { const?: unknown; examples?: unknown };
+    if (constant !== undefined) return structuredClone(constant);
     if (s.example !== undefined && variant === 0) return structuredClone(s.example as unknown);
+    if (Array.isArray(examples) && examples.length > 0 && variant === 0) return structuredClone(examples[0] as unknown);
     const values = (s.enum ?? []).filter((v) => v !== null);
     if (values.length > 0) return values[variant % values.length];
     if (s.default !== undefined && s.default !== null && variant === 0) return structuredClone(s.default as unknown);
@@ -214,6 +219,8 @@ export class Generator {
         return sampleNumber(s);
       case 'boolean':
         return false;
+      case 'null':
+        return null;
       case 'array':
         return this.sampleArray(s, depth, variant);
       case 'object':
@@ -225,6 +232,9 @@ export class Generator {
 
   private sampleArray(s: Schema, depth: number, variant: number): unknown[] {
     const items = schema((s as OpenAPIV3.ArraySchemaObject).items);
+    // OpenAPI 3.1 tuples: `prefixItems` fixes the first items, each by its own schema.
+    const { prefixItems } = s as { prefixItems?: unknown };
+    if (Array.isArray(prefixItems)) return prefixItems.map((item: OpenAPIV3.SchemaObject, i) => this.sample(schema(item), depth + 1, variant + i));
     const length = depth > 3 ? (s.minItems ?? 0) : Math.min(Math.max(1, s.minItems ?? 1), s.maxItems ?? Number.POSITIVE_INFINITY);
     const out: unknown[] = [];
     for (let i = 0; i < length; i += 1) out.push(this.sample(items, depth + 1, s.uniqueItems ? variant + i : variant));
@@ -289,6 +299,9 @@ export function asSent(body: unknown): unknown {
 
 /** The type a schema asks for, or the one its keywords imply (`properties` → object). */
 function typeOf(s: Schema): string | undefined {
+  // OpenAPI 3.1 type lists (`[string, "null"]`): the first type that is not null, so a value is built.
+  const types: unknown = s.type;
+  if (Array.isArray(types)) return types.find((type: unknown): type is string => typeof type === 'string' && type !== 'null') ?? (types.includes('null') ? 'null' : undefined);
   if (s.type) return s.type;
   if (s.properties || s.required || s.additionalProperties !== undefined) return 'object';
   if ('items' in s) return 'array';

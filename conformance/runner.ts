@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { compileContract, createAjv, type CompiledContract } from '../src/schema/index.js';
+import { ajvFor, compileContract, type CompiledContract } from '../src/schema/index.js';
 import { CHECKS, CHECK_FAMILIES, CHECK_IDS, checkInfos, type CheckDefinition } from './checks/index.js';
 import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
@@ -24,8 +24,10 @@ import { normalizeReason } from './reporters/defects.js';
 export interface RunOptions {
   /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
   readonly baseUrl: string;
-  /** The OpenAPI 3.0 document; default the bundled openapi.yaml. */
+  /** The OpenAPI 3.0 or 3.1 document; default the bundled openapi.yaml. */
   readonly specPath?: string;
+  /** `--allow-refs`: where the document's $refs may read besides its folder and the working directory. */
+  readonly allowRefs?: readonly string[];
   /** Sent with every request (a staging token, say); values never appear in events or the report. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Only GET, HEAD and OPTIONS; checks that need writes are reported skipped. */
@@ -85,11 +87,11 @@ const MAX_FAILURES_LISTED = 10;
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const settings = validateOptions(options);
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, options.allowRefs ? { allowRefs: options.allowRefs } : {});
   // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
   // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
   // detailed set made on first need for small failing answers (judge.ts).
-  const compiled = compileContract(contract, createAjv({ allErrors: false, verbose: false }));
+  const compiled = compileContract(contract, ajvFor(contract, { allErrors: false, verbose: false }));
   let detailed: CompiledContract | undefined;
   const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= compileContract(contract)) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);

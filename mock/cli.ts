@@ -63,6 +63,7 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(port !== undefined ? { port } : {}),
     ...(host !== undefined ? { host } : {}),
     ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
+    ...(raw['allow-refs'] !== undefined ? { allowRefs: raw['allow-refs'] } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
     ...(dataSeed !== undefined ? { seed: dataSeed } : {}),
     ...(pets !== undefined ? { pets } : {}),

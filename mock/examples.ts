@@ -234,7 +234,10 @@ function operationDescription(contract: Contract, operation: Operation): string 
 
 function schemaExampleOf(schema: OpenAPIV3.SchemaObject): unknown {
   if (schema.example !== undefined) return schema.example;
-  if (schema.type === 'array' && schema.items && 'type' in schema.items) {
+  // OpenAPI 3.1 (JSON Schema 2020-12): `examples` is a list; `items` may be a boolean schema.
+  const { examples } = schema as { examples?: unknown };
+  if (Array.isArray(examples) && examples.length > 0) return examples[0] as unknown;
+  if (schema.type === 'array' && typeof schema.items === 'object' && schema.items !== null && 'type' in schema.items) {
     const item = schemaExampleOf(schema.items);
     return item === undefined ? undefined : [item];
   }

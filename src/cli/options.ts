@@ -18,7 +18,13 @@ export interface CommandSpec {
   readonly options: Readonly<Record<string, OptionSpec>>;
 }
 
-const spec: OptionSpec = { type: 'string', placeholder: 'FILE', description: 'the OpenAPI 3.0 document (default: the bundled openapi.yaml)' };
+const spec: OptionSpec = { type: 'string', placeholder: 'FILE', description: 'the OpenAPI 3.0 or 3.1 document (default: the bundled openapi.yaml)' };
+const allowRefs = {
+  type: 'string',
+  placeholder: 'DIR|URL',
+  multiple: true,
+  description: "let the document's $refs also read YAML/JSON files under DIR, or an https:// URL prefix (repeatable); by default only its own folder and the working directory",
+} as const satisfies OptionSpec;
 
 export const COMMANDS = {
   mock: {
@@ -28,6 +34,7 @@ export const COMMANDS = {
       port: { type: 'string', placeholder: 'N', default: '4010', description: 'port to listen on; 0 picks a free one (printed)' },
       host: { type: 'string', placeholder: 'HOST', default: '127.0.0.1', description: 'interface to bind; the default keeps the mock off the network' },
       spec,
+      'allow-refs': allowRefs,
       fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
       seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
       pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
@@ -59,6 +66,7 @@ export const COMMANDS = {
     options: {
       'base-url': { type: 'string', placeholder: 'URL', description: 'the target, with its path prefix if any (required)' },
       spec,
+      'allow-refs': allowRefs,
       header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header with every request (repeatable); values are never printed' },
       format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format (markdown: a short summary for a pull-request comment or a CI job summary)' },
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },

@@ -40,9 +40,9 @@ describe('loadContract fails with the file, a pointer and the reason', () => {
 
   it.each([
     ['Swagger 2.0', 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', 'swagger: 2.0'],
-    ['OpenAPI 3.1', 'openapi: 3.1.0\ninfo: { title: x, version: "1" }\npaths: {}\n', 'openapi: 3.1.0'],
+    ['OpenAPI 3.2', 'openapi: 3.2.0\ninfo: { title: x, version: "1" }\npaths: {}\n', 'openapi: 3.2.0'],
     ['no version at all', 'info: { title: x, version: "1" }\n', 'no openapi field'],
-  ])('on a document that is not OpenAPI 3.0.x: %s', async (_name, text, found) => {
+  ])('on a document that is not OpenAPI 3.0.x or 3.1.x: %s', async (_name, text, found) => {
     const error = await failure(write(`v-${found.replace(/\W/g, '')}.yaml`, text));
     expect(error.code).toBe('SPEC_UNSUPPORTED_VERSION');
     expect(error.details.pointer).toBe('/openapi');

@@ -6,10 +6,13 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
+import { boundedParsers } from './bounded-parsers.js';
+import { prepareOas31References } from './oas31-refs.js';
+import { policyResolvers } from './ref-policy.js';
 
 /**
- * swagger-parser's own check of a document against the OpenAPI 3.0 JSON
- * Schema, without the dereferencing its `validate()` does first (for OpenAPI
+ * swagger-parser's own check of a document against the OpenAPI 3.0 or 3.1
+ * JSON Schema, without the dereferencing its `validate()` does first (for OpenAPI
  * 3.x, `validate()` is exactly: dereference, then this). Not in the package's
  * typings, hence the require.
  */
@@ -26,6 +29,12 @@ export interface LoadOptions {
    * twice, that walk took minutes; the bundled one takes a moment.
    */
   readonly thorough?: boolean;
+  /**
+   * Where $refs may read besides the document's folder and the working
+   * directory's tree (`--allow-refs`): directories, and `http(s)://` prefixes
+   * for remote references (refused otherwise). See ref-policy.ts.
+   */
+  readonly allowRefs?: readonly string[];
 }
 
 export interface LoadedDocument {
@@ -35,12 +44,19 @@ export interface LoadedDocument {
   readonly sha256: string;
   /** The document with every $ref resolved (shared objects stay shared). */
   readonly document: OpenAPIV3.Document;
+  /** `3.0` (the default) or `3.1`: which dialect the document's schemas are written in (OpenAPI 3.0's, or JSON Schema 2020-12). */
+  readonly oasVersion?: OasVersion;
 }
 
+export type OasVersion = '3.0' | '3.1';
+
 /**
- * Reads, validates and dereferences an OpenAPI 3.0.x document, once.
+ * Reads, validates and dereferences an OpenAPI 3.0.x or 3.1.x document, once.
  * Every failure becomes a KitError naming the file, a JSON pointer where
- * one is known, and the reason.
+ * one is known, and the reason. Reading has a bounded cost and reads only
+ * what the document is legitimately split into (issue 20): past a cap on
+ * size, depth or YAML alias expansion, or at a $ref outside what ref-policy.ts
+ * allows, it stops with SPEC_INVALID naming the cap or the reference.
  */
 export async function loadDocument(path: string, options: LoadOptions = {}): Promise<LoadedDocument> {
   const file = resolve(path);
@@ -52,61 +68,131 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     throw new KitError('SPEC_NOT_FOUND', `Cannot read the OpenAPI document ${file}: ${reason}. Pass an existing file with --spec.`, { file, reason });
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const reader = documentReader(file, options.allowRefs ?? []);
 
   let parsed: unknown;
   try {
-    parsed = await SwaggerParser.parse(file);
+    parsed = await SwaggerParser.parse(file, reader.options);
   } catch (error) {
+    reader.rethrowRefusal();
     const reason = firstLine((error as Error).message);
-    // swagger-parser refuses a well-formed file with neither `openapi` nor `swagger` this way.
-    if (/is not a valid \w+ API definition/i.test(reason)) assertOpenApi30({}, file);
+    // swagger-parser refuses a well-formed file with neither `openapi` nor `swagger` this way, and an unsupported version (3.2) by name.
+    if (/is not a valid \w+ API definition|Unsupported OpenAPI version/i.test(reason)) assertSupportedVersion(reader.rootValue ?? {}, file);
     throw new KitError('SPEC_UNPARSABLE', `${file} is not a readable YAML or JSON document: ${reason}`, { file, reason });
   }
 
-  assertOpenApi30(parsed, file);
+  const oasVersion = assertSupportedVersion(parsed, file);
 
-  await validateDocument(file, parsed, options.thorough ?? file === DEFAULT_SPEC_PATH);
+  await validateDocument(file, parsed, options.thorough ?? file === DEFAULT_SPEC_PATH, reader, oasVersion);
   let document: OpenAPIV3.Document;
   try {
-    document = (await SwaggerParser.dereference(file)) as OpenAPIV3.Document;
+    document = (await SwaggerParser.dereference(file, reader.options)) as OpenAPIV3.Document;
   } catch (error) {
-    throw invalid(file, error as Error);
+    reader.rethrowRefusal();
+    throw invalid(file, error as Error, oasVersion);
   }
-  return { file, sha256, document };
+  return { file, sha256, document, oasVersion };
 }
 
-async function validateDocument(file: string, parsed: unknown, thorough: boolean): Promise<void> {
+async function validateDocument(file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion): Promise<void> {
   if (!thorough) {
     try {
-      validateAgainstOpenApiSchema(await SwaggerParser.bundle(file));
+      validateAgainstOpenApiSchema(await SwaggerParser.bundle(file, reader.options));
       return;
     } catch {
+      reader.rethrowRefusal();
       // The full validation below decides, and words the error.
     }
   }
   try {
-    // validate() checks the document against the OpenAPI 3.0 schema and
+    // validate() checks the document against the OpenAPI schema of its version and
     // resolves every $ref; it dereferences as it goes, hence the copy.
-    await SwaggerParser.validate(structuredClone(parsed) as OpenAPIV3.Document);
+    await SwaggerParser.validate(structuredClone(parsed) as OpenAPIV3.Document, reader.options);
   } catch (error) {
-    throw invalid(file, error as Error);
+    reader.rethrowRefusal();
+    throw invalid(file, error as Error, oasVersion);
   }
 }
 
-function invalid(file: string, error: Error): KitError {
-  const pointer = /#(\/[^\s'"]*)/.exec(error.message)?.[1] ?? '';
-  const reason = error.message.replace(/\s+/g, ' ').trim();
-  return new KitError('SPEC_INVALID', `${file}${pointer ? ` at ${pointer}` : ''} is not a valid OpenAPI 3.0 document: ${reason}`, { file, pointer, reason });
+interface DocumentReader {
+  /** swagger-parser options: the bounded parsers and the $ref policy's resolvers. */
+  readonly options: SwaggerParser.Options;
+  /** The root file as parsed, before anything refused it. */
+  readonly rootValue: unknown;
+  /** Throws the KitError for the first cap met or reference refused, if any: the reason any later error happened. */
+  rethrowRefusal(): void;
 }
 
-function assertOpenApi30(parsed: unknown, file: string): void {
+function documentReader(file: string, allowRefs: readonly string[]): DocumentReader {
+  let refusal: KitError | undefined;
+  let rootValue: unknown;
+  let oas31 = false;
+  const { json, yaml } = boundedParsers((cap) => {
+    refusal ??= new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
+  });
+  const resolvers = policyResolvers({ root: file, allow: allowRefs }, (ref) => {
+    refusal ??= new KitError('SPEC_INVALID', `${file}: ${ref.message}`, { file, ...(ref.at ? { pointer: ref.at.replace(/^[^#]*#?/, '') } : {}), reason: `$ref ${ref.reference} refused` });
+  });
+  // swagger-parser reads and parses every file again for parse, bundle and dereference; the YAML parser that caps
+  // aliases is several times slower than js-yaml was, so each file is parsed once per load and handed out as a copy
+  // (the reference parser edits what it is given).
+  const parsedOnce = new Map<string, unknown>();
+  // A 3.1 document's references are prepared (oas31-refs.ts) in every file it is made of, as each is parsed.
+  const prepared = <P extends typeof json>(parser: P): P => ({
+    ...parser,
+    parse(input: { url: string; data: string | Buffer }) {
+      const key = `${input.url}\n${input.data.length}`;
+      if (parsedOnce.has(key)) return structuredClone(parsedOnce.get(key));
+      const value = parser.parse(input);
+      if (input.url === file || decodeURIOrSelf(input.url) === file) {
+        rootValue = value;
+        const version = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['openapi'] : undefined;
+        oas31 = typeof version === 'string' && /^3\.1\.\d+$/.test(version);
+      }
+      if (oas31) prepareOas31References(value);
+      parsedOnce.set(key, structuredClone(value));
+      return value;
+    },
+  });
+  return {
+    options: {
+      // Only YAML and JSON: the reference parser's text and binary parsers would make any file a string value.
+      parse: { json: prepared(json), yaml: prepared(yaml), text: false, binary: false },
+      resolve: { file: resolvers.file, http: resolvers.http, external: true },
+    } as SwaggerParser.Options,
+    get rootValue() {
+      return rootValue;
+    },
+    rethrowRefusal() {
+      if (refusal) throw refusal;
+    },
+  };
+}
+
+function decodeURIOrSelf(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+function invalid(file: string, error: Error, oasVersion: OasVersion): KitError {
+  const pointer = /#(\/[^\s'"]*)/.exec(error.message)?.[1] ?? '';
+  const reason = error.message.replace(/\s+/g, ' ').trim();
+  return new KitError('SPEC_INVALID', `${file}${pointer ? ` at ${pointer}` : ''} is not a valid OpenAPI ${oasVersion} document: ${reason}`, { file, pointer, reason });
+}
+
+/** OpenAPI 3.0.x and 3.1.x (the versions swagger-parser 13 validates); anything else is SPEC_UNSUPPORTED_VERSION. */
+function assertSupportedVersion(parsed: unknown, file: string): OasVersion {
   const version = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['openapi'] : undefined;
-  if (typeof version === 'string' && /^3\.0\.\d+$/.test(version)) return;
+  if (typeof version === 'string' && /^3\.0\.\d+$/.test(version)) return '3.0';
+  if (typeof version === 'string' && /^3\.1\.\d+$/.test(version)) return '3.1';
   const swagger = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['swagger'] : undefined;
   const found = typeof version === 'string' ? `openapi: ${version}` : typeof swagger === 'string' ? `swagger: ${swagger}` : 'no openapi field';
   throw new KitError(
     'SPEC_UNSUPPORTED_VERSION',
-    `${file} at /openapi: petstore-kit reads OpenAPI 3.0.x documents; this one has ${found}.`,
+    `${file} at /openapi: petstore-kit reads OpenAPI 3.0.x and 3.1.x documents; this one has ${found}.`,
     { file, pointer: '/openapi', reason: found },
   );
 }

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { readErrorCodes, type ErrorCodeSpec } from './error-codes.js';
-import type { LoadedDocument } from './load.js';
+import type { LoadedDocument, OasVersion } from './load.js';
 import { assignOperationIds } from './operation-ids.js';
 import { WarningList, type ContractWarning } from './warnings.js';
 
@@ -109,6 +109,8 @@ export interface Contract {
    * warning, and validators are compiled when first needed.
    */
   readonly strict: boolean;
+  /** The document's OpenAPI version, `3.0` or `3.1`: its schemas are OpenAPI 3.0's dialect or JSON Schema 2020-12. */
+  readonly oasVersion: OasVersion;
   /** What the kit could not use in the document, for the report; grows as validators are compiled (see WarningList). */
   readonly warnings: readonly ContractWarning[];
   /** Adds a warning (the schema layer's, met while compiling). */
@@ -162,6 +164,7 @@ export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}
     errorCodes: readErrorCodes(extension(document, 'x-error-codes'), loaded.file, strict, warnings),
     unmatched: readUnmatched(document, warnings),
     strict,
+    oasVersion: loaded.oasVersion ?? '3.0',
     warnings: warnings.items,
     warn: (warning) => warnings.add(warning),
   };

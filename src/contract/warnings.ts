@@ -1,7 +1,7 @@
 /**
  * What the kit could not use in a document it takes as valid OpenAPI (an
  * extension in a shape it does not read, a format it does not know, a
- * pattern JavaScript cannot run). A warning never refuses the document: it
+ * pattern the linear-time engine cannot run). A warning never refuses the document: it
  * names where, what, and which checks go without it, for the report.
  */
 export interface ContractWarning {

@@ -1,11 +1,20 @@
 import { Ajv, type Options } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { linearRegExp } from './safe-pattern.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /**
- * OpenAPI 3.0 schema keywords that are annotations, not assertions. Declaring
+ * Which JSON Schema a document's schemas are written in: OpenAPI 3.0's
+ * (draft-07 Ajv, with `nullable`), or JSON Schema 2020-12 for OpenAPI 3.1
+ * (OpenAPI 3.1 §4.8.24: the Schema Object is a superset of 2020-12).
+ */
+export type SchemaDialect = '3.0' | '3.1';
+
+/**
+ * OpenAPI schema keywords that are annotations, not assertions. Declaring
  * them keeps Ajv strict (a typo such as `minLenght` still fails at start-up)
  * without silencing unknown keywords wholesale, which is how Prism let
  * contract mistakes ship. `x-` extensions are stripped before compiling
@@ -14,8 +23,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 const OPENAPI_ANNOTATIONS = ['example', 'externalDocs', 'xml'] as const;
 
 /** The single Ajv factory of the kit: every validator anywhere is compiled by an instance made here. */
-export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({
+export function createAjv(options: Options = {}, dialect: SchemaDialect = '3.0'): Ajv {
+  const settings: Options = {
     strict: true,
     // `nullable: true` with a `type` is OpenAPI 3.0's null; Ajv implements it natively.
     allErrors: true,
@@ -25,21 +34,49 @@ export function createAjv(options: Options = {}): Ajv {
     useDefaults: false,
     coerceTypes: false,
     ...options,
-  });
+  };
+  // Ajv2020 shares Ajv's whole public surface (both extend Ajv's core); only the default dialect differs.
+  const ajv: Ajv = dialect === '3.1' ? new Ajv2020(settings) : new Ajv(settings);
   addFormats(ajv);
   ajv.addVocabulary([...OPENAPI_ANNOTATIONS]);
   return ajv;
 }
 
 /**
- * The Ajv for a document from elsewhere, taken as valid OpenAPI: not strict
- * (an OpenAPI annotation Ajv does not know, or a `properties` without
- * `type: object`, is not a reason to refuse a vendor's document), no Ajv
- * discriminator (an annotation in OpenAPI; its mapping and allOf forms are
- * not Ajv's), silent (what it cannot use is a contract warning instead), and
- * references kept as calls rather than inlined, so shared schemas are compiled
- * once however many operations use them.
+ * The Ajv for a document from elsewhere, taken as valid OpenAPI. Ajv's strict
+ * mode changes no validation result, it only refuses to compile, so all of it
+ * is off: an annotation Ajv does not know, `required` or `properties` without
+ * `type: object`, a `type` list, an `items` array without bounds (strictTypes,
+ * strictRequired, strictTuples) are legal JSON Schema and not a reason to
+ * leave a vendor's schema unchecked. Also: no Ajv discriminator (an
+ * annotation in OpenAPI; its mapping and allOf forms are not Ajv's), silent
+ * (what it cannot use is a contract warning instead), references kept as
+ * calls rather than inlined, so shared schemas are compiled once however many
+ * operations use them, and patterns run by a linear-time engine
+ * (safe-pattern.ts): a document's pattern must not be able to hang the run.
  */
-export function createLenientAjv(): Ajv {
-  return createAjv({ strict: false, discriminator: false, logger: false, inlineRefs: false });
+export function createLenientAjv(options: Options = {}, dialect: SchemaDialect = '3.0'): Ajv {
+  return createAjv(
+    {
+      strict: false,
+      strictSchema: false,
+      strictNumbers: false,
+      strictTypes: false,
+      strictTuples: false,
+      strictRequired: false,
+      allowUnionTypes: true,
+      allowMatchingProperties: true,
+      discriminator: false,
+      logger: false,
+      inlineRefs: false,
+      code: { regExp: linearRegExp },
+      ...options,
+    },
+    dialect,
+  );
+}
+
+/** The Ajv for a contract: strict for our own document, lenient for any other; the dialect of its OpenAPI version. */
+export function ajvFor(contract: { readonly strict: boolean; readonly oasVersion?: SchemaDialect }, options: Options = {}): Ajv {
+  return contract.strict ? createAjv(options, contract.oasVersion) : createLenientAjv(options, contract.oasVersion);
 }

@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { compileSafePattern } from './safe-pattern.js';
 
 /**
  * Which side of the wire a schema is used on. OpenAPI 3.0 §4.7.24: a
@@ -29,16 +30,38 @@ export interface ConverterOptions {
    * `discriminator` is dropped (an annotation: `oneOf`/`anyOf` already
    * validate), `nullable` without `type` accepts null beside the rest, a
    * nullable `enum` accepts null, a repeated `enum` value is kept once, and a
-   * `pattern` JavaScript cannot run is dropped (reported as a warning by
+   * `pattern` the linear-time engine cannot run is dropped (reported as a warning by
    * scanForeignSchemas, schema-registry.ts).
    */
   readonly lenient?: boolean;
   readonly sharing?: SchemaSharing;
+  /**
+   * `3.1`: the schemas are JSON Schema 2020-12 (OpenAPI 3.1 §4.8.24), compiled
+   * by Ajv's 2020 dialect: `nullable` is not a keyword (a `type` list holds
+   * "null"), `exclusiveMinimum`/`exclusiveMaximum` are numbers, and the
+   * identifiers a dereferenced document no longer needs (`$id`, `$anchor`,
+   * `$schema`, `$defs`) are left out. Default `3.0`.
+   */
+  readonly dialect?: '3.0' | '3.1';
 }
+
+/** Keywords whose value is one subschema (JSON Schema 2020-12 §10, and `contentSchema` §8.5). */
+const SUBSCHEMA_KEYWORDS = new Set(['items', 'additionalProperties', 'not', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'if', 'then', 'else', 'contentSchema']);
+/** Keywords whose value is a list of subschemas. */
+const SUBSCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas. */
+const SUBSCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+/**
+ * 2020-12 identifiers and definitions, left out of a 3.1 schema once it is
+ * dereferenced: every `$ref` has been replaced by its target, and an `$id`
+ * compiled twice (request and response views) would be refused by Ajv as
+ * a duplicate. `$dynamicRef` is resolved the same way as its anchor is gone.
+ */
+const DEREFERENCED_IDENTIFIERS = new Set(['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$schema', '$defs', 'definitions', '$vocabulary']);
 
 /**
  * Turns OpenAPI 3.0 schema objects into the JSON Schema (draft-07) that Ajv
- * compiles, for one view. Memoized per source object and view, so a schema
+ * compiles, and OpenAPI 3.1 ones into JSON Schema 2020-12 (see `dialect`), for one view. Memoized per source object and view, so a schema
  * used from many places becomes one object and Ajv compiles it once.
  *
  * - `x-` extensions are dropped (Ajv in strict mode rejects unknown keywords);
@@ -60,10 +83,12 @@ export class SchemaConverter {
   readonly #inProgress: Record<SchemaView, Set<object>> = { request: new Set(), response: new Set() };
   readonly #lenient: boolean;
   readonly #sharing: SchemaSharing | undefined;
+  readonly #oas31: boolean;
 
   constructor(options: ConverterOptions = {}) {
     this.#lenient = options.lenient === true;
     this.#sharing = options.sharing;
+    this.#oas31 = options.dialect === '3.1';
   }
 
   /** The schema as a whole (the root of a compile, or a shared schema being registered): never replaced by a reference to itself. */
@@ -94,18 +119,22 @@ export class SchemaConverter {
     let out: JsonSchema = {};
     for (const [key, value] of Object.entries(schema)) {
       if (key.startsWith('x-')) continue;
+      if (this.#oas31 && (DEREFERENCED_IDENTIFIERS.has(key) || key === 'nullable')) continue;
+      if (SUBSCHEMA_MAP_KEYWORDS.has(key)) {
+        out[key] = isRecord(value) ? mapValues(value, (child) => this.#convertChild(child, view)) : value;
+        if (key === 'patternProperties' && this.#lenient && isRecord(value)) out[key] = runnablePatternKeys(out[key] as JsonSchema);
+        continue;
+      }
+      if (SUBSCHEMA_KEYWORDS.has(key)) {
+        // OpenAPI 3.0 and draft 2019 `items: [..]` (a tuple) is a list of subschemas too.
+        out[key] = Array.isArray(value) ? value.map((child: unknown) => this.#convertChild(child, view)) : this.#convertChild(value, view);
+        continue;
+      }
       switch (key) {
-        case 'properties':
-          out[key] = mapValues(value as Record<string, unknown>, (child) => this.#convertChild(child, view));
-          break;
-        case 'items':
-        case 'additionalProperties':
-        case 'not':
-          out[key] = this.#convertChild(value, view);
-          break;
         case 'allOf':
         case 'anyOf':
         case 'oneOf':
+        case 'prefixItems':
           out[key] = Array.isArray(value) ? value.map((child: unknown) => this.#convertChild(child, view)) : value;
           break;
         case 'exclusiveMinimum':
@@ -129,7 +158,8 @@ export class SchemaConverter {
           if (!this.#lenient) out[key] = isRecord(value) && 'mapping' in value ? { propertyName: value['propertyName'] } : value;
           break;
         case 'pattern':
-          if (!this.#lenient || isRunnablePattern(value)) out[key] = value;
+          // Lenient: run by the linear-time engine (see createLenientAjv), so a pattern it cannot run is dropped (and warned of).
+          if (!this.#lenient || isLinearPattern(value)) out[key] = value;
           break;
         case 'enum':
           // JSON Schema wants enum values unique; a repeated one allows nothing more, so a document from elsewhere keeps the rest.
@@ -151,7 +181,7 @@ export class SchemaConverter {
       else delete out['required'];
     }
 
-    if (this.#lenient && schema['nullable'] === true) out = nullableAsWritten(out);
+    if (this.#lenient && schema['nullable'] === true) out = this.#oas31 ? nullableIn31(out) : nullableAsWritten(out);
     return out;
   }
 }
@@ -170,6 +200,26 @@ function nullableAsWritten(out: JsonSchema): JsonSchema {
   return { anyOf: [{ type: 'null' }, rest] };
 }
 
+/**
+ * `nullable: true` in a 3.1 document: no longer a keyword (OpenAPI 3.1 §4.8.24
+ * removed it for `type: [.., "null"]`), but an author who wrote it meant "or
+ * null", so a document from elsewhere is read that way: null joins the `type`
+ * list and the `enum`, or, without a `type`, is accepted beside the rest.
+ */
+function nullableIn31(out: JsonSchema): JsonSchema {
+  if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...(out['enum'] as unknown[]), null];
+  const type = out['type'];
+  if (type === undefined) return { anyOf: [{ type: 'null' }, out] };
+  const types = Array.isArray(type) ? (type as unknown[]) : [type];
+  if (!types.includes('null')) out['type'] = [...types, 'null'];
+  return out;
+}
+
+/** `patternProperties` without the names (patterns) the linear-time engine cannot run. */
+function runnablePatternKeys(properties: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(properties).filter(([pattern]) => isLinearPattern(pattern)));
+}
+
 function uniqueValues(values: readonly unknown[]): unknown[] {
   const seen = new Set<string>();
   return values.filter((value) => {
@@ -180,15 +230,9 @@ function uniqueValues(values: readonly unknown[]): unknown[] {
   });
 }
 
-/** Ajv compiles patterns as Unicode regular expressions (`unicodeRegExp`); a PCRE-only pattern (`(?i)`, `\Z`) throws. */
-export function isRunnablePattern(pattern: unknown): boolean {
-  if (typeof pattern !== 'string') return false;
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
+/** A pattern the linear-time engine runs (safe-pattern.ts): not one that needs lookaround or backreferences. */
+export function isLinearPattern(pattern: unknown): boolean {
+  return typeof pattern === 'string' && compileSafePattern(pattern).ok;
 }
 
 const defaultConverter = new SchemaConverter();

@@ -1,7 +1,8 @@
 import type { Ajv, AnySchema, ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ContractWarning } from '../contract/warnings.js';
-import { isRunnablePattern, SchemaConverter, type JsonSchema, type SchemaView } from './oas-to-json-schema.js';
+import { SchemaConverter, type JsonSchema, type SchemaView } from './oas-to-json-schema.js';
+import { compileSafePattern } from './safe-pattern.js';
 import { forEachSchema } from './schema-walk.js';
 
 /** Not fetched: an id Ajv resolves among the schemas it was given. `.invalid` is reserved (RFC 2606). */
@@ -31,7 +32,7 @@ export class SchemaRegistry {
    * refuses a shared schema (a strict contract turns that into a KitError; a
    * lenient one into a warning, and the schema then accepts any value).
    */
-  constructor(ajv: Ajv, document: OpenAPIV3.Document, lenient: boolean, onRejected: (where: string, error: Error) => void) {
+  constructor(ajv: Ajv, document: OpenAPIV3.Document, lenient: boolean, onRejected: (where: string, error: Error) => void, dialect: '3.0' | '3.1' = '3.0') {
     this.#ajv = ajv;
     this.#onRejected = onRejected;
     for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
@@ -39,6 +40,7 @@ export class SchemaRegistry {
     }
     this.converter = new SchemaConverter({
       lenient,
+      dialect,
       sharing: {
         refFor: (schema, view, cyclic) => this.#refFor(schema, view, cyclic),
         converted: (schema, view, out) => this.#converted(schema, view, out),
@@ -86,10 +88,24 @@ export class SchemaRegistry {
 }
 
 /**
+ * A pattern the linear-time engine cannot run (safe-pattern.ts) is left out
+ * by the lenient converter; this says so, with the engine's reason.
+ */
+function warnUnsafePattern(pattern: unknown, pointer: string, skipped: string, warn: (warning: ContractWarning) => void): void {
+  if (typeof pattern !== 'string') {
+    warn({ pointer, message: 'a pattern that is not a string is not read.', skipped });
+    return;
+  }
+  const compiled = compileSafePattern(pattern);
+  if (compiled.ok) return;
+  warn({ pointer, message: `pattern ${JSON.stringify(pattern)} cannot be run in linear time (lookaround and backreferences need backtracking, which a document's pattern may not use): ${compiled.reason}`, skipped });
+}
+
+/**
  * For a document taken as valid OpenAPI: the constructs Ajv cannot check as
  * written, found once over every schema of the document. A format Ajv does not
  * know (`uriref`, `blob`, `decimal`) is registered as accepting any value, and
- * a pattern JavaScript cannot run is dropped by the converter; both become
+ * a pattern the linear-time engine cannot run is dropped by the converter; both become
  * warnings saying what goes unchecked.
  */
 export function scanForeignSchemas(ajv: Ajv, document: OpenAPIV3.Document, warn: (warning: ContractWarning) => void): void {
@@ -97,8 +113,10 @@ export function scanForeignSchemas(ajv: Ajv, document: OpenAPIV3.Document, warn:
   forEachSchema(document, (schema, pointer) => {
     const format = schema['format'];
     if (typeof format === 'string' && ajv.formats[format] === undefined && !unknownFormats.has(format)) unknownFormats.set(format, `${pointer}/format`);
-    if (schema['pattern'] !== undefined && !isRunnablePattern(schema['pattern'])) {
-      warn({ pointer: `${pointer}/pattern`, message: `pattern ${JSON.stringify(schema['pattern'])} is not a JavaScript (Unicode) regular expression.`, skipped: 'values are not checked against this pattern' });
+    if (schema['pattern'] !== undefined) warnUnsafePattern(schema['pattern'], `${pointer}/pattern`, 'values are checked by type only, not against this pattern', warn);
+    const patternProperties = schema['patternProperties'];
+    if (typeof patternProperties === 'object' && patternProperties !== null) {
+      for (const name of Object.keys(patternProperties)) warnUnsafePattern(name, `${pointer}/patternProperties`, 'properties whose names match this pattern are not checked against its schema', warn);
     }
   });
   for (const [format, pointer] of unknownFormats) {

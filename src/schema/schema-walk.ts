@@ -5,6 +5,11 @@ export type SchemaVisitor = (schema: Record<string, unknown>, pointer: string) =
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+/** Where a JSON Schema 2020-12 schema holds subschemas (3.0 schemas use the first of each list only). */
+const ONE = ['items', 'additionalProperties', 'not', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'if', 'then', 'else', 'contentSchema'] as const;
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'] as const;
+
 /**
  * Visits every schema of a dereferenced document once, components first (so
  * a shared schema is named where it is declared), then each operation's
@@ -21,13 +26,19 @@ export function forEachSchema(document: OpenAPIV3.Document, visit: SchemaVisitor
     if (!isRecord(value) || seen.has(value) || (!top && named.has(value))) return;
     seen.add(value);
     visit(value, pointer);
-    for (const key of ['items', 'additionalProperties', 'not'] as const) walk(value[key], `${pointer}/${key}`);
-    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    for (const key of ONE) {
+      const child = value[key];
+      if (Array.isArray(child)) child.forEach((item: unknown, i) => walk(item, `${pointer}/${key}/${i}`));
+      else walk(child, `${pointer}/${key}`);
+    }
+    for (const key of LISTS) {
       const list = value[key];
       if (Array.isArray(list)) list.forEach((child: unknown, i) => walk(child, `${pointer}/${key}/${i}`));
     }
-    const properties = value['properties'];
-    if (isRecord(properties)) for (const [name, child] of Object.entries(properties)) walk(child, `${pointer}/properties/${escape(name)}`);
+    for (const key of MAPS) {
+      const map = value[key];
+      if (isRecord(map)) for (const [name, child] of Object.entries(map)) walk(child, `${pointer}/${key}/${escape(name)}`);
+    }
   };
   const content = (value: unknown, pointer: string): void => {
     if (!isRecord(value)) return;
@@ -51,10 +62,8 @@ export function forEachSchema(document: OpenAPIV3.Document, visit: SchemaVisitor
     if (Array.isArray(value)) value.forEach((parameter: unknown, i) => parameterOrHeader(parameter, `${pointer}/${i}`));
   };
 
-  for (const [name, schema] of Object.entries(schemas)) walk(schema, `/components/schemas/${escape(name)}`, true);
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!isRecord(item)) continue;
-    const at = `/paths/${escape(path)}`;
+  const pathItem = (item: unknown, at: string): void => {
+    if (!isRecord(item)) return;
     parameters(item['parameters'], `${at}/parameters`);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -64,6 +73,14 @@ export function forEachSchema(document: OpenAPIV3.Document, visit: SchemaVisitor
       if (isRecord(body)) content(body['content'], `${at}/${method}/requestBody/content`);
       responses(operation['responses'], `${at}/${method}/responses`);
     }
+  };
+
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, `/components/schemas/${escape(name)}`, true);
+  for (const [path, item] of Object.entries(document.paths ?? {})) pathItem(item, `/paths/${escape(path)}`);
+  // OpenAPI 3.1: webhooks, and path items kept in components (§4.8.7), hold schemas too.
+  const webhooks: unknown = Object.getOwnPropertyDescriptor(document, 'webhooks')?.value;
+  for (const [group, prefix] of [[webhooks, '/webhooks'], [components['pathItems'], '/components/pathItems']] as const) {
+    if (isRecord(group)) for (const [name, item] of Object.entries(group)) pathItem(item, `${prefix}/${escape(name)}`);
   }
 }
 

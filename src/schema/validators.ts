@@ -3,7 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { Contract, MediaTypeSpec, Operation, ParameterLocation, ParameterSpec, ResponseSpec } from '../contract/index.js';
 import { responseFor } from '../contract/model.js';
 import { KitError } from '../kit-error.js';
-import { createAjv, createLenientAjv } from './ajv.js';
+import { ajvFor } from './ajv.js';
 import { coerceText } from './coerce.js';
 import { toDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { SchemaView } from './oas-to-json-schema.js';
@@ -77,7 +77,7 @@ const OUTPUT_KEY = { path: 'path', query: 'query', header: 'header', cookie: 'he
  * warning with a validator that accepts anything: the checks that needed it
  * find nothing, the run goes on.
  */
-export function compileContract(contract: Contract, ajv: Ajv = contract.strict ? createAjv() : createLenientAjv()): CompiledContract {
+export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract)): CompiledContract {
   const reject = (where: string, error: Error): void => {
     if (contract.strict) {
       throw new KitError('SPEC_SCHEMA_REJECTED', `${contract.file} at ${where}: Ajv (strict) rejects this schema: ${error.message}`, {
@@ -89,7 +89,7 @@ export function compileContract(contract: Contract, ajv: Ajv = contract.strict ?
     contract.warn({ pointer: where, message: `the schema cannot be compiled: ${error.message}`, skipped: 'values are not checked against this schema' });
   };
   if (!contract.strict) scanForeignSchemas(ajv, contract.document, contract.warn);
-  const registry = new SchemaRegistry(ajv, contract.document, !contract.strict, reject);
+  const registry = new SchemaRegistry(ajv, contract.document, !contract.strict, reject, contract.oasVersion);
   const compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string): ValidateFunction => {
     try {
       return registry.compile(schema, view);
