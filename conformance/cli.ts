@@ -18,6 +18,7 @@ import { parseMinCoverage } from './min-coverage.js';
 import { parseReportFiles, writeReportFiles, type ReportFile } from './report-files.js';
 import type { ReportFormat } from './model.js';
 import { renderCouldNotRun } from './reporters/could-not-run.js';
+import { neutralise } from './reporters/safe-text.js';
 import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
 import { runConformance } from './runner.js';
 
@@ -52,6 +53,8 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
         await writeReport(file, renderCouldNotRun(format, failure, redact));
         process.stderr.write(`report written to ${file} (${format}): the run could not happen\n`);
       }
+      // The message may quote the document (a $ref, an operationId): src/cli/main.ts prints it on a terminal.
+      throw new KitError(error.code, neutralise(error.message), error.details);
     }
     throw error;
   }

@@ -116,8 +116,8 @@ export function containsBigInt(value: unknown): boolean {
   return false;
 }
 
-/** A copy of a JSON value with every leaf passed through `fn`; iterative, so any depth. */
-export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unknown {
+/** A copy of a JSON value with every leaf passed through `fn` (and every object key through `keyFn`); iterative, so any depth. */
+export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown, keyFn: (key: string) => string = (key) => key): unknown {
   if (typeof value !== 'object' || value === null) return fn(value);
   const root: unknown[] | Record<string, unknown> = Array.isArray(value) ? [] : {};
   const stack: { source: object; target: unknown[] | Record<string, unknown> }[] = [{ source: value, target: root }];
@@ -133,7 +133,7 @@ export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unkno
         out = fn(child);
       }
       if (Array.isArray(target)) target[Number(key)] = out;
-      else Object.defineProperty(target, key, { value: out, enumerable: true, writable: true, configurable: true });
+      else Object.defineProperty(target, keyFn(key), { value: out, enumerable: true, writable: true, configurable: true });
     }
   }
   return root;
