@@ -9,7 +9,7 @@
  * check and the run goes on (issue 4, point 7).
  */
 import { Agent, type Dispatcher } from 'undici';
-import { parseJson, parseJsonBody } from './json.js';
+import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
 import { pathRefusal, UNSAFE_PATH } from './safe-path.js';
 
@@ -271,7 +271,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
   const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     const text = buffer.toString('utf8');
-    if (/^\s*[[{]/.test(text)) {
+    if (/^\s*[[{]/.test(text) && !nestedDeeperThan(text)) {
       try {
         return { kind: 'text', contentType: type || '(none)', lenient: parseJson(text) };
       } catch {
