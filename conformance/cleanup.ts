@@ -114,7 +114,8 @@ export class CleanupRegistry {
       .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || b.seq - a.seq)
       .filter((entry) => {
         // A server that reuses ids registers one URL twice; delete it once.
-        if (!entry.deletePath) return true;
+        // A delete URL that will not be sent is listed as left behind, each one: `/things/.` and `/things/` are one URL.
+        if (!entry.deletePath || deleteRefusal(ctx, entry) !== undefined) return true;
         const path = normalised(ctx, entry.deletePath);
         if (seen.has(path)) {
           entry.gone = true;
@@ -144,7 +145,7 @@ export class CleanupRegistry {
     if (!entry.deletePath || !entry.deleteInput || !entry.kind.remove) {
       return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
     }
-    const refusal = pathRefusal(entry.kind.remove.operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, entry.deletePath, targetUrl(ctx.client.baseUrl, entry.deletePath));
+    const refusal = deleteRefusal(ctx, entry);
     if (refusal !== undefined) return { kind: 'left', reason: `${entry.kind.remove.operation.operationId} ${refusal}` };
     if (entry.read) {
       let read = await this.readFirst(ctx, entry.read);
@@ -193,6 +194,12 @@ export class CleanupRegistry {
     if (entry.taggedFields.length > 0) return Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag));
     return Object.entries(entry.boundFields).every(([name, v]) => record[name] === v);
   }
+}
+
+/** Why the entry's delete URL must not be sent (safe-path.ts), or undefined when it may. */
+function deleteRefusal(ctx: RunContext, entry: Entry): string | undefined {
+  if (!entry.deletePath || !entry.kind.remove) return undefined;
+  return pathRefusal(entry.kind.remove.operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, entry.deletePath, targetUrl(ctx.client.baseUrl, entry.deletePath));
 }
 
 /** A path as it goes on the wire, dot segments resolved (RFC 3986 §5.2.4), so two spellings of one URL are one URL. */
