@@ -366,6 +366,9 @@ export function describeProblem(result: HttpResult): string | undefined {
 /** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
 const TYPED_INVALID = '\u0000invalid';
 
+/** How the reason of a case the request budget stopped begins: the CLI exits 2 when any result says so. */
+export const NOT_RUN_PREFIX = 'not run (REQUEST_BUDGET):';
+
 /** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
 export class Case {
   readonly evidence: Exchange[] = [];
@@ -376,6 +379,8 @@ export class Case {
   private readonly serverErrors: string[] = [];
   /** The operation whose answer broke the rule, when it is not the case's own (a workflow's step). */
   private blamed: string | undefined;
+  /** Why a call of this case was not sent (an unfilled path parameter): the case cannot conclude. */
+  private unsent: string | undefined;
 
   constructor(
     readonly ctx: RunContext,
@@ -398,6 +403,10 @@ export class Case {
 
   /** Calls an operation of the document with typed inputs. */
   async call(operation: Operation, input: CallInput = {}): Promise<Call> {
+    // A path parameter with no value (an id the runner could not find in what the target answered) is never sent
+    // as `{thingId}` or `undefined`: the case cannot conclude, and says why (issue 21, point 3).
+    const unfilled = [...operation.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((name) => input.path?.[name] === undefined || input.path[name] === '');
+    if (unfilled.length > 0) return this.notSent(operation, `no value for the path parameter${unfilled.length > 1 ? 's' : ''} ${unfilled.join(', ')} of ${operation.operationId} (the record's id was not found in what the target answered)`);
     const path = expandPath(operation.pathTemplate, input.path ?? {}, operation.parameters);
     const headers: Record<string, string> = { ...this.headerParameters(operation, input.headers ?? {}), ...(input.headers ?? {}) };
     let body: string | undefined;
@@ -412,10 +421,35 @@ export class Case {
         headers['content-type'] = other.contentType;
       }
     }
-    const { query, rawQuery } = queryParts(operation, input.query);
+    const { query, rawQuery } = queryParts(operation, this.withRequiredQuery(operation, input.query));
     const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
     const result = await this.send(request, { kind: 'operation', operation });
-    return toCall(result, path, operation.method.toUpperCase(), body, input.path ?? {}, query);
+    // A redirect the operation documents (a 302 to a download, a 303 after a create) is its answer, not a transport problem.
+    const status = result.response?.status;
+    const documentedRedirect = result.error?.code === 'REDIRECT' && status !== undefined && (operation.responses.has(String(status)) || operation.responses.has('3XX'));
+    return toCall(result, path, operation.method.toUpperCase(), body, input.path ?? {}, query, documentedRedirect);
+  }
+
+  /**
+   * The query with every required parameter the caller left out filled with a value its schema accepts (like
+   * the required headers): a list read after a create must not be refused for a parameter the runner forgot.
+   * An explicit `undefined` leaves a parameter out on purpose.
+   */
+  private withRequiredQuery(operation: Operation, given: CallInput['query']): CallInput['query'] {
+    const missing = operation.parameters.filter((p) => p.in === 'query' && p.required && !(given !== undefined && p.name in given));
+    if (missing.length === 0) return given;
+    const out: Record<string, ParamValue | undefined> = { ...(given ?? {}) };
+    for (const spec of missing) out[spec.name] = this.ctx.validParameterValue(spec, this.generator);
+    return out;
+  }
+
+  /** A call that was not sent: the case ends skipped with `reason` whatever the check makes of it. */
+  private notSent(operation: Operation, reason: string): Call {
+    this.unsent ??= reason;
+    const url = new URL(this.ctx.client.baseUrl);
+    const method = operation.method.toUpperCase();
+    const result: HttpResult = { exchange: { request: { method, url: `${url.href.replace(/\/$/, '')}${operation.pathTemplate}`, headers: {} }, durationMs: 0 }, error: { code: 'NOT_SENT', message: `not sent: ${reason}` }, url };
+    return toCall(result, operation.pathTemplate, method, undefined, {}, {});
   }
 
   /**
@@ -574,6 +608,16 @@ export class Case {
   /** Ends the case once; later calls are ignored (a check may bail out early). */
   private finish(verdict: CheckResult['verdict'], reason: string | undefined, findings: readonly Finding[]): CheckResult | undefined {
     if (this.done) return undefined;
+    if (this.unsent !== undefined && verdict !== 'skipped') {
+      const reason = this.unsent;
+      this.unsent = undefined;
+      return this.finish('skipped', `cannot conclude: ${reason}`, []);
+    }
+    const budget = this.evidence.find((x) => x.error?.code === 'REQUEST_BUDGET');
+    if (budget && verdict !== 'skipped') {
+      // Not sent is not failed: the check did not run (issue 21, point 3); the run says it is incomplete.
+      return this.finish('skipped', `${NOT_RUN_PREFIX} ${budget.error!.message}`, []);
+    }
     if (verdict === 'failed' && this.serverErrors.length > 0) {
       // One defect, one owner: a 5xx on the way is no-server-error's, and what failed after it may only be its consequence.
       return this.finish('skipped', `${this.serverErrors[0]}, which no-server-error reports; this check cannot conclude`, []);
@@ -637,7 +681,7 @@ export class Case {
   }
 }
 
-function toCall(result: HttpResult, path: string, method: string, body: string | undefined, pathValues: Readonly<Record<string, ParamValue>>, query: Record<string, string | string[]>): Call {
+function toCall(result: HttpResult, path: string, method: string, body: string | undefined, pathValues: Readonly<Record<string, ParamValue>>, query: Record<string, string | string[]>, documentedRedirect = false): Call {
   let requestBody: unknown;
   if (body !== undefined) {
     try {
@@ -648,7 +692,7 @@ function toCall(result: HttpResult, path: string, method: string, body: string |
   }
   const response = result.response;
   const json = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
-  const problem = describeProblem(result);
+  const problem = documentedRedirect ? undefined : describeProblem(result);
   return {
     result,
     ...(response ? { status: response.status } : {}),

@@ -36,6 +36,8 @@ export interface HttpClientOptions {
   /** Requests per second at most; 0 means no cap. */
   readonly rate: number;
   readonly maxBodyBytes?: number;
+  /** Requests the run sends at most (--max-requests); default MAX_REQUESTS_PER_RUN. */
+  readonly maxRequests?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -168,7 +170,8 @@ export class HttpClient {
     });
 
     if (this.options.signal?.aborted) return fail('ABORTED', 'not sent: the run was interrupted', 0);
-    if (this.sent >= MAX_REQUESTS_PER_RUN) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${MAX_REQUESTS_PER_RUN} requests`, 0);
+    const budget = this.options.maxRequests ?? MAX_REQUESTS_PER_RUN;
+    if (this.sent >= budget) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${budget} requests (raise it with --max-requests)`, 0);
     if (url.origin !== new URL(this.baseUrl).origin) {
       // Links and Locations may name other hosts; the runner only talks to the target it was pointed at.
       return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${new URL(this.baseUrl).origin}`, 0);

@@ -67,7 +67,7 @@ export const DETAILED_BODY_BYTES = 32 * 1024;
 /** Builds the judged view of a recorded exchange; undefined when there is no response to judge (transport error, redirect, or a request the document does not describe). */
 export function judgeExchange(validators: JudgeValidators, record: RecordedExchange): JudgedExchange | undefined {
   const response = record.result.response;
-  if (!response || record.result.error || record.target.kind === 'none') return undefined;
+  if (!response || (record.result.error && !documentedRedirect(record)) || record.target.kind === 'none') return undefined;
   const first = diagnose(validators.fast, record);
   if (!first || first.diagnostics.length === 0 || (record.result.exchange.response?.bodyBytes ?? 0) > DETAILED_BODY_BYTES) return first;
   return diagnose(validators.detailed(), record);
@@ -75,7 +75,7 @@ export function judgeExchange(validators: JudgeValidators, record: RecordedExcha
 
 function diagnose(compiled: CompiledContract, record: RecordedExchange): JudgedExchange | undefined {
   const response = record.result.response;
-  if (!response || record.result.error || record.target.kind === 'none') return undefined;
+  if (!response || (record.result.error && !documentedRedirect(record)) || record.target.kind === 'none') return undefined;
   const json = response.body.kind === 'json' ? response.body.value : undefined;
   // Ajv needs plain numbers (json.ts): a bigint id is validated as the double JSON.parse would give.
   const bodyForValidator = response.body.kind === 'json' ? response.body.plain : undefined;
@@ -136,4 +136,10 @@ export function describeExchange(record: RecordedExchange): string {
     .join('&');
   const status = record.result.response ? ` → ${record.result.response.status}` : '';
   return `${record.method} ${record.path}${query ? `?${query}` : ''}${status}`;
+}
+
+/** A redirect the operation documents (a 302 to a download) is its answer: judged like any other, not a transport problem. */
+function documentedRedirect(record: RecordedExchange): boolean {
+  const status = record.result.response?.status;
+  return record.result.error?.code === 'REDIRECT' && record.target.kind === 'operation' && status !== undefined && (record.target.operation.responses.has(String(status)) || record.target.operation.responses.has('3XX'));
 }

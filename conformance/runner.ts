@@ -49,6 +49,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Requests the run sends at most; default 20,000 (http.ts MAX_REQUESTS_PER_RUN). Checks past it are reported not run. */
+  readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
   readonly minCoverage?: MinCoverage;
 }
@@ -101,6 +103,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     concurrency: settings.concurrency,
     rate: settings.rate,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
   });
 
   const emit = (event: RunEvent): void => {

@@ -24,10 +24,16 @@ export const methodNotAllowed405: CheckDefinition = {
       if (ctx.aborted) break;
       const operations = ctx.contract.operations.filter((op) => op.pathTemplate === template);
       if (!operations.some((op) => ctx.isSelected(op))) continue;
-      const method = ['PATCH', 'PUT', 'POST', 'DELETE'].find((m) => !methods.includes(m));
-      if (!method) continue;
       const pathParams = Object.fromEntries(operations.flatMap((op) => op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ABSENT_ID] as const)));
       const path = expandPath(template, pathParams);
+      // A method another template serves on this very URL (`PATCH /things/public` is also `PATCH /things/{thingId}`) is no wrong method.
+      const method = ['PATCH', 'PUT', 'POST', 'DELETE'].find((m) => !methods.includes(m) && !servedElsewhere(ctx.contract.pathMethods, template, m, path));
+      if (!method) {
+        if (['PATCH', 'PUT', 'POST', 'DELETE'].some((m) => !methods.includes(m))) {
+          ctx.newCase('method-not-allowed-405', `${template} (documented: ${methods.join(', ')})`).skip(`every method ${template} lacks is served on the same URL by another path template, so none is a wrong method there`);
+        }
+        continue;
+      }
       const c = ctx.newCase('method-not-allowed-405', `${method} ${template} (documented: ${methods.join(', ')})`);
       const hasBody = method !== 'DELETE';
       const result = await c.send(
@@ -46,9 +52,11 @@ export const methodNotAllowed405: CheckDefinition = {
       const allow = headers['allow'];
       const expected = [...methods].sort();
       const actual = [...new Set(tokenList(allow).map((m) => m.toUpperCase()))].sort();
+      // Where other templates serve this very URL, Allow may list their methods too: the URL's methods (RFC 9110 §10.2.1).
+      const ofUrl = [...new Set([...methods, ...['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE'].filter((m) => servedElsewhere(ctx.contract.pathMethods, template, m, path))])].sort();
       if (allow === undefined) {
         c.fail('a 405 must carry Allow (RFC 9110 §15.5.6)', [{ pointer: '/header/allow', keyword: 'required', message: 'Allow is missing', expected: expected.join(', ') }]);
-      } else if (expected.join(',') !== actual.join(',')) {
+      } else if (expected.join(',') !== actual.join(',') && ofUrl.join(',') !== actual.join(',')) {
         c.fail(`Allow lists ${actual.join(', ') || '(nothing)'}; the document has ${expected.join(', ')}`, [{ pointer: '/header/allow', keyword: 'const', message: 'Allow must list exactly the methods the document gives this path', expected: expected.join(', '), actual: allow }]);
       } else {
         c.pass();
@@ -56,3 +64,14 @@ export const methodNotAllowed405: CheckDefinition = {
     }
   },
 };
+
+/** Whether another path template with `method` matches the concrete `path` (each `{name}` one segment, OpenAPI 3.0.3 §4.7.8). */
+function servedElsewhere(pathMethods: ReadonlyMap<string, readonly string[]>, template: string, method: string, path: string): boolean {
+  const segments = path.split('/');
+  for (const [other, methods] of pathMethods) {
+    if (other === template || !methods.includes(method)) continue;
+    const parts = other.split('/');
+    if (parts.length === segments.length && parts.every((part, i) => /^\{[^}]+\}$/.test(part) || part === segments[i])) return true;
+  }
+  return false;
+}

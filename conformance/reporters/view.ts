@@ -174,7 +174,9 @@ export function countsLine(report: Pick<RunReport, 'summary' | 'meta'>, defects:
 }
 
 export function summaryLine(report: RunReport, defects: number = groupDefects(report).length): string {
-  return `${countsLine(report, defects)} in ${formatDuration(report.meta.durationMs)}`;
+  const unrun = report.results.filter((r) => r.verdict === 'skipped' && r.reason?.startsWith('not run (REQUEST_BUDGET)')).length;
+  const incomplete = unrun > 0 ? ` · INCOMPLETE: ${unrun} not run, the run reached its request budget (raise it with --max-requests)` : '';
+  return `${countsLine(report, defects)} in ${formatDuration(report.meta.durationMs)}${incomplete}`;
 }
 
 /** The words that say how often a defect showed: "1 exchange" or "12 exchanges (the first shown; all in the JSON report)". */

@@ -1,0 +1,228 @@
+/**
+ * Issue 21, point 3: the runner's own mistakes are never the target's. A
+ * small correct server of a constructed document that has each construct
+ * the published documents showed the runner stumbling on:
+ *
+ * - the created record's id only inside `allOf` (the runner sent
+ *   `/things/%7BthingId%7D` and `/things/undefined`);
+ * - a list with a required query parameter (left out by list-after-create);
+ * - a concrete path beside a template (`/things/public` and
+ *   `/things/{thingId}`: `PATCH /things/public` is no wrong method);
+ * - a documented 302 (taken for a transport problem);
+ * - a request budget too small for the run (reported as failures).
+ *
+ * Against it the runner reports no failure; with a tiny budget it reports
+ * what it did not run as not run, never as failed.
+ */
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_RUN_PREFIX } from './context.js';
+import type { RunReport } from './model.js';
+import { runConformance } from './runner.js';
+
+const DOCUMENT = `openapi: 3.0.3
+info: { title: Things, version: 1.0.0 }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - { name: tenant, in: query, required: true, schema: { type: string, enum: [acme] } }
+      responses:
+        '200': { description: the things, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Thing' } } } } }
+        '400': { $ref: '#/components/responses/Error' }
+    post:
+      operationId: createThing
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '201':
+          description: created
+          headers: { Location: { schema: { type: string } } }
+          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+        '400': { $ref: '#/components/responses/Error' }
+  /things/public:
+    get:
+      operationId: listPublicThings
+      responses:
+        '200': { description: the public things, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Thing' } } } } }
+  /things/{thingId}:
+    parameters:
+      - { name: thingId, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: getThing
+      responses:
+        '200': { description: the thing, content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
+        '404': { $ref: '#/components/responses/Error' }
+    patch:
+      operationId: updateThing
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '200': { description: the thing, content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
+        '400': { $ref: '#/components/responses/Error' }
+        '404': { $ref: '#/components/responses/Error' }
+    delete:
+      operationId: deleteThing
+      responses:
+        '204': { description: deleted }
+        '404': { $ref: '#/components/responses/Error' }
+  /download:
+    get:
+      operationId: download
+      responses:
+        '302': { description: to where the file is, headers: { Location: { schema: { type: string } } } }
+components:
+  responses:
+    Error: { description: an error, content: { application/json: { schema: { type: object, required: [message], properties: { message: { type: string } } } } } }
+  schemas:
+    NewThing:
+      type: object
+      required: [name]
+      properties:
+        name: { type: string, minLength: 1, maxLength: 80 }
+    Thing:
+      allOf:
+        - type: object
+          required: [thingId]
+          properties: { thingId: { type: string, readOnly: true } }
+        - $ref: '#/components/schemas/NewThing'
+`;
+
+type Thing = { thingId: string; name: string };
+
+/** A correct server of the document: things in a Map, every error as {message}. */
+function thingsServer(): ReturnType<typeof createServer> {
+  const things = new Map<string, Thing>();
+  let next = 1;
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
+    res.end(text);
+  };
+  const readJson = async (req: IncomingMessage): Promise<unknown> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > 65_536) return undefined;
+      chunks.push(chunk);
+    }
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const validName = (body: unknown): body is { name: string } => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+    const name = (body as Record<string, unknown>)['name'];
+    return typeof name === 'string' && name.length >= 1 && [...name].length <= 80;
+  };
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (path === '/things') {
+      if (method === 'GET') return url.searchParams.get('tenant') === 'acme' ? send(res, 200, [...things.values()]) : send(res, 400, { message: 'tenant must be acme' });
+      if (method === 'POST') {
+        // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
+        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
+        const body = await readJson(req);
+        if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+        const thing = { thingId: `t${next++}`, name: body.name };
+        things.set(thing.thingId, thing);
+        return send(res, 201, thing, { location: `/things/${thing.thingId}` });
+      }
+      return send(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
+    }
+    if (path === '/download') return method === 'GET' ? send(res, 302, undefined, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/things/public' && method === 'GET') return send(res, 200, []);
+    const match = /^\/things\/([^/]+)$/.exec(path);
+    if (match) {
+      const id = decodeURIComponent(match[1]!);
+      const thing = things.get(id);
+      if (method === 'GET') return thing ? send(res, 200, thing) : send(res, 404, { message: `no thing ${id}` });
+      if (method === 'DELETE') {
+        if (!thing) return send(res, 404, { message: `no thing ${id}` });
+        things.delete(id);
+        return send(res, 204);
+      }
+      if (method === 'PATCH') {
+        // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
+        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
+        const body = await readJson(req);
+        if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+        if (!thing) return send(res, 404, { message: `no thing ${id}` });
+        const updated = { ...thing, name: body.name };
+        things.set(id, updated);
+        return send(res, 200, updated);
+      }
+      return send(res, 405, { message: 'not allowed' }, { allow: 'GET, PATCH, DELETE' });
+    }
+    return send(res, 404, { message: `no route ${path}` });
+  });
+}
+
+describe('a correct server of a document with the constructs that fooled the runner', () => {
+  let dir: string;
+  let spec: string;
+  let server: ReturnType<typeof createServer>;
+  let baseUrl: string;
+  let report: RunReport;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'foreign-false-findings-'));
+    spec = join(dir, 'things.yaml');
+    await writeFile(spec, DOCUMENT);
+    server = thingsServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    report = await runConformance({ baseUrl, specPath: spec, seed: 3 });
+  }, 120_000);
+  afterAll(async () => {
+    server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reports no failure', () => {
+    const failed = report.results.filter((r) => r.verdict === 'failed');
+    expect(failed.map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`)).toEqual([]);
+    expect(report.summary.passed).toBeGreaterThan(10);
+  });
+
+  it('never sends an unfilled template or undefined as an id', () => {
+    const urls = report.results.flatMap((r) => r.evidence.map((x) => x.request.url));
+    expect(urls.filter((u) => /%7B|\{|undefined/.test(u))).toEqual([]);
+  });
+
+  it('finds the created id inside allOf and reads the record back', () => {
+    expect(report.results.some((r) => r.checkId === 'create-read-back' && r.verdict === 'passed')).toBe(true);
+  });
+
+  it('does not probe PATCH /things/public as a wrong method (PATCH /things/{thingId} serves that URL)', () => {
+    const probes = report.results.filter((r) => r.checkId === 'method-not-allowed-405');
+    expect(probes.flatMap((r) => r.evidence).filter((x) => x.request.method === 'PATCH' && x.request.url.endsWith('/things/public'))).toEqual([]);
+  });
+
+  it('takes the documented 302 as an answer', () => {
+    const download = report.results.filter((r) => r.operationId === 'download');
+    expect(download.filter((r) => r.verdict === 'failed')).toEqual([]);
+    expect(download.some((r) => r.verdict === 'passed')).toBe(true);
+  });
+
+  it('with a budget of 40 requests: what was not sent is "not run", never failed', async () => {
+    const small = await runConformance({ baseUrl, specPath: spec, seed: 3, maxRequests: 40 });
+    expect(small.results.filter((r) => r.verdict === 'failed' && /REQUEST_BUDGET/.test(r.reason ?? ''))).toEqual([]);
+    expect(small.results.filter((r) => r.verdict === 'failed')).toEqual([]);
+    expect(small.results.some((r) => r.verdict === 'skipped' && r.reason?.startsWith(NOT_RUN_PREFIX))).toBe(true);
+  }, 120_000);
+});
