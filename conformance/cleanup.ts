@@ -11,12 +11,19 @@
  * run's (a free-text field carries the run tag, or the ids it was created
  * with are unchanged): a server that hands out an id it already used must
  * not make the runner delete someone else's record.
+ *
+ * Delete URLs are compared after URL normalisation (RFC 3986 §5.2.4), and one
+ * that would not stay on the delete operation's path once normalised (an id
+ * of `..` made `DELETE /things/..`, that is `DELETE /`) is never sent: the
+ * record is left behind with the reason (safe-path.ts, issue 20 point 5).
  */
 import type { CleanupReport } from './model.js';
 import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
 import { expandPath, linkInputs } from './context.js';
 import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from './generate.js';
+import { targetUrl } from './http.js';
 import { identityField, recordReads, successorRead, type LinkTarget, type ResourceKind } from './links.js';
+import { pathRefusal } from './safe-path.js';
 
 interface ReadInput {
   readonly target: LinkTarget;
@@ -56,7 +63,8 @@ export class CleanupRegistry {
     if (!response || record.target.kind !== 'operation') return;
     const operation = record.target.operation;
     if (record.method === 'DELETE' && ((response.status >= 200 && response.status < 300) || response.status === 404 || response.status === 410)) {
-      for (const entry of this.entries) if (entry.deletePath === record.path) entry.gone = true;
+      const deleted = normalised(ctx, record.path);
+      for (const entry of this.entries) if (entry.deletePath !== undefined && normalised(ctx, entry.deletePath) === deleted) entry.gone = true;
       return;
     }
     const kind = ctx.links.kinds.get(operation.operationId);
@@ -106,12 +114,14 @@ export class CleanupRegistry {
       .sort((a, b) => (rank.get(b.kind) ?? 0) - (rank.get(a.kind) ?? 0) || b.seq - a.seq)
       .filter((entry) => {
         // A server that reuses ids registers one URL twice; delete it once.
-        if (!entry.deletePath) return true;
-        if (seen.has(entry.deletePath)) {
+        // A delete URL that will not be sent is listed as left behind, each one: `/things/.` and `/things/` are one URL.
+        if (!entry.deletePath || deleteRefusal(ctx, entry) !== undefined) return true;
+        const path = normalised(ctx, entry.deletePath);
+        if (seen.has(path)) {
           entry.gone = true;
           return false;
         }
-        seen.add(entry.deletePath);
+        seen.add(path);
         return true;
       });
     let deleted = 0;
@@ -135,6 +145,8 @@ export class CleanupRegistry {
     if (!entry.deletePath || !entry.deleteInput || !entry.kind.remove) {
       return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
     }
+    const refusal = deleteRefusal(ctx, entry);
+    if (refusal !== undefined) return { kind: 'left', reason: `${entry.kind.remove.operation.operationId} ${refusal}` };
     if (entry.read) {
       let read = await this.readFirst(ctx, entry.read);
       // Gone by its sunset is not gone: read it through the successor instead (a list filtered by its id).
@@ -182,6 +194,17 @@ export class CleanupRegistry {
     if (entry.taggedFields.length > 0) return Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag));
     return Object.entries(entry.boundFields).every(([name, v]) => record[name] === v);
   }
+}
+
+/** Why the entry's delete URL must not be sent (safe-path.ts), or undefined when it may. */
+function deleteRefusal(ctx: RunContext, entry: Entry): string | undefined {
+  if (!entry.deletePath || !entry.kind.remove) return undefined;
+  return pathRefusal(entry.kind.remove.operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, entry.deletePath, targetUrl(ctx.client.baseUrl, entry.deletePath));
+}
+
+/** A path as it goes on the wire, dot segments resolved (RFC 3986 §5.2.4), so two spellings of one URL are one URL. */
+function normalised(ctx: RunContext, path: string): string {
+  return targetUrl(ctx.client.baseUrl, path).pathname;
 }
 
 function operationTarget(target: LinkTarget): ExchangeTarget {

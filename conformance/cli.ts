@@ -18,6 +18,7 @@ import { parseMinCoverage } from './min-coverage.js';
 import { parseReportFiles, writeReportFiles, type ReportFile } from './report-files.js';
 import type { ReportFormat } from './model.js';
 import { renderCouldNotRun } from './reporters/could-not-run.js';
+import { neutralise } from './reporters/safe-text.js';
 import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
 import { MAX_REQUESTS_PER_RUN } from './http.js';
 import { NOT_RUN_PREFIX } from './context.js';
@@ -54,6 +55,8 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
         await writeReport(file, renderCouldNotRun(format, failure, redact));
         process.stderr.write(`report written to ${file} (${format}): the run could not happen\n`);
       }
+      // The message may quote the document (a $ref, an operationId): src/cli/main.ts prints it on a terminal.
+      throw new KitError(error.code, neutralise(error.message), error.details);
     }
     throw error;
   }
@@ -146,7 +149,15 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
       // The value may be a secret: the message names the flag, never echoes it.
       throw new KitError('USAGE', "petstore-kit conformance: --header takes 'Name: value' with a valid header name (RFC 9110 §5.1).");
     }
-    headers[name] = value.slice(colon + 1).trim();
+    const headerValue = value.slice(colon + 1).trim();
+    // RFC 9110 §5.5: a field value is visible ASCII, space and tab (obs-text is obsolete, and undici refuses much of it
+    // later as if the target were unreachable); a CR or LF would end the field and start another (RFC 9112 §2.2).
+    // Refused here as the usage error it is, before anything is sent, naming the header and never the value.
+    if (!/^[\t\x20-\x7e]*$/.test(headerValue)) {
+      const kind = /[\r\n]/.test(headerValue) ? 'a CR or LF' : /[^\x00-\x7f]/.test(headerValue) ? 'a non-ASCII character' : 'a control character';
+      throw new KitError('USAGE', `petstore-kit conformance: the --header value of ${name} holds ${kind}; a header value takes visible ASCII, spaces and tabs only (RFC 9110 §5.5). The value is not shown.`);
+    }
+    headers[name] = headerValue;
   }
   return headers;
 }

@@ -8,6 +8,7 @@
 import type { Contract, Operation, ParameterSpec } from '../src/contract/index.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
+import { UNSAFE_PATH } from './safe-path.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
@@ -200,7 +201,9 @@ export class RunContext {
   /** Sends a request and records it; never throws for a transport problem. */
   async send(checkId: string, request: HttpRequest, target: ExchangeTarget): Promise<RecordedExchange> {
     const hasAccept = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'accept');
-    const result = await this.client.send(target.kind === 'operation' && !hasAccept ? { ...request, headers: { ...request.headers, accept: acceptFor(target.operation) } } : request);
+    // A request for an operation must stay on one of its paths once normalised; http.ts refuses it otherwise (safe-path.ts).
+    const meant: HttpRequest = target.kind === 'operation' ? { ...request, pathTemplate: target.operation.pathTemplate } : request;
+    const result = await this.client.send(target.kind === 'operation' && !hasAccept ? { ...meant, headers: { ...request.headers, accept: acceptFor(target.operation) } } : meant);
     const query: Record<string, string[]> = {};
     for (const [name, value] of Object.entries(request.query ?? {})) query[name] = typeof value === 'string' ? [value] : [...value];
     for (const [name, value] of request.rawQuery ?? []) (query[safeDecode(name)] ??= []).push(safeDecode(value));
@@ -391,6 +394,8 @@ export class Case {
   async send(request: HttpRequest, target: ExchangeTarget): Promise<HttpResult> {
     const record = await this.ctx.send(this.checkId, request, target);
     this.evidence.push(record.result.exchange);
+    // An id that would take the request off the operation's path (`..`, `.`, ''): the case skips, saying which and why.
+    if (record.result.error?.code === UNSAFE_PATH) this.skip(record.result.error.message);
     const status = record.result.response?.status;
     if (status !== undefined && status >= 500) this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
     return record.result;

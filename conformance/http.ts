@@ -9,8 +9,9 @@
  * check and the run goes on (issue 4, point 7).
  */
 import { Agent, type Dispatcher } from 'undici';
-import { parseJson, parseJsonBody } from './json.js';
+import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
+import { pathRefusal, UNSAFE_PATH } from './safe-path.js';
 
 /** Past this many bytes a response body is not read further (and marked truncated). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -54,6 +55,11 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** The exact text sent. */
   readonly body?: string;
+  /**
+   * The path template of the operation the request is meant for: a path that is
+   * not one of its paths once normalised is not sent (safe-path.ts, issue 20 point 5).
+   */
+  readonly pathTemplate?: string;
 }
 
 /** A response body as the checks see it. */
@@ -170,6 +176,8 @@ export class HttpClient {
       // Links and Locations may name other hosts; the runner only talks to the target it was pointed at.
       return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${new URL(this.baseUrl).origin}`, 0);
     }
+    const refusal = request.pathTemplate === undefined ? undefined : pathRefusal(request.pathTemplate, new URL(this.baseUrl).pathname, request.path, url);
+    if (refusal !== undefined) return fail(UNSAFE_PATH, refusal, 0);
     if (this.failuresInARow >= BREAKER_THRESHOLD && this.lastFailure && (this.failuresInARow - BREAKER_THRESHOLD) % BREAKER_PROBE_EVERY !== 0) {
       this.failuresInARow += 1;
       return fail(this.lastFailure.code, `${this.lastFailure.message} (not sent: the last ${BREAKER_THRESHOLD} requests failed the same way)`, 0);
@@ -266,7 +274,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
   const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     const text = buffer.toString('utf8');
-    if (/^\s*[[{]/.test(text)) {
+    if (/^\s*[[{]/.test(text) && !nestedDeeperThan(text)) {
       try {
         return { kind: 'text', contentType: type || '(none)', lenient: parseJson(text) };
       } catch {

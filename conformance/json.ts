@@ -54,6 +54,42 @@ function integerDigits(text: string): string | undefined {
   return `${sign}${digits.replace(/^0+(?=\d)/, '')}`;
 }
 
+/**
+ * How deep the runner reads JSON: an answer nested deeper is refused before it
+ * is parsed (RFC 8259 §9: "An implementation may set limits on the maximum
+ * depth of nesting"). A record of any real API is a few levels deep; a hostile
+ * target's 400,000 nested arrays cost 190 ms of CPU an exchange to parse and
+ * collect (80 s a run, issue 20 point 6b), for nothing any check can judge.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`: one pass over
+ * the characters, brackets inside strings not counted. Text shorter than `max`
+ * cannot (each level takes a character), so a small body costs nothing.
+ */
+export function nestedDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A SyntaxError, as JSON.parse throws for text it does not take, for text nested past MAX_JSON_DEPTH. */
+function tooDeep(): SyntaxError {
+  return new SyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels, too deep to judge: the runner does not parse it (RFC 8259 §9 lets a reader limit the depth)`);
+}
+
 /** Parses JSON text; integers beyond Number.MAX_SAFE_INTEGER come back as bigint. Throws SyntaxError as JSON.parse does. */
 export function parseJson(text: string): unknown {
   if (!hasLongDigitRun(text)) return JSON.parse(text) as unknown;
@@ -71,8 +107,11 @@ export function parseJson(text: string): unknown {
  * A response body both ways: `value` lossless, `plain` for the validators.
  * When the text took the fast path nothing in it can be a bigint, so `plain`
  * is `value` without walking it (a 1 MiB body is 350,000 objects to walk).
+ * Text nested past MAX_JSON_DEPTH is refused with a SyntaxError before it is
+ * parsed: the body is then "not JSON the runner reads", one bounded finding.
  */
 export function parseJsonBody(text: string): { readonly value: unknown; readonly plain: unknown } {
+  if (nestedDeeperThan(text)) throw tooDeep();
   if (!hasLongDigitRun(text)) {
     const value = JSON.parse(text) as unknown;
     return { value, plain: value };
@@ -116,8 +155,8 @@ export function containsBigInt(value: unknown): boolean {
   return false;
 }
 
-/** A copy of a JSON value with every leaf passed through `fn`; iterative, so any depth. */
-export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unknown {
+/** A copy of a JSON value with every leaf passed through `fn` (and every object key through `keyFn`); iterative, so any depth. */
+export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown, keyFn: (key: string) => string = (key) => key): unknown {
   if (typeof value !== 'object' || value === null) return fn(value);
   const root: unknown[] | Record<string, unknown> = Array.isArray(value) ? [] : {};
   const stack: { source: object; target: unknown[] | Record<string, unknown> }[] = [{ source: value, target: root }];
@@ -133,7 +172,7 @@ export function mapLeaves(value: unknown, fn: (leaf: unknown) => unknown): unkno
         out = fn(child);
       }
       if (Array.isArray(target)) target[Number(key)] = out;
-      else Object.defineProperty(target, key, { value: out, enumerable: true, writable: true, configurable: true });
+      else Object.defineProperty(target, keyFn(key), { value: out, enumerable: true, writable: true, configurable: true });
     }
   }
   return root;

@@ -17,7 +17,7 @@ import type { ErrorAnswer, ErrorFactory } from './errors.js';
 import { readJsonBody } from './body.js';
 import type { MockRequest } from './message.js';
 import { readSession } from './session.js';
-import { createStateImport, IMPORT_MAX_DEPTH, importBodyLimit } from './state-import.js';
+import { createStateImport, IMPORT_MAX_DEPTH, importBodyLimit, laterNextIds } from './state-import.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 
 export const ADMIN_PREFIX = '/__mock/';
@@ -98,7 +98,11 @@ export function createAdmin({ compiled, registry, errors, kitVersion, access }: 
         registry.reset(name);
         return { status: 200, body: name === undefined ? { reset: 'all' } : { reset: 'session', session: name } };
       }
-      if (method === 'GET') return { status: 200, body: registry.get(name).snapshot() };
+      if (method === 'GET') {
+        // The records and the counters: an import of this state never issues an id the store issued before (issue 20, 6d).
+        const store = registry.get(name);
+        return { status: 200, body: { ...store.snapshot(), nextIds: store.nextIds() } };
+      }
 
       // PUT /__mock/state
       const parsed = readJsonBody(request.body, request.headers, true, IMPORT_MAX_DEPTH);
@@ -107,7 +111,8 @@ export function createAdmin({ compiled, registry, errors, kitVersion, access }: 
       // An exported state may be past the fixtures' stricter history rules (store-consistency.ts, ConsistencyLevel).
       const verdict = checkState(parsed.value);
       if (!verdict.ok) return fail(errors.validationFailed(verdict.diagnostics.map(underBody)));
-      const loaded = registry.load(verdict.snapshot, name);
+      // Nor does it take the store's own counters back: an older export loaded after a delete must not reissue that id.
+      const loaded = registry.load({ ...verdict.snapshot, nextIds: laterNextIds(registry.get(name).nextIds(), verdict.snapshot.nextIds) }, name);
       if (!loaded.ok) return fail(errors.error(loaded.error.code, loaded.error.message));
       const { categories, pets, orders, inventory } = verdict.snapshot;
       return {

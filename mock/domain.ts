@@ -40,6 +40,13 @@ export interface InventoryFilter {
   readonly status?: PetStatus;
 }
 
+/** The id each collection issues next: ids are sequential and never issued twice. */
+export interface NextIds {
+  readonly pet: number;
+  readonly category: number;
+  readonly order: number;
+}
+
 /** Everything a store holds, as plain JSON: what /__mock/state exports and imports, and what fixtures contain. */
 export interface StoreSnapshot {
   readonly categories: readonly Readonly<Category>[];
@@ -47,6 +54,11 @@ export interface StoreSnapshot {
   readonly orders: readonly Readonly<Order>[];
   /** Stock per pet; an entry's status is always derived from its pet (state rule 6), so it is not stored. */
   readonly inventory: readonly { readonly petId: number; readonly quantity: number }[];
+  /**
+   * The counters an export carries (GET /__mock/state): a store built from the snapshot issues no id below them,
+   * so an id deleted before the export is not issued again after the import. Absent in fixtures and older exports.
+   */
+  readonly nextIds?: NextIds;
 }
 
 /**
@@ -81,6 +93,8 @@ export interface Store {
 
   /** The whole state as plain JSON. */
   snapshot(): StoreSnapshot;
+  /** The id each collection issues next (what an export carries, so an import never issues an id again). */
+  nextIds(): NextIds;
 }
 
 /** Which bound dropped a session: `--max-sessions` (count) or `--max-session-memory` (bytes). */

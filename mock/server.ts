@@ -263,6 +263,15 @@ export function serve(
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // The log's duration counts from the request's headers, so a slow upload shows in it.
     const started = log ? performance.now() : 0;
+    if (hostLines(req.rawHeaders) > 1) {
+      // RFC 9112 §3.2: a server MUST answer 400 to a request with more than one Host field line. Node keeps the
+      // first and drops the rest, so a proxy that routed on the other one and this mock would disagree on the host.
+      // The connection closes after it: what else the client sent on it is not to be trusted either.
+      const message = 'The request has more than one Host header field; HTTP/1.1 allows exactly one (RFC 9112 §3.2). Send one Host.';
+      finish(res, req.method ?? 'GET', pathOf(req.url ?? '/'), app.unparsableRequest(message), true, started);
+      if (mayHaveBody(req)) drainThenClose(req);
+      return;
+    }
     if (!mayHaveBody(req)) {
       dispatch(req, res, undefined, false, started);
       return;
@@ -420,6 +429,16 @@ function readBody(req: IncomingMessage, limit: number, then: (body: RequestBody 
     then(bytes === undefined || bytes.length === 0 ? undefined : { kind: 'bytes', bytes });
   });
   req.on('error', destroyRequest);
+}
+
+/** How many Host field lines a request has: `rawHeaders` keeps every line as sent, names at even indices. */
+function hostLines(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
+  return count;
 }
 
 function destroyRequest(this: IncomingMessage): void {

@@ -3,10 +3,12 @@
  * with every cost bounded by what the mock already holds (issue 12, findings 1
  * and 5): the body's size and depth, the first schema problem rather than all
  * of them, ids JSON can carry exactly, then the store's own consistency rules.
+ * An export carries the next-id counters (`nextIds`), checked here too: the
+ * store built from it issues no id below them (issue 20, point 6d).
  */
 import type { ValidateFunction } from 'ajv';
 import { createAjv, MAX_DIAGNOSTICS, toDiagnostics, toJsonSchema, type CompiledContract, type Diagnostic } from '../src/schema/index.js';
-import type { Store, StoreSnapshot } from './domain.js';
+import type { NextIds, Store, StoreSnapshot } from './domain.js';
 import { snapshotSchema } from './seed.js';
 import { checkConsistency } from './store-consistency.js';
 
@@ -37,19 +39,54 @@ export function createStateImport(compiled: CompiledContract): (value: unknown) 
   // A validator of its own without `allErrors`: it stops at the first problem instead of building one error object
   // per bad element (33 million for 63 MiB of `[0,0,…]`). fastify keeps allErrors off for this reason, and CodeQL's
   // js/resource-exhaustion-from-deep-object-traversal flags it on untrusted input.
-  const validate: ValidateFunction = createAjv({ allErrors: false }).compile(toJsonSchema(snapshotSchema(compiled), 'response'));
+  const ajv = createAjv({ allErrors: false });
+  const validate: ValidateFunction = ajv.compile(toJsonSchema(snapshotSchema(compiled), 'response'));
+  const validateNextIds: ValidateFunction = ajv.compile(NEXT_IDS_SCHEMA);
   return (value) => {
-    if (!validate(value) || !isSnapshot(value)) {
+    // The counters beside the records: the records' schema (closed at the top, seed.ts) stays the fixtures' own.
+    const { nextIds, records } = splitNextIds(value);
+    if (nextIds !== undefined && !validateNextIds(nextIds)) {
+      const diagnostics = toDiagnostics(validateNextIds.errors, '/nextIds');
+      validateNextIds.errors = null;
+      return { ok: false, diagnostics };
+    }
+    if (!validate(records) || !isSnapshot(records)) {
       const diagnostics = toDiagnostics(validate.errors, '');
       // Ajv keeps the last errors on the function, with the failing data (verbose): let a refused import be collected.
       validate.errors = null;
       return { ok: false, diagnostics };
     }
-    const unsafe = unsafeIds(value);
+    const unsafe = unsafeIds(records);
     if (unsafe.length > 0) return { ok: false, diagnostics: unsafe };
-    const problems = checkConsistency(value, 'reachable');
-    return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, snapshot: value };
+    const problems = checkConsistency(records, 'reachable');
+    if (problems.length > 0) return { ok: false, diagnostics: problems };
+    return { ok: true, snapshot: isNextIds(nextIds) ? { ...records, nextIds } : records };
   };
+}
+
+/** The counters an export carries: each the id its collection issues next, an int64 JSON carries exactly (see unsafeIds). */
+const NEXT_IDS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pet', 'category', 'order'],
+  properties: Object.fromEntries(['pet', 'category', 'order'].map((name) => [name, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }])),
+};
+
+/** An imported value without its `nextIds`, and the `nextIds` it had (undefined for fixtures and older exports). */
+function splitNextIds(value: unknown): { nextIds: unknown; records: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, 'nextIds')) return { nextIds: undefined, records: value };
+  const { nextIds, ...records } = value as Record<string, unknown>;
+  return { nextIds, records };
+}
+
+/** Narrows after NEXT_IDS_SCHEMA has checked it. */
+function isNextIds(value: unknown): value is NextIds {
+  return typeof value === 'object' && value !== null && ['pet', 'category', 'order'].every((name) => typeof (value as Record<string, unknown>)[name] === 'number');
+}
+
+/** The later of two sets of counters, collection by collection: an import never takes a store's counters back. */
+export function laterNextIds(a: NextIds, b: NextIds | undefined): NextIds {
+  return b === undefined ? a : { pet: Math.max(a.pet, b.pet), category: Math.max(a.category, b.category), order: Math.max(a.order, b.order) };
 }
 
 /**

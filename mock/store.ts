@@ -185,7 +185,9 @@ function nextIds(snapshot: StoreSnapshot): State['next'] {
     pet = Math.max(pet, o.petId ?? 0);
   }
   for (const item of snapshot.inventory) pet = Math.max(pet, item.petId);
-  return { pet: pet + 1, category: category + 1, order: order + 1 };
+  // An export's own counters (issue 20, point 6d): ids issued and deleted before the export are past every id above.
+  const carried = snapshot.nextIds;
+  return { pet: Math.max(pet + 1, carried?.pet ?? 0), category: Math.max(category + 1, carried?.category ?? 0), order: Math.max(order + 1, carried?.order ?? 0) };
 }
 
 function byId<T extends { readonly id?: number | undefined }>(records: readonly T[]): (T & { readonly id: number })[] {
@@ -451,6 +453,10 @@ export function createStoreCell(initialState: State): StoreCell {
         orders,
         inventory: pets.map((pet) => ({ petId: pet.id, quantity: state.stock.get(pet.id) ?? 0 })),
       };
+    },
+
+    nextIds() {
+      return { ...state.next };
     },
   };
 

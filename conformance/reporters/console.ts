@@ -8,6 +8,7 @@
  */
 import type { CheckResult, Exchange, RunEvent, RunReport } from '../model.js';
 import { redactorFor, type RedactOptions } from './redact.js';
+import { neutralise, reportToRender } from './safe-text.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
 import {
   bodyExcerpt,
@@ -21,7 +22,6 @@ import {
   hasGaps,
   headerValue,
   occurrences,
-  printable,
   RUN_WIDE,
   warningLine,
   WARNINGS_LISTED,
@@ -94,7 +94,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
         results = 0;
         const doc = event.meta.document;
         const target = redactorFor({ meta: event.meta }, options.redact).text(event.meta.target);
-        stream.write(`conformance: ${doc.title} ${doc.version} against ${printable(target)} (${event.meta.selectedChecks.length} checks, seed ${event.meta.seed})\n`);
+        stream.write(neutralise(`conformance: ${doc.title} ${doc.version} against ${target} (${event.meta.selectedChecks.length} checks, seed ${event.meta.seed})\n`));
         return;
       }
       case 'check-finished':
@@ -104,7 +104,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
       case 'check-completed': {
         const status = `[${String(event.completed).padStart(String(event.total).length)}/${event.total} checks] ${results} results${failed ? `, ${failed} failed` : ''}`;
         // \x1b[2K clears the previous, possibly longer, line before the carriage return rewrites it.
-        stream.write(`\x1b[2K\r${failed ? progressPaint.red(status) : status} ${clip(event.checkId, 50)}`);
+        stream.write(`\x1b[2K\r${failed ? progressPaint.red(status) : status} ${neutralise(clip(event.checkId, 50))}`);
         lineOpen = true;
         return;
       }
@@ -116,7 +116,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions = {}) {
   };
 
   const render = (input: RunReport): string => {
-    const report = redactorFor(input, options.redact).report(input);
+    const report = reportToRender(input, options.redact);
     return renderConsole(report, paint, maxExchanges);
   };
 
@@ -151,14 +151,14 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
     out.push(`${mark} ${paint.bold(group.name)}  ${paint.dim(tally)}`);
     for (const d of own) out.push(...defectLines(d, report, paint, maxExchanges));
     for (const r of group.results) {
-      if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${printable(r.title)}${r.reason ? paint.dim(` — ${printable(r.reason)}`) : ''}`);
+      if (r.verdict === 'skipped') out.push(`    ${paint.yellow('- skipped')} ${r.checkId}: ${r.title}${r.reason ? paint.dim(` — ${r.reason}`) : ''}`);
     }
   }
 
   const warnings = report.warnings ?? [];
   if (warnings.length) {
     out.push('', paint.bold(paint.yellow(warningsHeading(warnings.length))));
-    for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`  ${printable(warningLine(w))}`);
+    for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`  ${warningLine(w)}`);
     if (warnings.length > WARNINGS_LISTED) out.push(paint.dim(`  … and ${warnings.length - WARNINGS_LISTED} more in the HTML and JSON reports`));
   }
 
@@ -176,7 +176,7 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
   const { cleanup } = report;
   if (cleanup.leftBehind.length) {
     out.push('', paint.bold(paint.yellow(`Cleanup: ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind (delete them by hand)`)));
-    for (const l of cleanup.leftBehind) out.push(`  ${l.resource} ${printable(l.url)}: ${printable(l.reason)}`);
+    for (const l of cleanup.leftBehind) out.push(`  ${l.resource} ${l.url}: ${l.reason}`);
   } else if (cleanup.deleted) {
     out.push('', paint.dim(`Cleanup: ${cleanup.deleted} records the run created were deleted.`));
   }
@@ -189,17 +189,17 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
 /** One line of the "fix first" list: severity, check, operation, reason, how often. */
 export function fixFirstLine(d: Defect): string {
   const followed = d.consequences && d.consequences.length > 0 ? `, and ${d.consequences.length} failure${d.consequences.length === 1 ? '' : 's'} of other checks that follow from it` : '';
-  return `[${d.severity}] ${d.checkId} on ${d.operationId ?? RUN_WIDE}: ${printable(clip(d.reason, 160))} (${d.exchanges} exchange${d.exchanges === 1 ? '' : 's'}${followed})`;
+  return `[${d.severity}] ${d.checkId} on ${d.operationId ?? RUN_WIDE}: ${clip(d.reason, 160)} (${d.exchanges} exchange${d.exchanges === 1 ? '' : 's'}${followed})`;
 }
 
 function defectLines(d: Defect, report: RunReport, paint: Palette, maxExchanges: number): string[] {
   const r = report.results[d.results[0]!]!;
-  const lines = [`    ${paint.red('✗ failed')} ${paint.bold(r.checkId)} ${paint.dim(`[${d.severity}]`)}: ${printable(r.title)}`];
-  lines.push(`      ${printable(reasonOf(r))}`);
+  const lines = [`    ${paint.red('✗ failed')} ${paint.bold(r.checkId)} ${paint.dim(`[${d.severity}]`)}: ${r.title}`];
+  lines.push(`      ${reasonOf(r)}`);
   lines.push(paint.dim(`      ${occurrences(d)}`));
-  if (r.mutation) lines.push(`      mutation: ${r.mutation.kind} at ${r.mutation.pointer || '(the whole body)'} — ${printable(r.mutation.description)}`);
+  if (r.mutation) lines.push(`      mutation: ${r.mutation.kind} at ${r.mutation.pointer || '(the whole body)'} — ${r.mutation.description}`);
   for (const f of r.findings) {
-    lines.push(`      at ${paint.bold(printable(f.pointer))} ${paint.dim(`(${f.keyword})`)} ${printable(f.message)}`);
+    lines.push(`      at ${paint.bold(f.pointer)} ${paint.dim(`(${f.keyword})`)} ${f.message}`);
     if ('expected' in f) lines.push(`        expected: ${paint.green(formatValue(f.expected))}`);
     if ('actual' in f) lines.push(`        actual:   ${paint.red(formatValue(f.actual))}`);
   }
@@ -212,16 +212,16 @@ function defectLines(d: Defect, report: RunReport, paint: Palette, maxExchanges:
     if (before.length > maxExchanges) lines.push(paint.dim(`        (${before.length - maxExchanges} earlier ones in the JSON report)`));
   }
   if (culprit) lines.push(...exchangeLines(culprit, paint));
-  if (d.curl) lines.push(`      reproduce: ${printable(d.curl)}`);
+  if (d.curl) lines.push(`      reproduce: ${d.curl}`);
   return lines;
 }
 function exchangeLines(ex: Exchange, paint: Palette): string[] {
   const lines = [`      ${exchangeLine(ex)}`];
-  if (ex.request.body !== undefined && ex.request.body !== '') lines.push(paint.dim(`        sent: ${clip(printable(oneLine(ex.request.body)), 200)}`));
+  if (ex.request.body !== undefined && ex.request.body !== '') lines.push(paint.dim(`        sent: ${clip(oneLine(ex.request.body), 200)}`));
   const body = bodyExcerpt(ex, 300, 6);
   if (body !== undefined) {
     const contentType = ex.response ? headerValue(ex.response.headers, 'content-type') : undefined;
-    lines.push(paint.dim(`        got${contentType ? ` (${printable(contentType)})` : ''}:`));
+    lines.push(paint.dim(`        got${contentType ? ` (${contentType})` : ''}:`));
     for (const line of body.split('\n')) lines.push(paint.dim(`          ${line}`));
   }
   return lines;

@@ -4,13 +4,14 @@
  * finds a file saying why instead of nothing (issue 12, finding 8). It has
  * no checks to list: JUnit calls this an <error> (the tests could not run),
  * not a <failure>; the JSON form is `outcome: "could-not-run"` with the kit
- * error code (README, "Kit error codes").
+ * error code (README, "Kit error codes"). The message may quote the document
+ * or the target: each format makes it safe (safe-text.ts).
  */
 import { KIT_VERSION } from '../../src/package-info.js';
 import type { KitErrorCode } from '../../src/kit-error.js';
 import { REPORT_FORMAT_VERSION, type ReportFormat } from '../model.js';
 import { createRedactor, type RedactOptions } from './redact.js';
-import { attrs, escapeText } from './xml.js';
+import { attrs, escapeText, markdownCode, markdownText, neutralise, safeJson } from './safe-text.js';
 
 export interface CouldNotRun {
   readonly code: KitErrorCode;
@@ -28,7 +29,7 @@ export function renderCouldNotRun(format: ReportFormat, failure: CouldNotRun, re
   const headline = `petstore-kit conformance could not run: ${failure.code}: ${message}`;
   switch (format) {
     case 'json':
-      return `${JSON.stringify(
+      return `${safeJson(
         {
           formatVersion: REPORT_FORMAT_VERSION,
           outcome: 'could-not-run',
@@ -37,7 +38,6 @@ export function renderCouldNotRun(format: ReportFormat, failure: CouldNotRun, re
           ...(target !== undefined ? { target } : {}),
           at,
         },
-        null,
         2,
       )}\n`;
     case 'junit':
@@ -56,8 +56,8 @@ export function renderCouldNotRun(format: ReportFormat, failure: CouldNotRun, re
         `${target !== undefined ? `<p>Target: ${escapeText(target)}</p>\n` : ''}<p>At ${escapeText(at)}; petstore-kit ${escapeText(KIT_VERSION)}.</p></body></html>\n`
       );
     case 'markdown':
-      return `### petstore-kit conformance: could not run\n\n**${failure.code}**: ${message}\n${target !== undefined ? `\nTarget: \`${target}\`\n` : ''}`;
+      return `### petstore-kit conformance: could not run\n\n**${failure.code}**: ${markdownText(message)}\n${target !== undefined ? `\nTarget: ${markdownCode(target)}\n` : ''}`;
     case 'console':
-      return `${headline}\n`;
+      return `${neutralise(headline)}\n`;
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { Exchange, RunReport } from '../model.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
-import { redactorFor, type RedactOptions } from './redact.js';
+import type { RedactOptions } from './redact.js';
 import {
   bodyExcerpt,
   countVerdicts,
@@ -24,7 +24,7 @@ import {
   warningsHeading,
   type OperationGroup,
 } from './view.js';
-import { attrs, escapeText as t } from './xml.js';
+import { attrs, escapeText as t, reportToRender } from './safe-text.js';
 
 export interface HtmlReporterOptions {
   readonly redact?: RedactOptions;
@@ -33,7 +33,7 @@ export interface HtmlReporterOptions {
 export function createHtmlReporter(options: HtmlReporterOptions = {}) {
   return {
     render(input: RunReport): string {
-      return renderHtml(redactorFor(input, options.redact).report(input));
+      return renderHtml(reportToRender(input, options.redact));
     },
   };
 }

@@ -3,12 +3,15 @@
  * (documented by conformance/report.schema.json, versioned by formatVersion),
  * pretty-printed so a diff of two runs reads well, plus what every reporter
  * derives the same way: the grouped `defects` (reporters/defects.ts) and,
- * on each failure, the `curl` that replays it. Redaction comes first.
+ * on each failure, the `curl` that replays it. Redaction comes first; the
+ * text is kept exact, with every character a terminal would act on written
+ * as a JSON escape (safe-text.ts).
  */
 import type { RunReport } from '../model.js';
 import { curlLine } from './curl.js';
 import { failingExchange, groupDefects } from './defects.js';
 import { redactorFor, type RedactOptions } from './redact.js';
+import { safeJson } from './safe-text.js';
 
 export interface JsonReporterOptions {
   readonly redact?: RedactOptions;
@@ -22,7 +25,7 @@ export function createJsonReporter(options: JsonReporterOptions = {}) {
         const ex = r.verdict === 'failed' ? failingExchange(r) : undefined;
         return ex ? { ...r, curl: curlLine(ex) } : r;
       });
-      return `${JSON.stringify({ ...report, results, defects: groupDefects(report) }, null, 2)}\n`;
+      return `${safeJson({ ...report, results, defects: groupDefects(report) }, 2)}\n`;
     },
   };
 }

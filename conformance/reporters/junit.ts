@@ -9,9 +9,9 @@
  */
 import type { RunReport } from '../model.js';
 import { byCheckAndOperation, groupDefects, type CheckOnOperation } from './defects.js';
-import { redactorFor, type RedactOptions } from './redact.js';
+import type { RedactOptions } from './redact.js';
 import { defectText, familyLookup, groupByOperation, RUN_WIDE, summaryLine } from './view.js';
-import { attrs, escapeText } from './xml.js';
+import { attrs, escapeText, reportToRender } from './safe-text.js';
 
 export interface JunitReporterOptions {
   readonly redact?: RedactOptions;
@@ -25,7 +25,7 @@ interface Suite {
 export function createJunitReporter(options: JunitReporterOptions = {}) {
   return {
     render(input: RunReport): string {
-      return renderJunit(redactorFor(input, options.redact).report(input));
+      return renderJunit(reportToRender(input, options.redact));
     },
   };
 }

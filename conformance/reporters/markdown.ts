@@ -7,7 +7,8 @@
  */
 import type { RunReport } from '../model.js';
 import { groupDefects } from './defects.js';
-import { redactorFor, type RedactOptions } from './redact.js';
+import type { RedactOptions } from './redact.js';
+import { markdownCode, markdownFence, markdownText as md, reportToRender } from './safe-text.js';
 import { coverageGaps, countsLine, formatDuration, RUN_WIDE, warningLine, WARNINGS_LISTED, warningsHeading } from './view.js';
 
 export interface MarkdownReporterOptions {
@@ -17,36 +18,31 @@ export interface MarkdownReporterOptions {
 /** Defects listed in full; more are counted. A PR comment is read, not searched. */
 const MAX_LISTED = 15;
 
-/** Text in a table cell: no pipe, no newline, no HTML (GitHub renders inline HTML in comments). */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 export function createMarkdownReporter(options: MarkdownReporterOptions = {}) {
   return {
     render(input: RunReport): string {
-      const report = redactorFor(input, options.redact).report(input);
+      const report = reportToRender(input, options.redact);
       const defects = groupDefects(report);
       const { meta } = report;
       const failed = report.summary.failed > 0;
       const out = [
-        `### ${failed ? '❌' : '✅'} ${cell(`${meta.document.title} ${meta.document.version}`)} conformance: ${failed ? 'FAILED' : 'PASSED'}`,
+        `### ${failed ? '❌' : '✅'} ${md(`${meta.document.title} ${meta.document.version}`)} conformance: ${failed ? 'FAILED' : 'PASSED'}`,
         '',
-        `Target \`${cell(meta.target)}\` · ${cell(countsLine(report, defects.length))} · ${formatDuration(meta.durationMs)} · seed ${meta.seed}`,
+        `Target ${markdownCode(meta.target)} · ${md(countsLine(report, defects.length))} · ${formatDuration(meta.durationMs)} · seed ${meta.seed}`,
       ];
       if (defects.length > 0) {
         out.push('', '| # | severity | check | operation | defect | exchanges |', '|---|---|---|---|---|---|');
         defects.slice(0, MAX_LISTED).forEach((d, i) => {
-          out.push(`| ${i + 1} | ${d.severity} | \`${d.checkId}\` | ${cell(d.operationId ?? RUN_WIDE)} | ${cell(d.reason)} | ${d.exchanges} |`);
+          out.push(`| ${i + 1} | ${d.severity} | ${markdownCode(d.checkId)} | ${md(d.operationId ?? RUN_WIDE)} | ${md(d.reason)} | ${d.exchanges} |`);
         });
         if (defects.length > MAX_LISTED) out.push('', `… and ${defects.length - MAX_LISTED} more defects in the HTML and JSON reports.`);
         const first = defects[0]!;
-        if (first.curl) out.push('', `Replay the first: \`${first.checkId}\` on ${first.operationId ?? RUN_WIDE}`, '', '```sh', first.curl, '```');
+        if (first.curl) out.push('', `Replay the first: ${markdownCode(first.checkId)} on ${md(first.operationId ?? RUN_WIDE)}`, '', markdownFence(first.curl, 'sh'));
       }
       const warnings = report.warnings ?? [];
       if (warnings.length > 0) {
         out.push('', `${warningsHeading(warnings.length)}:`, '');
-        for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`- ${cell(warningLine(w))}`);
+        for (const w of warnings.slice(0, WARNINGS_LISTED)) out.push(`- ${md(warningLine(w))}`);
         if (warnings.length > WARNINGS_LISTED) out.push(`- … and ${warnings.length - WARNINGS_LISTED} more in the HTML and JSON reports.`);
       }
       const gaps = coverageGaps(report);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/schema/index.js';
 import { REPORT_FORMAT_VERSION, type CheckResult, type Exchange, type ReportFormat, type RunEvent, type RunReport } from '../model.js';
 import { colorWanted, createReporter, REDACTED } from './index.js';
-import { escapeAttr, escapeText } from './xml.js';
+import { escapeAttr, escapeText } from './safe-text.js';
 
 /** Credentials in headers: redacted by the header's name, with no need to know the value. */
 const SECRETS = {

@@ -2,7 +2,8 @@
  * What every human- or CI-facing reporter derives the same way from a
  * RunReport: grouping by operation, check families, coverage gaps and short
  * text forms of values and exchanges. One place, so console, JUnit and HTML
- * never disagree about a count.
+ * never disagree about a count. They work on a report already made safe
+ * (safe-text.ts: every string neutralised), so nothing here escapes.
  */
 import type { CheckResult, Exchange, RunReport } from '../model.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
@@ -128,16 +129,6 @@ export function formatValue(value: unknown, max = 200): string {
   return clip(text, max);
 }
 
-/**
- * Text that came from the target, made safe to print: control characters other
- * than newline and tab become \u escapes, so a body cannot move the cursor,
- * recolor a terminal or break an XML report.
- */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** A header's value whatever case the recorder kept the name in (HTTP names are case-insensitive, RFC 9110 section 5.1). */
 export function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
   const wanted = name.toLowerCase();
@@ -151,10 +142,10 @@ export function clip(text: string, max: number): string {
 
 /** "POST http://host/pets → 201 (12 ms)", or the reason there was no response. */
 export function exchangeLine(ex: Exchange): string {
-  const request = printable(`${ex.request.method} ${ex.request.url}`);
+  const request = `${ex.request.method} ${ex.request.url}`;
   const time = `${Math.round(ex.durationMs)} ms`;
   if (ex.response) return `${request} → ${ex.response.status} (${time})`;
-  if (ex.error) return `${request} → no response: ${printable(`${ex.error.code}: ${ex.error.message}`)} (${time})`;
+  if (ex.error) return `${request} → no response: ${ex.error.code}: ${ex.error.message} (${time})`;
   return `${request} → no response (${time})`;
 }
 
@@ -162,7 +153,7 @@ export function exchangeLine(ex: Exchange): string {
 export function bodyExcerpt(ex: Exchange, maxChars = 400, maxLines = 8): string | undefined {
   const response = ex.response;
   if (!response || response.bodyExcerpt === '') return undefined;
-  let text = printable(response.bodyExcerpt.replace(/\r\n/g, '\n'));
+  let text = response.bodyExcerpt;
   const lines = text.split(/\r?\n/);
   if (lines.length > maxLines) text = `${lines.slice(0, maxLines).join('\n')}\n…`;
   text = clip(text, maxChars);
