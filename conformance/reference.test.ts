@@ -87,12 +87,15 @@ const VARIANTS: readonly { name: string; basePath: string }[] = [
   { name: 'prefix', basePath: '/api/v1' },
 ];
 
-/** One planted defect per check: the mutant and the check that owns its kind of defect (with what that check needs to see it). */
+/**
+ * One planted defect per check: the mutant and the check that owns its kind of defect, with what that check
+ * needs to see it (a check that judges every exchange needs another that makes some: create-read-back).
+ */
 const OWNED: readonly { mutant: string; owner: string; also?: readonly string[] }[] = [
-  { mutant: 'pet-missing-name', owner: 'response-schema' },
-  { mutant: 'json-as-text-plain', owner: 'content-type' },
-  { mutant: 'create-200', owner: 'status-documented' },
-  { mutant: 'no-location', owner: 'response-headers' },
+  { mutant: 'pet-missing-name', owner: 'response-schema', also: ['create-read-back'] },
+  { mutant: 'json-as-text-plain', owner: 'content-type', also: ['create-read-back'] },
+  { mutant: 'create-200', owner: 'status-documented', also: ['create-read-back'] },
+  { mutant: 'no-location', owner: 'response-headers', also: ['create-read-back'] },
   { mutant: 'location-wrong-path', owner: 'location-resolves' },
   { mutant: 'wrong-total-count', owner: 'total-count' },
   { mutant: 'page-limit-plus-one', owner: 'paging-walk' },
@@ -132,10 +135,10 @@ const OWNED: readonly { mutant: string; owner: string; also?: readonly string[] 
   { mutant: 'inventory-status-filter-ignored', owner: 'collection-inventory-filters' },
   { mutant: 'inventory-total-ignores-filter', owner: 'paging-walk' },
   { mutant: 'offset-ignored', owner: 'collection-categories-paging' },
-  { mutant: 'no-deprecation', owner: 'deprecation-headers' },
+  { mutant: 'no-deprecation', owner: 'deprecation-headers', also: ['create-read-back'] },
   { mutant: 'link-successor-petid-param', owner: 'deprecation-links' },
   { mutant: 'deprecation-on-listpets', owner: 'no-unexpected-deprecation' },
-  { mutant: 'no-410-after-sunset', owner: 'sunset-410' },
+  { mutant: 'no-410-after-sunset', owner: 'sunset-410', also: ['create-read-back'] },
   { mutant: 'cors-preflight-404', owner: 'cors-preflight' },
   { mutant: 'cors-expose-no-total-count', owner: 'cors-expose-headers' },
   { mutant: 'cors-no-acao-on-errors', owner: 'cors-on-errors' },
