@@ -30,7 +30,8 @@ describe('the npm package', () => {
     mkdirSync(pkg);
     // What `files` names outside dist/ (the generated types ship as petstore-kit/types).
     for (const entry of ['package.json', 'README.md', 'bin', 'openapi.yaml', 'fixtures', 'src/generated']) cpSync(join(PACKAGE_ROOT, entry), join(pkg, entry), { recursive: true });
-    await exec(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(PACKAGE_ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], { timeout: SLOW });
+    // The build `prepack` runs (tsc, and Swagger UI's files into dist/swagger-ui/).
+    await exec(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'build.mjs'), join(pkg, 'dist')], { timeout: SLOW });
     const packed = await exec(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: pkg, timeout: SLOW });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     tarball = join(scratch, info!.filename);
@@ -50,6 +51,8 @@ describe('the npm package', () => {
     expect(files).toContain('fixtures/seed/pets.json');
     expect(files).toContain('dist/mock/msw.d.ts');
     expect(files).toContain('src/generated/openapi.ts');
+    expect(files).toContain('dist/swagger-ui/swagger-ui-bundle.js');
+    expect(files).toContain('dist/swagger-ui/LICENSE');
     // Declarations ship for the typed entry points (petstore-kit/msw), and the generated types as petstore-kit/types; no other TypeScript source.
     const source = (f: string): boolean => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'src/generated/openapi.ts';
     const stray = files.filter((f) => /test-support|\.test\.(js|d\.ts)$|\.map$|^fixtures\/(defective|validation|independent|documents)/.test(f) || source(f));
@@ -57,6 +60,13 @@ describe('the npm package', () => {
     // Everything the compiled code imports is a runtime dependency.
     const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     for (const name of ['ajv', 'ajv-formats', 'undici', '@apidevtools/swagger-parser', '@faker-js/faker']) expect(manifest.dependencies).toHaveProperty([name]);
+  });
+
+  it('installs no install-time script and no telemetry (issue 23, point 5): no @scarf/scarf, no swagger-ui-dist', () => {
+    expect(existsSync(join(app, 'node_modules', '@scarf'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', 'swagger-ui-dist'))).toBe(false);
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript === true).map(([path]) => path)).toEqual([]);
   });
 
   it('npx petstore-kit --help works in an empty folder', { timeout: SLOW }, async () => {
@@ -89,6 +99,10 @@ describe('the npm package', () => {
       expect(run.stdout).toContain('report written to');
       expect(existsSync(report)).toBe(true);
       expect(readFileSync(report, 'utf8')).toContain('<testcase name="unknown-path-404 on (no operation)"');
+      // The docs page's Swagger UI comes from the package's own dist/swagger-ui/.
+      const bundle = await fetch(`${url}/__mock/docs/swagger-ui-bundle.js`);
+      expect(bundle.status).toBe(200);
+      expect((await bundle.text()).length).toBeGreaterThan(100_000);
     } finally {
       if (mock.pid !== undefined && mock.exitCode === null) mock.kill('SIGTERM');
     }
