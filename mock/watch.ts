@@ -17,7 +17,7 @@ import { KitError } from '../src/kit-error.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
-import { validateSnapshot } from './seed.js';
+import { validateSnapshot } from './snapshot.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
 export interface LiveApp extends MockApp {
