@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.js';
 
@@ -67,6 +68,16 @@ describe('the npm package', () => {
     expect(existsSync(join(app, 'node_modules', 'swagger-ui-dist'))).toBe(false);
     const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript === true).map(([path]) => path)).toEqual([]);
+  });
+
+  it('petstore-kit/msw/browser from the installed package bundles for a browser with plain esbuild: no plugin, no warning, no node: import', async () => {
+    writeFileSync(join(app, 'page.js'), "import { createBrowserMock } from 'petstore-kit/msw/browser';\nwindow.createBrowserMock = createBrowserMock;\n");
+    // msw is the app's own (a peer dependency, not installed here), as it is in any app that uses the worker.
+    const result = await build({ entryPoints: [join(app, 'page.js')], absWorkingDir: app, bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, metafile: true, logLevel: 'silent', external: ['msw'] });
+    expect(result.warnings).toEqual([]);
+    const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+    expect(imports.filter((path) => path.startsWith('node:'))).toEqual([]);
+    expect(Object.keys(result.metafile.inputs).some((file) => file.includes('node_modules/petstore-kit/dist/mock/msw-browser.js'))).toBe(true);
   });
 
   it('npx petstore-kit --help works in an empty folder', { timeout: SLOW }, async () => {
