@@ -6,7 +6,7 @@
  * and installed with --prefer-offline, so the npm cache `npm ci` filled
  * serves the dependencies.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,23 @@ const exec = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const SLOW = 240_000;
+
+/** The URL a starting mock prints on stdout (within 60 s), or why it did not. */
+function listeningUrl(mock: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${out}`)), 60_000);
+    mock.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    mock.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${out}`)));
+  });
+}
 
 describe('the npm package', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'petstore-kit-pack-'));
@@ -88,23 +105,45 @@ describe('the npm package', () => {
     expect(explained.stdout).toContain('What it verifies:');
   });
 
+  it('the mock stops when the `npx petstore-kit mock` process is stopped (regression: it was reparented and kept serving)', { timeout: SLOW }, async () => {
+    const npx = spawn(NPX, ['--no-install', 'petstore-kit', 'mock', '--port', '0', '--quiet'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    // npx → sh → node: the whole chain, by PID, so that nothing is left behind even if the test fails.
+    const chain: number[] = [];
+    try {
+      const url = await listeningUrl(npx);
+      for (let pid = npx.pid; pid !== undefined; ) {
+        chain.push(pid);
+        // ps exits 1 when the process has no child: the end of the chain.
+        const listed = await exec('ps', ['-o', 'pid=', '--ppid', String(pid)]).then((r) => r.stdout, () => '');
+        const children = listed.trim().split(/\s+/).filter(Boolean).map(Number);
+        pid = children[0];
+      }
+      expect(chain.length).toBeGreaterThanOrEqual(2);
+      expect((await fetch(`${url}/__mock/health`)).status).toBe(200);
+      npx.kill('SIGTERM');
+      // Bounded: 60 looks, 250 ms apart; the kit looks at its parent every 500 ms, then closes gracefully.
+      let stopped = false;
+      for (let i = 0; i < 60 && !stopped; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        stopped = await fetch(`${url}/__mock/health`).then(() => false, () => true);
+      }
+      expect(stopped, `the mock at ${url} still answers after npx (PID ${npx.pid}) was stopped`).toBe(true);
+    } finally {
+      for (const pid of chain.reverse()) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // already gone, as it should be
+        }
+      }
+    }
+  });
+
   it('the installed mock serves and the installed runner checks it, writing a JUnit report', { timeout: SLOW }, async () => {
     const bin = join(app, 'node_modules', '.bin', 'petstore-kit');
     const mock = spawn(bin, ['mock', '--port', '0', '--quiet'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`the mock did not start: ${out}`)), 60_000);
-        mock.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-        mock.once('exit', (code) => reject(new Error(`the mock exited with ${code}: ${out}`)));
-      });
+      const url = await listeningUrl(mock);
       const report = join(app, 'conformance.xml');
       const run = await exec(bin, ['conformance', '--base-url', url, '--only', 'unknown-path-404,status-documented', '--format', 'junit', '--output', report], { cwd: app, timeout: SLOW });
       expect(run.stdout).toContain('report written to');
