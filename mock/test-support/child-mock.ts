@@ -72,7 +72,8 @@ export function startChildMock(args: readonly string[], env: NodeJS.ProcessEnv =
     }),
   );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s; stderr: ${err}`)), 15_000);
+    // Bounds a hang only: a mock generating 100,000 pets took more than 15 s to start on a busy 2-core machine.
+    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s; stderr: ${err}`)), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /^listening on (http:\/\/\S+)[^\n]*\n/.exec(out);
