@@ -10,10 +10,10 @@ import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, schema, type JsonObject } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
-import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import type { CheckResult, Exchange, Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
 
@@ -104,6 +104,9 @@ export class RunContext {
   optionalTurns = 0;
   private seq = 0;
   private interrupted = false;
+  private readonly holds = new Map<string, CheckResult[]>();
+  /** Answers a passive check found breaking the document's schema or media type, with who found it: what later failures may only be consequences of. */
+  readonly brokenAnswers = new WeakMap<Exchange, { readonly checkId: string; readonly operationId?: string }>();
   private readonly generators = new Map<string, Generator>();
 
   constructor(
@@ -168,8 +171,30 @@ export class RunContext {
   report(raw: CheckResult): void {
     // Findings may quote what a target sent: bounded, and JSON-safe for the reporters (a bigint id as its digits).
     const result: CheckResult = { ...raw, findings: raw.findings.map(reportableFinding) };
+    const held = this.holds.get(result.checkId);
+    if (held) {
+      held.push(result);
+      return;
+    }
     this.results.push(result);
     this.listener.onResult(result);
+  }
+
+  /**
+   * Runs one check with its results held back, not reported: the runner
+   * re-checks a stateful check's failures on fresh records before it reports
+   * them (recheck.ts). A check id runs once at a time, so holding by id is safe
+   * while other checks run beside it.
+   */
+  async held(checkId: string, run: () => Promise<void>): Promise<CheckResult[]> {
+    const results: CheckResult[] = [];
+    this.holds.set(checkId, results);
+    try {
+      await run();
+    } finally {
+      this.holds.delete(checkId);
+    }
+    return results;
   }
 
   /** Sends a request and records it; never throws for a transport problem. */
@@ -451,20 +476,28 @@ export class Case {
       /** True when the record is only a means to the check's end: its failure then skips rather than fails. */
       setup?: boolean;
       depth?: number;
+      /** Fill every optional field and make free text diverse (Generator.enrich): the round trip of data the generator never makes. */
+      enrich?: boolean;
     } = {},
   ): Promise<CreateOutcome> {
     const depth = options.depth ?? (options.setup ? 1 : 0);
     if (depth > 5) return { ok: false, reason: 'the document links its resources in a cycle', setup: true, transport: false };
     const bindings: Record<string, unknown> = { ...(options.bindings ?? {}) };
     const bodySchema = schema(jsonBodyOf(kind.create)?.schema);
-    for (const name of Object.keys(bodySchema.properties ?? {})) {
+    for (const name of Object.keys(propertiesOf(bodySchema))) {
       const producer = this.ctx.links.producers.get(name);
       if (!producer || producer.kind === kind || name in bindings) continue;
       const parent = await this.create(producer.kind, { depth: depth + 1 });
       if (!parent.ok) return { ...parent, setup: true };
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
-    const generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    if (options.enrich && generated.ok && isObject(generated.body)) {
+      // The record's id is the server's to assign, whatever the schema says of it: never sent, so never compared.
+      const id = identityField(kind);
+      const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
+      generated = this.checkValid(kind.create, { body: enriched });
+    }
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
@@ -544,6 +577,8 @@ export class Case {
     // A passed case keeps a little evidence (what was tried); a failed one keeps it all, up to a bound.
     const evidence = verdict === 'failed' ? this.evidence.slice(-12) : this.evidence.slice(-3);
     const operationId = verdict === 'failed' && this.blamed ? this.blamed : this.operationId;
+    // A failure that read an answer already known to break the document follows from that defect: it is filed under it.
+    const cause = verdict === 'failed' ? this.evidence.map((x) => this.ctx.brokenAnswers.get(x)).find((c) => c !== undefined && c.checkId !== this.checkId) : undefined;
     const result: CheckResult = {
       checkId: this.checkId,
       ...(operationId ? { operationId } : {}),
@@ -554,6 +589,7 @@ export class Case {
       evidence,
       ...(this.mutation ? { mutation: this.mutation } : {}),
       ...(verdict === 'failed' && this.blamed && evidence.length > 0 ? { failedAt: evidence.length - 1 } : {}),
+      ...(cause ? { consequenceOf: cause } : {}),
     };
     this.ctx.report(result);
     return result;

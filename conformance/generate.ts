@@ -69,6 +69,12 @@ export type BodyValidator = (operation: Operation, value: unknown) => readonly D
 
 export type ValidBody = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string };
 
+/**
+ * Text generated data never holds: mixed case, multi-byte UTF-8 (two-, three- and four-byte characters),
+ * quotes, HTML and SQL metacharacters, a backslash. Cut from the end to fit a maxLength.
+ */
+const DIVERSE_TEXT = 'Zoë ÅNGSTRÖM "Rex" O\'Brien <b>&amp;</b> 名前 🐕 \\ 50% x; DROP TABLE pets;--';
+
 /** Schema samples tried after the examples, each taking other branches of oneOf/anyOf. */
 const SAMPLE_VARIANTS = 3;
 
@@ -140,6 +146,31 @@ export class Generator {
       if (!(name in base) && property && !schema(property).readOnly) base[name] = this.sample(schema(property), 1);
     }
     return this.uniquify(base, merged);
+  }
+
+  /**
+   * The body with every optional writable property filled and every free-text
+   * string made of what generated data never holds (issue 19: non-ASCII and
+   * multi-byte UTF-8, mixed case, quotes, HTML and SQL metacharacters), the
+   * run's tag kept at its end so the clean-up still knows the record. What
+   * the server stores of it must read back exactly; a server that drops an
+   * optional field, or mangles text it did not expect, shows only here.
+   */
+  enrich(base: JsonObject, bodySchema: Schema, keep: ReadonlySet<string> = new Set()): JsonObject {
+    const out: JsonObject = { ...base };
+    for (const [name, raw] of Object.entries(propertiesOf(bodySchema))) {
+      const p = mergeAllOf(raw);
+      if (p.readOnly || keep.has(name)) continue;
+      if (!(name in out)) out[name] = this.sample(p, 1);
+      const value = out[name];
+      if (typeof value !== 'string' || typeOf(p) !== 'string' || p.enum || p.format || p.pattern || !value.includes(this.runTag)) continue;
+      const tag = value.slice(value.indexOf(this.runTag));
+      const max = p.maxLength ?? 200;
+      const room = max - [...tag].length - 1;
+      if (room < 4) continue;
+      out[name] = `${[...DIVERSE_TEXT].slice(0, room).join('').trimEnd()} ${tag}`;
+    }
+    return out;
   }
 
   /** Makes every free-text string of an object unique to this run, within its maxLength. */
@@ -294,6 +325,26 @@ function fitLength(text: string, s: Schema): string {
 }
 
 /**
+ * Every property an object of this schema may carry, with its schema, found
+ * through composition: `allOf` parts merged, and the branches of
+ * `oneOf`/`anyOf` united (any branch may be the one sent). A field named in
+ * a part (`NewOrder: allOf: [OrderBase, {required: [petId]}]`) is as much the
+ * body's as a top-level one: looking only at `properties` missed the parent
+ * record a body needs, so the runner sent ids it did not own (issue 19).
+ */
+export function propertiesOf(raw: Schema | OpenAPIV3.ReferenceObject | undefined, depth = 0): Record<string, Schema> {
+  const s = mergeAllOf(schema(raw));
+  const out: Record<string, Schema> = {};
+  for (const [name, p] of Object.entries(s.properties ?? {})) out[name] = schema(p);
+  if (depth < 4) {
+    for (const branch of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) {
+      for (const [name, p] of Object.entries(propertiesOf(schema(branch), depth + 1))) out[name] ??= p;
+    }
+  }
+  return out;
+}
+
+/**
  * A schema with its `allOf` parts folded in (JSON Schema §10.2.1.1: an
  * instance must satisfy every part): properties and required lists are
  * united, a property two parts declare becomes the allOf of both, bounds take
@@ -382,9 +433,11 @@ function notInEnum(values: readonly unknown[]): string {
  * an unknown field on a closed shape, values out of range, bad formats.
  * Nested objects are walked too (to a small depth).
  */
-export function bodyMutations(bodySchema: Schema, valid: unknown): BodyMutation[] {
+export function bodyMutations(rawSchema: Schema, valid: unknown): BodyMutation[] {
   const out: BodyMutation[] = [];
-  if (!isObject(valid) || bodySchema.type !== 'object') return out;
+  // An allOf body (a base and a part that adds `required`) is one object schema: mutate the merged view.
+  const bodySchema = mergeAllOf(rawSchema);
+  if (!isObject(valid) || typeOf(bodySchema) !== 'object') return out;
   out.push({ kind: 'wrong-type', pointer: '', description: 'the body is a JSON array instead of an object', value: [] });
   walkObject(bodySchema, valid, '', out, 0);
   return out;
@@ -400,7 +453,7 @@ function walkObject(s: Schema, valid: JsonObject, pointer: string, out: BodyMuta
     out.push({ kind: 'missing-required', pointer: at(name), description: `required field ${at(name)} removed`, value: setAt(valid, pointer, name, undefined) });
   }
   for (const [name, raw] of Object.entries(properties)) {
-    const p = schema(raw);
+    const p = mergeAllOf(schema(raw));
     if (p.readOnly) continue;
     const wrong = wrongType(p);
     out.push({ kind: 'wrong-type', pointer: at(name), description: `${at(name)} set to ${wrong.label}`, value: withValue(name, wrong.value) });

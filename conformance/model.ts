@@ -56,6 +56,14 @@ export interface CheckResult {
   readonly failedAt?: number;
   /** For a failure: how many more exchanges showed this same failure and were counted, not listed. */
   readonly alike?: number;
+  /** For a stateful failure: it was run again on fresh records and failed the same way (recheck.ts). */
+  readonly rechecked?: boolean;
+  /**
+   * For a failure whose evidence holds an answer that already broke the document (its schema or media type):
+   * the check and operation that reported that answer. The failure is then a consequence, grouped under that
+   * cause in the reports (issue 19, point 3), not a defect of its own.
+   */
+  readonly consequenceOf?: { readonly checkId: string; readonly operationId?: string };
 }
 
 export interface CheckInfo {

@@ -18,6 +18,7 @@ import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
 import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
+import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { normalizeReason } from './reporters/defects.js';
 
 export interface RunOptions {
@@ -69,6 +70,13 @@ interface Tally {
   judged: number;
   readonly failures: Map<string, { readonly listed: PassiveFailure[]; more: number }>;
 }
+
+/**
+ * The passive checks whose finding on an answer makes what a later check concludes from that answer a
+ * consequence: an answer that breaks its schema or media type (a string id, a missing field) fails every
+ * check that reads it, and the report files those under the one defect that caused them.
+ */
+const CAUSE_CHECKS: ReadonlySet<string> = new Set(['response-schema', 'content-type']);
 
 /** Past this many failing exchanges per check, operation and reason, the rest are counted in the last listed result's `alike`. */
 const MAX_FAILURES_LISTED = 10;
@@ -129,6 +137,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
           if (!tally) byOperation.set(key, (tally = { judged: 0, failures: new Map() }));
           tally.judged += 1;
           if (verdict.verdict === 'fail') {
+            if (CAUSE_CHECKS.has(check.id) && !ctx.brokenAnswers.has(record.result.exchange)) ctx.brokenAnswers.set(record.result.exchange, { checkId: check.id, ...(key ? { operationId: key } : {}) });
             const reason = normalizeReason(verdict.reason);
             let same = tally.failures.get(reason);
             if (!same) tally.failures.set(reason, (same = { listed: [], more: 0 }));
@@ -195,7 +204,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'interrupted', findings: [], evidence: [] });
       } else {
         try {
-          await check.run!(ctx);
+          if (RECHECKED_FAMILIES.has(check.family)) await runRechecked(ctx, check.id, () => check.run!(ctx));
+          else await check.run!(ctx);
         } catch (error) {
           // A bug of the kit: shown as such, and the run goes on.
           ctx.report({ checkId: check.id, title: check.description, verdict: 'failed', reason: `internal error in the check (a petstore-kit bug, please report it): ${(error as Error).stack ?? String(error)}`, findings: [], evidence: [] });

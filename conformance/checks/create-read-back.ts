@@ -2,7 +2,7 @@ import { compareFields, declaredFields } from '../compare.js';
 import { answered, type Case, type CreatedRecord } from '../context.js';
 import { schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
-import { createdSchema, identityField, readsSameRecord, successorRead, type LinkTarget } from '../links.js';
+import { createdSchema, identityField, readsSameRecord, successorRead, type LinkTarget, type ResourceKind } from '../links.js';
 import { goneBySunset } from './sunset-410.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
@@ -26,24 +26,31 @@ export const createReadBack: CheckDefinition = {
   writes: true,
   async run(ctx) {
     for (const kind of ctx.links.kinds.values()) {
-      if (ctx.aborted) break;
-      if (!ctx.isSelected(kind.create)) continue;
-      const c = ctx.newCase('create-read-back', `${kind.create.operationId}, then its links ${kind.reads.map((t) => t.link.name).join(', ')}`, kind.create.operationId);
-      const outcome = await c.create(kind);
-      if (!outcome.ok) {
-        c.setupFailed(outcome);
-        continue;
+      for (const enrich of [false, true]) {
+        if (ctx.aborted) break;
+        if (!ctx.isSelected(kind.create)) continue;
+        const what = enrich ? ' with every optional field and non-ASCII, quoted, HTML and SQL text' : '';
+        await createAndReadBack(ctx.newCase('create-read-back', `${kind.create.operationId}${what}, then its links ${kind.reads.map((t) => t.link.name).join(', ')}`, kind.create.operationId), kind, enrich);
       }
-      const record = outcome.record;
-      const recordSchema = schema(createdSchema(kind));
-      const findings: Finding[] = compareFields(declaredFields(record.sent, recordSchema), record.body, '/body', recordSchema);
-      for (const target of kind.reads) {
-        findings.push(...(await readBack(c, record, target, { ...declaredFields(record.sent, recordSchema), ...declaredFields(record.body, recordSchema) })));
-      }
-      c.conclude(findings);
     }
   },
 };
+
+/** One record created (plain, or enriched: Generator.enrich) and read back through every GET link of its 201. */
+async function createAndReadBack(c: Case, kind: ResourceKind, enrich: boolean): Promise<void> {
+  const outcome = await c.create(kind, { enrich });
+  if (!outcome.ok) {
+    c.setupFailed(outcome);
+    return;
+  }
+  const record = outcome.record;
+  const recordSchema = schema(createdSchema(kind));
+  const findings: Finding[] = compareFields(declaredFields(record.sent, recordSchema), record.body, '/body', recordSchema);
+  for (const target of kind.reads) {
+    findings.push(...(await readBack(c, record, target, { ...declaredFields(record.sent, recordSchema), ...declaredFields(record.body, recordSchema) })));
+  }
+  c.conclude(findings);
+}
 
 /** Follows a GET link and compares what it reads with `expected` (when the link reads the record itself). */
 export async function readBack(c: Case, record: CreatedRecord, target: LinkTarget, expected: Record<string, unknown>): Promise<Finding[]> {

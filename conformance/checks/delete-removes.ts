@@ -1,5 +1,5 @@
 import { answered } from '../context.js';
-import { identityField } from '../links.js';
+import { evaluateExpression, identityField, pathProducer } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
@@ -45,6 +45,26 @@ export const deleteRemoves: CheckDefinition = {
         const read = await c.follow(target, record);
         if (read.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${target.link.name}: ${read.problem}` });
         else if (read.status !== 404 && !goneBySunset(target.operation, read.status)) findings.push({ pointer: '/status', keyword: 'gone', message: `${target.link.name} (${target.operation.operationId}) after the delete: ${answered(read)}, not 404`, expected: 404, actual: read.status });
+      }
+      // Reads the 201 does not link but that are keyed by the record's id alone (`GET /store/inventory/{petId}` by the
+      // producer of petId): what hangs on the record by its id is gone with it.
+      for (const read of ctx.operations) {
+        const ids = read.parameters.filter((p) => p.in === 'path');
+        if (read.method !== 'get' || ids.length !== 1 || !read.responses.has('404') || kind.reads.some((t) => t.operation === read)) continue;
+        const producer = pathProducer(ctx.links, read, ids[0]!.name);
+        if (producer?.kind !== kind) continue;
+        const value = evaluateExpression(producer.expression, record.call.source);
+        if (value === undefined || value === null || typeof value === 'object') continue;
+        const after = await c.call(read, { path: { [ids[0]!.name]: typeof value === 'bigint' ? value.toString() : (value as string | number) } });
+        if (after.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${read.operationId}: ${after.problem}` });
+        else if (after.status !== 404 && !goneBySunset(read, after.status)) findings.push({ pointer: '/status', keyword: 'gone', message: `${read.operationId} of the deleted record's ${ids[0]!.name} after the delete: ${answered(after)}, not 404`, expected: 404, actual: after.status });
+      }
+      // A second DELETE finds nothing to delete: it answers the document's 404, as for an id never used, not a 2xx
+      // that tells the client the record was there (RFC 9110 §9.3.5; the document's 404 for an absent record).
+      if (remove.operation.responses.has('404')) {
+        const again = await c.follow(remove, record);
+        if (again.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${remove.operation.operationId} again: ${again.problem}` });
+        else if (again.status !== undefined && again.status >= 200 && again.status < 300) findings.push({ pointer: '/status', keyword: 'gone', message: `a second ${remove.operation.operationId} of the deleted record answered ${again.status}, not 404: the record is gone`, expected: 404, actual: again.status });
       }
       for (const target of kind.listReads) {
         const read = await c.follow(target, record);

@@ -64,6 +64,14 @@ export const deprecationLinks: CheckDefinition = {
         } else {
           const match = router.match('GET', url.pathname);
           const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
+          if (match.kind === 'match') {
+            // A parameter the successor does not declare is ignored by it: the link then reads something else (the whole list).
+            const declared = new Set(match.operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+            const unknown = [...new Set(url.searchParams.keys())].filter((name) => !declared.has(name));
+            if (unknown.length > 0) {
+              findings.push({ pointer: '/header/link', keyword: 'successor-version', message: `the successor-version target ${successor.target} uses ${unknown.join(', ')}, which ${match.operation.operationId} does not declare, so it does not read this record`, expected: [...declared].join(', '), actual: unknown.join(', ') });
+            }
+          }
           const result = await c.send({ method: 'GET', path: url.href }, target);
           if (result.error) findings.push({ pointer: '/header/link', keyword: 'successor-version', message: `GET ${url.href}: ${result.error.message}` });
           else if (result.response?.status !== 200) {

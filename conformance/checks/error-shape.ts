@@ -28,7 +28,13 @@ export const errorShape: CheckDefinition = {
   judge(x, ctx) {
     if (x.status < 400) return NOT_APPLICABLE;
     let findings: Finding[];
-    if (x.statusKey !== undefined || x.unmatched) {
+    const catalogue = x.unmatched !== undefined && !ctx.contract.unmatched[x.unmatched] && ctx.contract.errorCodes.size > 0 ? errorSchema(ctx.contract) : undefined;
+    if (catalogue) {
+      // An unknown path or a wrong method, in a document that declares no answer for them but a document-wide error
+      // catalogue (x-error-codes, with its not-found and method codes): the document's one Error shape is the answer.
+      if (x.body.kind === 'json') findings = ctx.compiled.validate(catalogue, x.json, 'response', '/body');
+      else findings = [{ pointer: '/body', keyword: 'type', message: `the answer is ${x.headers['content-type'] ?? 'without a Content-Type'}, not the document's JSON Error shape`, expected: 'application/json', actual: x.headers['content-type'] ?? null }];
+    } else if (x.statusKey !== undefined || x.unmatched) {
       findings = bodyDiagnostics(x);
     } else if (x.body.kind === 'json') {
       const schema = errorSchema(ctx.contract);

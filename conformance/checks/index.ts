@@ -12,6 +12,7 @@ import { acceptsValidBodies } from './accepts-valid-bodies.js';
 import { acceptsValidQueries } from './accepts-valid-queries.js';
 import { contentType } from './content-type.js';
 import { corsExposeHeaders } from './cors-expose-headers.js';
+import { corsOnErrors } from './cors-on-errors.js';
 import { corsPreflight } from './cors-preflight.js';
 import { createReadBack } from './create-read-back.js';
 import { deleteRemoves } from './delete-removes.js';
@@ -26,6 +27,8 @@ import { methodNotAllowed405 } from './method-not-allowed-405.js';
 import { negativeBody } from './negative-body.js';
 import { negativeParameters } from './negative-parameters.js';
 import { notAcceptable406 } from './not-acceptable-406.js';
+import { pagingWalk } from './paging-walk.js';
+import { patchKeepsFields } from './patch-keeps-fields.js';
 import { payloadTooLarge413 } from './payload-too-large-413.js';
 import { noServerError } from './no-server-error.js';
 import { noUnexpectedDeprecation } from './no-unexpected-deprecation.js';
@@ -53,6 +56,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   responseHeaders,
   locationResolves,
   totalCountCheck,
+  pagingWalk,
   // errors: judged on every exchange
   errorShape,
   errorCodeDocumented,
@@ -79,6 +83,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   // stateful, from the 201 links
   createReadBack,
   replaceVisible,
+  patchKeepsFields,
   listContainsCreated,
   deleteRemoves,
   stableReads,
@@ -92,6 +97,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   // cors, with --origin
   corsPreflight,
   corsExposeHeaders,
+  corsOnErrors,
 ];
 
 export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);

@@ -204,7 +204,8 @@ function leftBehindWhy(leftBehind: readonly { readonly reason: string }[]): stri
 
 /** One line of the "fix first" list: severity, check, operation, reason, how often. */
 export function fixFirstLine(d: Defect): string {
-  return `[${d.severity}] ${d.checkId} on ${d.operationId ?? RUN_WIDE}: ${printable(clip(d.reason, 160))} (${d.exchanges} exchange${d.exchanges === 1 ? '' : 's'})`;
+  const followed = d.consequences && d.consequences.length > 0 ? `, and ${d.consequences.length} failure${d.consequences.length === 1 ? '' : 's'} of other checks that follow from it` : '';
+  return `[${d.severity}] ${d.checkId} on ${d.operationId ?? RUN_WIDE}: ${printable(clip(d.reason, 160))} (${d.exchanges} exchange${d.exchanges === 1 ? '' : 's'}${followed})`;
 }
 
 function defectLines(d: Defect, report: RunReport, paint: Palette, maxExchanges: number): string[] {

@@ -42,8 +42,13 @@ export interface Defect {
   readonly operationId?: string;
   readonly family: string;
   readonly severity: Severity;
-  /** The failure's reason with ids, generated values and numbers taken out: what makes two failures one defect. */
+  /**
+   * The first failure's reason in its own words, values and all (`Sunset: 2027-06-30T23:59:59Z is not an
+   * IMF-fixdate`): what a person reads to fix it. Grouping uses `group` instead (issue 19, point 3).
+   */
   readonly reason: string;
+  /** The reason with ids, generated values and numbers taken out: what makes two failures one defect. */
+  readonly group: string;
   /** How many exchanges showed it (the listed results and those only counted). */
   readonly exchanges: number;
   /** Indices into the report's `results` of the failures it groups, the first one first. */
@@ -52,6 +57,10 @@ export interface Defect {
   readonly title: string;
   readonly findings: readonly Finding[];
   readonly exchange?: Exchange;
+  /** True when the failure was run again on fresh records and reproduced (conformance/recheck.ts). */
+  readonly rechecked?: boolean;
+  /** Indices into `results` of failures of other checks that read an answer this defect broke: its consequences, not defects of their own. */
+  readonly consequences?: readonly number[];
   /** The exchange as a curl command; redacted header values are `$PETSTORE_HEADER_<NAME>` variables. */
   readonly curl?: string;
 }
@@ -119,31 +128,54 @@ export function groupDefects(report: Pick<RunReport, 'meta' | 'results'>): Defec
   const families = new Map(report.meta.checks.map((c) => [c.id, c.family]));
   const family = (checkId: string): string => families.get(checkId) ?? 'other';
   const groups = new Map<string, number[]>();
+  // A failure filed as the consequence of a cause the report holds goes under that cause (issue 19, point 3).
+  const causes = new Set(report.results.filter((r) => r.verdict === 'failed').map((r) => JSON.stringify([r.checkId, r.operationId ?? ''])));
+  const causeKey = (r: CheckResult): string | undefined => {
+    const key = r.consequenceOf ? JSON.stringify([r.consequenceOf.checkId, r.consequenceOf.operationId ?? '']) : undefined;
+    return key !== undefined && causes.has(key) ? key : undefined;
+  };
+  const consequences = new Map<string, number[]>();
   report.results.forEach((r, index) => {
     if (r.verdict !== 'failed') return;
+    const cause = causeKey(r);
+    if (cause !== undefined) {
+      const list = consequences.get(cause);
+      if (list) list.push(index);
+      else consequences.set(cause, [index]);
+      return;
+    }
     const key = defectKey(r.checkId, r.operationId, reasonOf(r));
     const list = groups.get(key);
     if (list) list.push(index);
     else groups.set(key, [index]);
   });
+  const claimed = new Set<string>();
   const defects = [...groups.values()].map((indices): Defect => {
     const first = report.results[indices[0]!]!;
     const exchange = failingExchange(first);
     const fam = family(first.checkId);
+    const pair = JSON.stringify([first.checkId, first.operationId ?? '']);
+    // The consequences go to the first defect of their cause's (check, operation): one entry holds them.
+    const followers = claimed.has(pair) ? undefined : consequences.get(pair);
+    claimed.add(pair);
     return {
       checkId: first.checkId,
       ...(first.operationId !== undefined ? { operationId: first.operationId } : {}),
       family: fam,
-      severity: severityOf(first.checkId, fam),
-      reason: normalizeReason(reasonOf(first)),
+      // A cause is as severe as the worst of what followed from it (a string id that breaks every state rule is critical).
+      severity: SEVERITIES[Math.min(...[first, ...(followers ?? []).map((i) => report.results[i]!)].map((r) => SEVERITIES.indexOf(severityOf(r.checkId, family(r.checkId)))))]!,
+      reason: reasonOf(first),
+      group: normalizeReason(reasonOf(first)),
       exchanges: indices.reduce((sum, i) => sum + 1 + (report.results[i]!.alike ?? 0), 0),
       results: indices,
       title: first.title,
       findings: first.findings,
+      ...(first.rechecked ? { rechecked: true } : {}),
+      ...(followers ? { consequences: followers } : {}),
       ...(exchange ? { exchange, curl: curlLine(exchange) } : {}),
     };
   });
-  const rank = (d: Defect): number => SEVERITIES.indexOf(d.severity);
+  const rank = (d: Defect): number => SEVERITIES.indexOf(d.severity) - (d.consequences && d.consequences.length > 0 ? 0.5 : 0);
   return defects.sort((a, b) => rank(a) - rank(b) || b.exchanges - a.exchanges || a.results[0]! - b.results[0]!);
 }
 

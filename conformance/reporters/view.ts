@@ -188,7 +188,9 @@ export function summaryLine(report: RunReport, defects: number = groupDefects(re
 
 /** The words that say how often a defect showed: "1 exchange" or "12 exchanges (the first shown; all in the JSON report)". */
 export function occurrences(defect: Defect): string {
-  return defect.exchanges === 1 ? 'shown by 1 exchange' : `shown by ${defect.exchanges} exchanges (the first here; every one in the JSON report)`;
+  const shown = defect.exchanges === 1 ? 'shown by 1 exchange' : `shown by ${defect.exchanges} exchanges (the first here; every one in the JSON report)`;
+  const followed = defect.consequences && defect.consequences.length > 0 ? `; ${defect.consequences.length} failure${defect.consequences.length === 1 ? '' : 's'} of other checks read that answer and follow from it (grouped here)` : '';
+  return `${defect.rechecked ? `${shown}; re-checked on fresh records, and it reproduced` : shown}${followed}`;
 }
 
 /** A plain-text block for one defect: why it failed, where, the exchange that broke the rule and the curl to replay it. Used by JUnit. */
