@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The README's CI job ("Run it in CI"), step for step, on this machine against
-# the mock: proof that the recipe works as written. The one difference: the
-# kit is installed from `npm pack` of this checkout instead of the registry.
+# The README's CI job ("Run it in CI"), step for step and word for word, on this
+# machine against the mock: proof that the recipe works as written. The job's
+# variables point at this checkout: KIT_REPO is its folder and KIT_REF its HEAD,
+# so it builds what is committed (src/cli/readme-ci.test.ts keeps the steps in
+# step with the README).
 # Exit code: the suite's (0 passed, 1 findings, 2 could not run).
 #   bash .ci/example-job.sh            # mock on port 4010
 #   PORT=4711 bash .ci/example-job.sh  # another port, if 4010 is taken
@@ -23,15 +25,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== install petstore-kit (from npm pack of $ROOT)"
-(cd "$ROOT" && npm pack --silent --pack-destination "$WORK" > /dev/null)
 cd "$WORK"
-echo '{ "name": "ci-job", "private": true }' > package.json
-npm install --no-save --no-audit --no-fund --prefer-offline ./petstore-kit-*.tgz > /dev/null
-
-# ---- the job's steps, as the README gives them ----
+# ---- the job's variables: this checkout stands for the kit's repository ----
 BASE_URL="http://127.0.0.1:$PORT"
 PETSTORE_TOKEN="${STAGING_TOKEN:-}"
+KIT_REPO="$ROOT"
+KIT_REF="$(git -C "$ROOT" rev-parse HEAD)"
+if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ]; then echo "note: uncommitted changes in $ROOT are not in the job (it builds $KIT_REF)"; fi
+
+# ---- the job's steps, as the README gives them ----
+echo "== install petstore-kit (built from $KIT_REPO at $KIT_REF)"
+git clone --quiet "$KIT_REPO" kit && git -C kit checkout --quiet "$KIT_REF"
+(cd kit && npm ci --ignore-scripts --no-audit --no-fund && npm pack --silent --pack-destination ..)
+npm install --no-save --no-audit --no-fund ./petstore-kit-*.tgz
 
 echo "== start the mock"
 npx petstore-kit mock --port "$PORT" --quiet > mock.log 2>&1 &

@@ -18,7 +18,7 @@ describe('against Prism 5 static mock of the same document', () => {
     prism = await startPrism(DEFAULT_SPEC_PATH);
     // Prism answers slowly: more requests in flight keep the run short.
     report = await runConformance({ baseUrl: prism.url, seed: 5, concurrency: 8 });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await stopPrism(prism);

@@ -21,7 +21,6 @@
  * their own, a closed set listed here and in the README; the token is never
  * printed, not even in a refusal.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { headerValue, type HeaderMap } from './message.js';
 
 export const ADMIN_HEADER = 'x-mock-admin';
@@ -59,7 +58,7 @@ export interface AdminRefusal {
 
 /** Returns the check for one mock: undefined lets the request through, a refusal says why not. */
 export function createAdminAccess(settings: AdminAccessSettings = {}): (method: string, headers: HeaderMap) => AdminRefusal | undefined {
-  const token = settings.token === undefined ? undefined : digest(settings.token);
+  const token = settings.token === undefined ? undefined : UTF8.encode(settings.token);
   const host = settings.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const closed = token === undefined && !settings.open && !loopback;
@@ -80,7 +79,7 @@ export function createAdminAccess(settings: AdminAccessSettings = {}): (method: 
     }
     if (token !== undefined) {
       const sent = headerValue(headers, ADMIN_TOKEN_HEADER);
-      if (sent === undefined || !timingSafeEqual(digest(sent), token)) {
+      if (sent === undefined || !sameSecret(UTF8.encode(sent), token)) {
         return refuse('ADMIN_TOKEN_REQUIRED', `This mock has an admin token; send it in ${ADMIN_TOKEN_HEADER}.`);
       }
       return undefined;
@@ -92,9 +91,18 @@ export function createAdminAccess(settings: AdminAccessSettings = {}): (method: 
   };
 }
 
-/** A fixed-length digest, so the comparison takes the same time whatever was sent (and whatever its length). */
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+const UTF8 = new TextEncoder();
+
+/**
+ * Whether `sent` is the secret, in a time that depends only on the length of what was sent: every byte is looked
+ * at, with no early exit, against the secret repeated, so neither its bytes nor its length show in the timing.
+ * Written by hand rather than with node:crypto's timingSafeEqual: this core also runs in a browser (MSW's worker),
+ * whose bundle must not name a Node built-in (issue 23, point 3).
+ */
+export function sameSecret(sent: Uint8Array, secret: Uint8Array): boolean {
+  let difference = sent.length ^ secret.length;
+  for (let i = 0; i < sent.length; i++) difference |= sent[i]! ^ (secret[i % secret.length] ?? 0);
+  return difference === 0;
 }
 
 /** Whether `origin` is the mock's own: a page the mock itself served (RFC 6454 §4: scheme, host, port). */

@@ -34,6 +34,7 @@ import { createDocs, type DocsFiles } from './docs.js';
 import type { StoreRegistry } from './domain.js';
 import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
+import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
@@ -270,6 +271,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
         pathParams,
         body: body.value,
         locationTaken: (location) => exists(store, location),
+        ownMessage: (code, id) => storeMessage(store, code, id),
       });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);

@@ -10,7 +10,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/package-info.js';
@@ -22,18 +22,7 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) 
 const ARTIFACTS = join(PACKAGE_ROOT, 'artifacts', 'browser');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/**
- * Node built-ins in the core's module graph (seed.ts reads fixture folders) are never called in a page; like
- * Vite's browser build, stand an empty module in for them so the bundle loads.
- */
-const stubNodeBuiltins: Plugin = {
-  name: 'stub-node-builtins',
-  setup(builder) {
-    builder.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-stub' }));
-    builder.onLoad({ filter: /.*/, namespace: 'node-stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
-  },
-};
-
+/** A plain browser build, as an app would make it: no plugin, no stub, nothing external (issue 23, point 3). */
 async function bundlePage(): Promise<string> {
   const result = await build({
     entryPoints: [join(PACKAGE_ROOT, 'mock', 'test-support', 'browser-page.ts')],
@@ -43,10 +32,8 @@ async function bundlePage(): Promise<string> {
     target: 'chrome120',
     write: false,
     logLevel: 'silent',
-    // Generated data comes from Node (browserData); the page never generates any.
-    external: ['@faker-js/faker'],
-    plugins: [stubNodeBuiltins],
   });
+  if (result.warnings.length > 0) throw new Error(`esbuild warned: ${result.warnings.map((w) => w.text).join('; ')}`);
   const [output] = result.outputFiles;
   if (!output) throw new Error('esbuild wrote no bundle');
   return output.text;

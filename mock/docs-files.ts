@@ -1,19 +1,33 @@
 /**
- * Reads what the docs page serves (docs.ts) from disk, in Node: the document's text and JSON, and the files of
- * swagger-ui-dist, resolved through Node's module resolution so the installed package is the one served. Files
- * are read on first use and kept: the page is requested rarely, the bundle is large.
+ * Reads what the docs page serves (docs.ts) from disk, in Node: the document's text and JSON, and Swagger UI's
+ * files. The build copies those into dist/swagger-ui/ (scripts/build.mjs), so the published package does not
+ * depend on swagger-ui-dist and its install-time telemetry (issue 23, point 5); in a checkout that was not built,
+ * they come from the swagger-ui-dist devDependency. Files are read on first use and kept: the page is requested
+ * rarely, the bundle is large.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { DocsFiles } from './docs.js';
+
+/** Where Swagger UI's files are: the built copy, else the devDependency (undefined when neither is there). */
+function swaggerUiFolder(): string | undefined {
+  const built = join(PACKAGE_ROOT, 'dist', 'swagger-ui');
+  if (existsSync(join(built, 'swagger-ui-bundle.js'))) return built;
+  try {
+    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return undefined;
+  }
+}
 
 export async function loadDocsFiles(specFile: string): Promise<DocsFiles> {
   const [yaml, parsed] = await Promise.all([readFile(specFile, 'utf8'), SwaggerParser.parse(specFile)]);
   const document: Readonly<Record<string, unknown>> = { ...parsed };
-  const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const folder = swaggerUiFolder();
   const cache = new Map<string, Uint8Array | undefined>();
   return {
     yaml,
@@ -22,7 +36,7 @@ export async function loadDocsFiles(specFile: string): Promise<DocsFiles> {
       if (!cache.has(name)) {
         let bytes: Uint8Array | undefined;
         try {
-          bytes = readFileSync(join(dist, name));
+          bytes = folder === undefined ? undefined : readFileSync(join(folder, name));
         } catch {
           bytes = undefined;
         }

@@ -4,7 +4,7 @@
  *   GET /openapi.yaml        the document as written
  *   GET /openapi.json        the same document as JSON, with this mock listed as its first server, so the
  *                            page's "Try it out" calls this mock rather than the document's default address
- *   GET /__mock/docs         Swagger UI (swagger-ui-dist, from the npm registry), rendered from local files
+ *   GET /__mock/docs         Swagger UI (the files of swagger-ui-dist, copied into dist/ by the build), from local files
  *   GET /__mock/docs/FILE    its script, style sheet and icons; nothing is fetched from any other host
  *
  * Pure: the files come in through `DocsFiles` (docs-files.ts reads them from disk in Node), so the core stays

@@ -40,6 +40,13 @@ export interface ForceContext {
   readonly body: unknown;
   /** Whether a created record's `Location` would name a record that exists, so a forced 201 names a free id. */
   readonly locationTaken?: (location: string) => boolean;
+  /**
+   * The message the store itself gives for an Error `code` about the record `id`, from its real data, or undefined
+   * to keep the example's words with the id put in (forced-messages.ts). The example's other numbers belong to
+   * the example's own story: "Pet 2 has the open order 1" became "Pet 7 has the open order 1" although pet 7's
+   * open order is 3 (issue 23, point 6).
+   */
+  readonly ownMessage?: (code: string, id: number) => string | undefined;
 }
 
 export interface ExampleCatalog {
@@ -139,6 +146,9 @@ function followRequest(answer: ForcedAnswer, response: Documented, context: Forc
   const subject = subjectId(context);
   if (answer.status >= 400) {
     if (subject === undefined || typeof body['message'] !== 'string') return answer;
+    const code = codeOf(body);
+    const own = code === undefined ? undefined : context.ownMessage?.(code, Number(subject));
+    if (own !== undefined) return { ...answer, body: { ...body, message: own } };
     // The example's first number is the id its message is about ("No pet has id 42.", "Pet 2 has the open order 1").
     return { ...answer, body: { ...body, message: body['message'].replace(/\b\d+\b/, subject) } };
   }

@@ -64,6 +64,13 @@ describe('Prefer: code answers as THIS operation would, about THIS request', () 
     expect(body['message']).toMatch(/^Pet 7 /);
   });
 
+  it("names the pet's real open order, or none (regression: DELETE /pets/7 named the example's \"open order 1\", pet 2's)", async () => {
+    const [open] = (await t.client.get('/store/orders', { query: { petId: 7, complete: false } })).body as { id: number }[];
+    expect(open?.id).toBe(3);
+    expect(expectError(await t.client.delete('/pets/7', { headers: { prefer: 'code=409' } }), 409, 'PET_HAS_OPEN_ORDER')['message']).toBe('Pet 7 has the open order 3; complete or cancel it first.');
+    expect(expectError(await t.client.delete('/pets/1', { headers: { prefer: 'code=409' } }), 409, 'PET_HAS_OPEN_ORDER')['message']).toBe('Pet 1 has no open order; this 409 was asked for with Prefer: code=409.');
+  });
+
   it('getPet forced to 200 and 404 names the id in the path', async () => {
     expect((await t.client.get('/pets/7', { headers: { prefer: 'code=200' } })).body).toMatchObject({ id: 7 });
     expect((await t.client.get('/pets/7', { headers: { prefer: 'code=404' } })).body).toMatchObject({ message: 'No pet has id 7.' });

@@ -17,8 +17,15 @@ import { createStoreRegistry } from './registry.js';
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
 export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
 
+/** Names of this machine's loopback interface: an origin on one of them is served on all of them (see servedOrigins). */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
 export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now'> {
-  /** The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default http://localhost:4010. */
+  /**
+   * The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default
+   * http://localhost:4010. A loopback origin is served under each loopback name (localhost, 127.0.0.1, [::1]) at
+   * that port, as the HTTP mock, which prints 127.0.0.1, is reached under each of them; `origins` lists them.
+   */
   readonly origin?: string;
   /** How many X-Mock-Session stores are kept at once (default 100). */
   readonly maxSessions?: number;
@@ -27,6 +34,8 @@ export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'vali
 export interface MswMock {
   /** Spread into `setupServer(...)`, `setupWorker(...)` or `server.use(...)`. */
   readonly handlers: HttpHandler[];
+  /** The origins the handlers answer (e.g. http://localhost:4010, http://127.0.0.1:4010, http://[::1]:4010). */
+  readonly origins: readonly string[];
   /** The core, for in-process checks (the journal: `mock.app.journal.list({})`). */
   readonly app: MockApp;
   /** Back to the initial data: every store (and the journal), or one X-Mock-Session. */
@@ -45,8 +54,10 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     ...(settings.validation !== undefined ? { validation: settings.validation } : {}),
     ...(settings.now !== undefined ? { now: settings.now } : {}),
   });
+  const origin = settings.origin ?? DEFAULT_MSW_ORIGIN;
   return {
-    handlers: mswHandlers(app, settings.origin),
+    handlers: mswHandlers(app, origin),
+    origins: servedOrigins(origin),
     app,
     reset(session) {
       registry.reset(session);
@@ -55,18 +66,36 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
   };
 }
 
-/** One handler for every request to `origin` (scheme, host and port); requests elsewhere pass through untouched. */
-export function mswHandlers(app: MockApp, origin: string = DEFAULT_MSW_ORIGIN): HttpHandler[] {
+/**
+ * The origins a mock for `origin` answers: that origin, and when its host is a loopback name, the same scheme and
+ * port under every loopback name. Regression (issue 23, point 4): the handlers served only localhost:4010 while
+ * the HTTP mock prints 127.0.0.1:4010, so an app using the printed address got "Failed to fetch".
+ */
+export function servedOrigins(origin: string): string[] {
   const base = origin.replace(/\/+$/, '');
-  return [
-    http.all(`${base}/*`, async ({ request }) => {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return [base];
+  }
+  if (!(LOOPBACK_NAMES as readonly string[]).includes(url.hostname)) return [base];
+  const port = url.port === '' ? '' : `:${url.port}`;
+  return [base, ...LOOPBACK_NAMES.map((name) => `${url.protocol}//${name}${port}`).filter((o) => o !== base)];
+}
+
+/** One handler per served origin (servedOrigins: scheme, host and port); requests elsewhere pass through untouched. */
+export function mswHandlers(app: MockApp, origin: string = DEFAULT_MSW_ORIGIN): HttpHandler[] {
+  // A RegExp rather than MSW's `${base}/*` string: path-to-regexp reads the colons of `[::1]` as parameter names.
+  return servedOrigins(origin).map((base) =>
+    http.all(new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`), async ({ request }) => {
       const response = app.handle(await toMockRequest(request, app));
       if (response.delayMs) await delay(response.delayMs);
       // A broken connection is a network error to fetch, whether reset or closed empty (Fetch §4.1 "network error").
       if (response.fault === 'reset' || response.fault === 'empty') return HttpResponse.error();
       return toFetchResponse(request.method, response);
     }),
-  ];
+  );
 }
 
 /** A fetch Request as the core's plain request: the same fields node:http's adapter fills (server.ts). */

@@ -13,7 +13,7 @@ import { compileContract } from '../src/schema/index.js';
 import type { StoreSnapshot } from './domain.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 
-export { DEFAULT_MSW_ORIGIN, mswHandlers, type MswMock, type MswMockSettings } from './msw-adapter.js';
+export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, type MswMock, type MswMockSettings } from './msw-adapter.js';
 
 /** What Node prepares for a page: the dereferenced document and the data every store starts from. */
 export interface BrowserMockData {

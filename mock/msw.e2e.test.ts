@@ -3,9 +3,12 @@
  * with the same results as over HTTP, because both transports call the one core (msw-adapter.ts). Every MSW
  * answer is also checked against openapi.yaml by the contract client's checker.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMswMock, type MswMock } from './msw.js';
+import { PACKAGE_ROOT } from '../src/package-info.js';
+import { createMswMock, servedOrigins, type MswMock } from './msw.js';
 import { toExchange } from './test-support/contract-client.js';
 import { runFrontEndSession, type Send } from './test-support/frontend-session.js';
 import { sessionName, startTestMock, TEST_NOW, type TestMock } from './test-support/harness.js';
@@ -16,16 +19,20 @@ let t: TestMock;
 let seeded: TestMock;
 let msw: MswMock;
 let mswSeeded: MswMock;
+let mswLoopback: MswMock;
 const server = setupServer();
+/** A port nothing here listens on: a request MSW did not answer fails instead of reaching some other server. */
+const LOOPBACK_PORT = 4;
 
 beforeAll(async () => {
-  [t, seeded, msw, mswSeeded] = await Promise.all([
+  [t, seeded, msw, mswSeeded, mswLoopback] = await Promise.all([
     startTestMock(),
     startTestMock({ seed: 7, pets: 6 }),
     createMswMock({ origin: ORIGIN, now: TEST_NOW }),
     createMswMock({ origin: 'http://seeded.test', now: TEST_NOW, seed: 7, pets: 6 }),
+    createMswMock({ origin: `http://localhost:${LOOPBACK_PORT}`, now: TEST_NOW }),
   ]);
-  server.use(...msw.handlers, ...mswSeeded.handlers);
+  server.use(...msw.handlers, ...mswSeeded.handlers, ...mswLoopback.handlers);
   server.listen({ onUnhandledRequest: 'error' });
 });
 afterAll(async () => {
@@ -87,5 +94,31 @@ describe('MSW handlers backed by the same core', () => {
   it('the journal sees what came through MSW', () => {
     const entries = msw.app.journal.list({ operationId: 'createCategory' });
     expect(entries.some((e) => (e.body as { name?: string } | undefined)?.name === 'Reset me')).toBe(true);
+  });
+});
+
+describe('the origins MSW answers (issue 23, point 4)', () => {
+  it('a loopback origin is served under localhost, 127.0.0.1 and [::1] alike, one store behind them (regression: only localhost)', async () => {
+    expect(mswLoopback.origins).toEqual([`http://localhost:${LOOPBACK_PORT}`, `http://127.0.0.1:${LOOPBACK_PORT}`, `http://[::1]:${LOOPBACK_PORT}`]);
+    const session = sessionName('msw-loopback');
+    const created = await overMsw(`http://127.0.0.1:${LOOPBACK_PORT}`)({ method: 'POST', target: '/categories', headers: { 'x-mock-session': session }, json: { name: 'Printed address' } });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: number }).id;
+    for (const origin of mswLoopback.origins) {
+      const read = await overMsw(origin)({ method: 'GET', target: `/categories/${id}`, headers: { 'x-mock-session': session } });
+      expect(read.status, origin).toBe(200);
+    }
+  });
+
+  it('the default is the document\'s server, http://localhost:4010, and its loopback twins; another host is served as given', () => {
+    expect(servedOrigins('http://localhost:4010')).toEqual(['http://localhost:4010', 'http://127.0.0.1:4010', 'http://[::1]:4010']);
+    expect(servedOrigins('http://127.0.0.1:4010/')).toEqual(['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']);
+    expect(servedOrigins(ORIGIN)).toEqual([ORIGIN]);
+    expect(msw.origins).toEqual([ORIGIN]);
+  });
+
+  it("the README's openapi-fetch example under MSW is mock/readme-examples/msw-typed-client.test.ts, shown verbatim", async () => {
+    const [readme, example] = await Promise.all([readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8'), readFile(join(PACKAGE_ROOT, 'mock', 'readme-examples', 'msw-typed-client.test.ts'), 'utf8')]);
+    expect(readme).toContain(example.trim());
   });
 });

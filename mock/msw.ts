@@ -15,7 +15,7 @@ import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-ada
 import type { BrowserMockData } from './msw-browser.js';
 import { initialData, type MockOptions } from './server.js';
 
-export { DEFAULT_MSW_ORIGIN, mswHandlers, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
+export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
 
 export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> {}
 

@@ -7,11 +7,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Faker } from '@faker-js/faker';
-import type { OpenAPIV3 } from 'openapi-types';
 import type { StoreSnapshot } from './domain.js';
-import { checkConsistency, type ConsistencyLevel } from './store-consistency.js';
 import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
+import { COLLECTIONS, hasSnapshotShape, validateSnapshot, type Collection } from './snapshot.js';
 import type { Category, Order, Pet, PetStatus } from '../src/types.js';
 import { mulberry32 } from './random.js';
 
@@ -25,9 +24,8 @@ export const EMPTY_SNAPSHOT: StoreSnapshot = Object.freeze({
   inventory: Object.freeze([]),
 });
 
-/** The collections of a snapshot, each read from `<name>.json` in a fixtures folder. */
-const COLLECTIONS = ['categories', 'pets', 'orders', 'inventory'] as const;
-type Collection = (typeof COLLECTIONS)[number];
+// The snapshot's shape and its validation are in snapshot.ts (no Node built-ins: the browser's MSW mock imports it).
+export { snapshotSchema, validateSnapshot } from './snapshot.js';
 
 /**
  * Reads `categories.json`, `pets.json`, `orders.json` and `inventory.json`
@@ -95,77 +93,9 @@ function locate(folder: string, diagnostic: Diagnostic): { file: string; pointer
   };
 }
 
-/**
- * Every problem of a snapshot: each record against the document's schemas
- * (Category, Pet, Order, and InventoryItem without its derived `status`),
- * then ids, references and the state rules. Pointers are rooted at the
- * snapshot (`/pets/3/categoryId`). `level` is `fixtures` by default (seed
- * data must look like a history the state rules produced); pass `reachable`
- * for a state exported from a running mock, which replacePet and deletePet
- * can legitimately take past those stricter rules (see store-consistency.ts).
- */
-export function validateSnapshot(snapshot: unknown, compiled: CompiledContract, level: ConsistencyLevel = 'fixtures'): Diagnostic[] {
-  const diagnostics = compiled.validate(snapshotSchema(compiled), snapshot, 'response');
-  if (diagnostics.length > 0 || !hasSnapshotShape(snapshot)) return diagnostics;
-  return checkConsistency(snapshot, level);
-}
-
-/** After the schema check passed: narrows without a cast (the schema has checked every record). */
-function hasSnapshotShape(value: unknown): value is StoreSnapshot {
-  if (typeof value !== 'object' || value === null) return false;
-  return COLLECTIONS.every((name) => Array.isArray((value as Record<string, unknown>)[name]));
-}
-
 function snapshotOf(parts: Record<Collection, unknown>): StoreSnapshot {
   if (!hasSnapshotShape(parts)) throw new Error('unreachable: validated fixtures lost their shape');
   return parts;
-}
-
-/** One schema object per compiled contract: Ajv caches by object, so a second validation does not compile again. */
-const snapshotSchemas = new WeakMap<CompiledContract, OpenAPIV3.SchemaObject>();
-
-/**
- * The snapshot's own shape, composed from the document's schemas (never
- * restated): an object of four arrays of stored records. Closed at the top,
- * so a misspelt collection is caught; the records stay as open as the document has them.
- */
-export function snapshotSchema(compiled: CompiledContract): OpenAPIV3.SchemaObject {
-  const cached = snapshotSchemas.get(compiled);
-  if (cached) return cached;
-  const schemas = compiled.contract.document.components?.schemas ?? {};
-  const named = (name: string): OpenAPIV3.SchemaObject => {
-    const schema = schemas[name];
-    if (schema === undefined || '$ref' in schema) {
-      throw new KitError('SPEC_INVALID', `${compiled.contract.file} at /components/schemas/${name}: the mock's data needs this schema, and the document has none.`, {
-        file: compiled.contract.file,
-        pointer: `/components/schemas/${name}`,
-        reason: 'missing schema',
-      });
-    }
-    return schema;
-  };
-  const item = named('InventoryItem');
-  // A stored inventory entry is an InventoryItem without `status`: rule 6 derives it from the pet, so it is not stored.
-  const { status: _derived, ...stored } = item.properties ?? {};
-  const inventoryEntry: OpenAPIV3.SchemaObject = {
-    ...item,
-    properties: stored,
-    required: (item.required ?? []).filter((name) => name !== 'status'),
-  };
-  const arrayOf = (items: OpenAPIV3.SchemaObject): OpenAPIV3.SchemaObject => ({ type: 'array', items });
-  const schema: OpenAPIV3.SchemaObject = {
-    type: 'object',
-    additionalProperties: false,
-    required: [...COLLECTIONS],
-    properties: {
-      categories: arrayOf(named('Category')),
-      pets: arrayOf(named('Pet')),
-      orders: arrayOf(named('Order')),
-      inventory: arrayOf(inventoryEntry),
-    },
-  };
-  snapshotSchemas.set(compiled, schema);
-  return schema;
 }
 
 /** The categories a generated data set has, each with the faker module that names its breeds. */

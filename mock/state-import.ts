@@ -9,7 +9,7 @@
 import type { ValidateFunction } from 'ajv';
 import { createAjv, MAX_DIAGNOSTICS, toDiagnostics, toJsonSchema, type CompiledContract, type Diagnostic } from '../src/schema/index.js';
 import type { NextIds, Store, StoreSnapshot } from './domain.js';
-import { snapshotSchema } from './seed.js';
+import { snapshotSchema } from './snapshot.js';
 import { checkConsistency } from './store-consistency.js';
 
 /** An exported state nests three levels (`{"pets":[{…}]}`); open records may nest more, but not this much. */

@@ -71,4 +71,17 @@ describe('--watch', () => {
     expect(await reported(/watch: reloaded the fixtures/, mark)).toContain('starts again from the fixtures');
     expect(((await t.client.get('/pets', { query: { id: 1 } })).body as Pet[])[0]?.name).toBe('Rex the Second');
   });
+
+  it('refuses a document the fixtures do not satisfy, naming the record and the rule (regression: it named neither)', async () => {
+    const mark = logged.length;
+    const text = await readFile(DEFAULT_SPEC_PATH, 'utf8');
+    // PetName's maxLength down to 3: the fixtures' first pet is "Rex the Second" by now.
+    const tighter = text.replace(/(    PetName:\n(?:      .*\n)*?      maxLength: )100/, '$13');
+    expect(tighter).not.toBe(text);
+    await writeFile(join(dir, 'openapi.yaml'), tighter);
+    const line = await reported(/watch: openapi\.yaml was not reloaded/, mark);
+    expect(line).toContain('the fixtures do not satisfy it, pets.json record 0 (id 1) at /name: maxLength of the document\'s Pet schema:');
+    expect(line).toMatch(/\(and \d+ more\); the previous document keeps serving$/);
+    expect(((await t.client.get('/pets', { query: { id: 1 } })).body as Pet[])[0]?.name).toBe('Rex the Second');
+  });
 });

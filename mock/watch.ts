@@ -14,10 +14,10 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { KitError } from '../src/kit-error.js';
-import type { CompiledContract } from '../src/schema/index.js';
+import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
-import { validateSnapshot } from './seed.js';
+import { validateSnapshot } from './snapshot.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
 export interface LiveApp extends MockApp {
@@ -96,21 +96,25 @@ export function watchSources(sources: WatchSources): { close(): void } {
         log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
         return;
       }
-      if (!what.fixtures && validateSnapshot(initial, nextCompiled).length > 0) {
-        log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it; the previous document keeps serving`);
+      const unfit = what.fixtures ? [] : validateSnapshot(initial, nextCompiled);
+      if (unfit.length > 0) {
+        log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeProblems(initial, unfit)}; the previous document keeps serving`);
         return;
       }
     }
     const specReloaded = what.spec && nextCompiled !== compiled;
     // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
     const previous = live.registry;
-    const keep = !what.fixtures && validateSnapshot(previous.get().snapshot(), nextCompiled, 'reachable').length === 0;
+    const held = previous.get().snapshot();
+    const unkept = what.fixtures ? [] : validateSnapshot(held, nextCompiled, 'reachable');
+    const keep = !what.fixtures && unkept.length === 0;
     const registry = keep ? previous : sources.makeRegistry(nextInitial);
     live.swap(await sources.makeApp(nextCompiled, registry, live));
     compiled = nextCompiled;
     initial = nextInitial;
     const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined].filter(Boolean);
-    log(`watch: reloaded ${parts.join(' and ')}; ${keep ? 'the data is kept' : 'the data starts again from the fixtures'}`);
+    const why = unkept.length > 0 ? ` (the data held does not satisfy the new document: ${describeProblems(held, unkept)})` : '';
+    log(`watch: reloaded ${parts.join(' and ')}; ${keep ? 'the data is kept' : `the data starts again from the fixtures${why}`}`);
   };
 
   const schedule = (kind: 'spec' | 'fixtures'): void => {
@@ -142,6 +146,33 @@ export function watchSources(sources: WatchSources): { close(): void } {
       for (const watcher of watchers) watcher.close();
     },
   };
+}
+
+/** The document's schema for each collection's records: the rule a schema keyword belongs to. */
+const SCHEMA_OF: Readonly<Record<string, string>> = { categories: 'Category', pets: 'Pet', orders: 'Order', inventory: 'InventoryItem' };
+/** Keywords of the data's own checks (store-consistency.ts, snapshot.ts), whose messages name their rule. */
+const DATA_RULES = new Set(['stateRule', 'reference', 'uniqueId', 'uniqueName', 'inventory']);
+
+/**
+ * The first problem, naming the record and the rule it breaks (regression, issue 23 point 6: "the fixtures do not
+ * satisfy it" named neither), and how many more there are, e.g.
+ * `pets.json record 2 (id 3) at /name: maxLength of the document's Pet schema: must NOT have more than 3 characters (and 4 more)`.
+ */
+export function describeProblems(snapshot: StoreSnapshot, problems: readonly Diagnostic[]): string {
+  const [first] = problems;
+  if (first === undefined) return 'no problem';
+  const [, collection = '', index = '', ...field] = first.pointer.split('/');
+  const value: unknown = Object.hasOwn(SCHEMA_OF, collection) ? snapshot[collection as keyof StoreSnapshot] : undefined;
+  const records: readonly unknown[] | undefined = Array.isArray(value) ? value : undefined;
+  const record = records?.[Number(index)];
+  const fields: Readonly<Record<string, unknown>> = typeof record === 'object' && record !== null ? (record as Readonly<Record<string, unknown>>) : {};
+  // Inventory entries have no id of their own: their pet's id names them.
+  const key = 'id' in fields ? 'id' : 'petId' in fields ? 'petId' : undefined;
+  const named = key === undefined ? '' : ` (${key} ${String(fields[key])})`;
+  const where = records === undefined ? `the data at ${first.pointer || '/'}` : `${collection}.json record ${index}${named}${field.length > 0 ? ` at /${field.join('/')}` : ''}`;
+  const rule = DATA_RULES.has(first.keyword) || records === undefined ? first.keyword : `${first.keyword} of the document's ${SCHEMA_OF[collection]} schema`;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return `${where}: ${rule}: ${first.message}${more}`;
 }
 
 function reason(error: unknown): string {

@@ -175,7 +175,7 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
 
   const { cleanup } = report;
   if (cleanup.leftBehind.length) {
-    out.push('', paint.bold(paint.yellow(`Cleanup: ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind (delete them by hand)`)));
+    out.push('', paint.bold(paint.yellow(`Cleanup: ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind${leftBehindWhy(cleanup.leftBehind)}`)));
     for (const l of cleanup.leftBehind) out.push(`  ${l.resource} ${l.url}: ${l.reason}`);
   } else if (cleanup.deleted) {
     out.push('', paint.dim(`Cleanup: ${cleanup.deleted} records the run created were deleted.`));
@@ -184,6 +184,22 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
   const line = summaryLine(report, defects.length);
   out.push('', report.summary.failed ? paint.red(paint.bold(line)) : paint.green(paint.bold(line)));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Why records stayed, in two kinds: those the target refused to delete with a 409 (its state rules keep them: the
+ * Pet Store contract keeps complete orders, which cannot be cancelled, so deleting them by hand is refused as
+ * well), and the others, which a person may delete. Regression (issue 23, point 6): it said "delete them by hand"
+ * of complete orders too.
+ */
+function leftBehindWhy(leftBehind: readonly { readonly reason: string }[]): string {
+  const kept = leftBehind.filter((l) => / answered 409\b/.test(l.reason)).length;
+  const others = leftBehind.length - kept;
+  const parts = [
+    kept ? `${kept} kept by the target's state rules (it answered 409; the contract keeps complete orders: they cannot be cancelled or deleted)` : '',
+    others ? `${others} to delete by hand` : '',
+  ].filter(Boolean);
+  return `: ${parts.join('; ')}`;
 }
 
 /** One line of the "fix first" list: severity, check, operation, reason, how often. */

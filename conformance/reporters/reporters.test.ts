@@ -350,6 +350,13 @@ describe('console reporter', () => {
     expect(render('console')).toContain('(7 results of 7 checks, 42 requests)');
   });
 
+  it('says the records a 409 kept are kept by the state rules, and only the others are to delete by hand (regression: "delete them by hand" of complete orders)', () => {
+    expect(text).toContain("Cleanup: 3 deleted, 1 left behind: 1 kept by the target's state rules (it answered 409; the contract keeps complete orders: they cannot be cancelled or deleted)");
+    expect(text).not.toContain('delete them by hand');
+    const mixed = render('console', { ...report, cleanup: { deleted: 0, leftBehind: [...report.cleanup.leftBehind, { resource: 'category', url: `${TARGET}/categories/9`, reason: 'deleteCategory failed: socket hang up' }] } });
+    expect(mixed).toContain("2 left behind: 1 kept by the target's state rules (it answered 409; the contract keeps complete orders: they cannot be cancelled or deleted); 1 to delete by hand");
+  });
+
   it('prints no progress at all when output is not a TTY, or with --quiet', () => {
     expect(progress({ progress: false })).toBe('');
     expect(progress({ progress: true, quiet: true })).toBe('');

@@ -1,7 +1,9 @@
 /**
  * The README's CI jobs and .ci/example-job.sh (which runs that job locally,
- * against the mock) must not drift apart: the job's commands (start the mock,
- * wait for it, run the suite) appear in the script as the README gives them.
+ * against the mock) must not drift apart: the job's commands (install the kit,
+ * start the mock, wait for it, run the suite) appear in the script as the
+ * README gives them. Issue 23, point 1: the install is the README's own, from
+ * the kit's repository at a pinned commit, never the unpublished registry name.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +42,28 @@ describe("the README's CI job and .ci/example-job.sh", () => {
     expect(words(script)).toContain('npx petstore-kit mock --port "$PORT" --quiet > mock.log 2>&1 &');
     expect(github).toContain('npx petstore-kit mock --port 4010 --quiet > mock.log 2>&1 &');
     for (const text of [github, script]) expect(text).toContain('curl -fsS -o /dev/null "$BASE_URL/store/inventory?limit=1"');
+  });
+
+  it('install the kit the same way, word for word: built from its repository at the pinned KIT_REF', () => {
+    const gitlab = readme.slice(readme.indexOf('GitLab CI ('), readme.indexOf('## For vendors'));
+    const step = github.slice(github.indexOf('- name: Install petstore-kit'), github.indexOf('- name: Start the mock'));
+    const commands = step.split('\n').slice(2).map((line) => line.trim()).filter(Boolean);
+    expect(commands).toEqual([
+      'git clone --quiet "$KIT_REPO" kit && git -C kit checkout --quiet "$KIT_REF"',
+      '(cd kit && npm ci --ignore-scripts --no-audit --no-fund && npm pack --silent --pack-destination ..)',
+      'npm install --no-save --no-audit --no-fund ./petstore-kit-*.tgz',
+    ]);
+    for (const command of commands) {
+      expect(script.split('\n'), command).toContain(command);
+      expect(gitlab.split('\n'), command).toContain(`    - ${command}`);
+    }
+    for (const recipe of [github, gitlab]) expect(recipe).toMatch(/KIT_REF: [0-9a-f]{40}\n/);
+  });
+
+  it('never install the registry name, which is not ours yet, and the README says so plainly', () => {
+    const ci = readme.slice(readme.indexOf('## Install'), readme.indexOf('## For vendors'));
+    expect(ci).toContain('**petstore-kit is not published on the npm registry yet.**');
+    for (const text of [ci, script]) expect(text).not.toMatch(/npm (install|i|add)\b[^\n]*\spetstore-kit(@\S*)?\s*$/m);
   });
 
   it('use only flags the kit has', () => {

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/**
+ * `npm run build` (and `prepack`, so every tarball carries it): compiles the kit into dist/ and copies the few
+ * files of swagger-ui-dist the docs page serves (mock/docs.ts) into dist/swagger-ui/, with their licence.
+ *
+ *   node scripts/build.mjs [OUT_DIR] [--incremental]
+ *
+ * A clean build by default (what is packed holds nothing stale). `--incremental` (npm start, npm test) keeps dist/
+ * and tsc's record of it (dist/.tsbuildinfo), so a second start or test run compiles only what changed.
+ *
+ * Why copy instead of depending on swagger-ui-dist at run time: swagger-ui-dist depends on @scarf/scarf, whose
+ * postinstall reports every install to a third party (issue 23, point 5). Shipping the static files ourselves
+ * keeps the published package free of it; swagger-ui-dist stays a devDependency, where `overrides` in
+ * package.json replaces @scarf/scarf with the empty vendor/no-scarf.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const incremental = args.includes('--incremental');
+const outDir = args.find((arg) => !arg.startsWith('--')) ?? join(root, 'dist');
+
+/** What the docs page serves (mock/docs.ts ASSETS), and the licence and notice Apache-2.0 asks to keep with them. */
+const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png', 'LICENSE', 'NOTICE'];
+
+if (!incremental) rmSync(outDir, { recursive: true, force: true });
+const tscArgs = ['-p', join(root, 'tsconfig.build.json'), '--outDir', outDir, ...(incremental ? ['--incremental', '--tsBuildInfoFile', join(outDir, '.tsbuildinfo')] : [])];
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), ...tscArgs], { stdio: 'inherit' });
+const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
+mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
+for (const name of SWAGGER_UI_FILES) cpSync(join(swaggerUi, name), join(outDir, 'swagger-ui', name));
+// Written last: the time of a complete build, which tests read to know dist/ is current (mock/test-support/child-mock.ts).
+writeFileSync(join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);
