@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
-import { pathRefusal } from './safe-path.js';
+import { dotSegmentRefusal, pathRefusal } from './safe-path.js';
 
 /** The ids the hostile target hands out, one per create, in turn. */
 const HOSTILE_IDS = ['..', '.', '%2e%2e', 'a/b', '', '%2E.'];
@@ -182,5 +182,16 @@ describe('pathRefusal', () => {
     const url = `${base}/things/../admin`;
     expect(pathRefusal('/things/{id}', '', url, new URL(url))).toMatch(/not a path of \/things\/\{id\}/);
     expect(pathRefusal('/things/{id}', '/api', `${base}/other/7`, new URL(`${base}/other/7`))).toContain('not under the base path /api');
+  });
+});
+
+describe('dotSegmentRefusal: a Location or Link followed as it is', () => {
+  it('refuses dot segments, written or percent-encoded once or twice, and lets a clean path through', () => {
+    for (const path of ['/things/..', '/things/.', '/things/%2e%2e', '/things/%2E.', '/things/%252e%252e/x', 'http://127.0.0.1:4010/api/../admin']) {
+      expect(dotSegmentRefusal(path), path).toMatch(/dot segment/);
+    }
+    expect(dotSegmentRefusal('/things/7')).toBeUndefined();
+    expect(dotSegmentRefusal('http://127.0.0.1:4010/pets?id=7')).toBeUndefined();
+    expect(dotSegmentRefusal('/things/a.b')).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
-import { pathRefusal, UNSAFE_PATH } from './safe-path.js';
+import { dotSegmentRefusal, pathRefusal, UNSAFE_PATH } from './safe-path.js';
 
 /** Past this many bytes a response body is not read further (and marked truncated). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -176,7 +176,7 @@ export class HttpClient {
       // Links and Locations may name other hosts; the runner only talks to the target it was pointed at.
       return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${new URL(this.baseUrl).origin}`, 0);
     }
-    const refusal = request.pathTemplate === undefined ? undefined : pathRefusal(request.pathTemplate, new URL(this.baseUrl).pathname, request.path, url);
+    const refusal = request.pathTemplate === undefined ? dotSegmentRefusal(request.path) : pathRefusal(request.pathTemplate, new URL(this.baseUrl).pathname, request.path, url);
     if (refusal !== undefined) return fail(UNSAFE_PATH, refusal, 0);
     if (this.failuresInARow >= BREAKER_THRESHOLD && this.lastFailure && (this.failuresInARow - BREAKER_THRESHOLD) % BREAKER_PROBE_EVERY !== 0) {
       this.failuresInARow += 1;

@@ -106,3 +106,18 @@ export function pathRefusal(template: string, basePath: string, path: string, ur
   const shown = absolute || !prefix ? written : `${prefix}${written}`;
   return `not sent: ${shown}${shown === url.pathname ? '' : ` (${url.pathname} once normalised)`} is not a path of ${template}: ${detail}`;
 }
+
+/**
+ * Why a request meant for no operation (a Location or Link the target gave, followed as it is) must not be
+ * sent: a dot segment, written or percent-encoded, would be normalised away (RFC 3986 §5.2.4), so
+ * `/things/..` would reach `/`. Undefined when it may be sent.
+ */
+export function dotSegmentRefusal(path: string): string | undefined {
+  const segment = rawPathOf(path)
+    .split('/')
+    .find((s) => {
+      const once = decode(s);
+      return ['.', '..'].includes(once) || ['.', '..'].includes(decode(once));
+    });
+  return segment === undefined ? undefined : `not sent: ${rawPathOf(path)} holds the dot segment "${segment}", which normalisation would remove, reaching another path`;
+}
