@@ -1,6 +1,6 @@
 /**
  * Reads what the docs page serves (docs.ts) from disk, in Node: the document's text and JSON, and Swagger UI's
- * files. The build copies those into dist/swagger-ui/ (scripts/build.mjs), so the published package does not
+ * files. The build copies those into dist/swagger-ui/ (bin/dev/build.mjs), so the published package does not
  * depend on swagger-ui-dist and its install-time telemetry (issue 23, point 5); in a checkout that was not built,
  * they come from the swagger-ui-dist devDependency. Files are read on first use and kept: the page is requested
  * rarely, the bundle is large.

@@ -14,7 +14,7 @@ import { createContractClient, type ContractClient } from './contract-client.js'
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'petstore-kit.js');
 const BUILT = ['dist/src/cli/main.js', 'dist/mock/cli.js', 'dist/mock/server.js', 'dist/mock/app.js'].map((file) => join(PACKAGE_ROOT, file));
-/** Written by scripts/build.mjs when a build is complete (an incremental build leaves unchanged outputs' times alone). */
+/** Written by bin/dev/build.mjs when a build is complete (an incremental build leaves unchanged outputs' times alone). */
 const STAMP = join(PACKAGE_ROOT, 'dist', '.build-stamp');
 
 /** The newest mtime of the TypeScript the build compiles. */
@@ -37,7 +37,7 @@ export function buildIfStale(): void {
   const sources = Math.max(...['src', 'mock', 'conformance'].map((dir) => newestSource(join(PACKAGE_ROOT, dir))));
   const built = BUILT.every(existsSync) && existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
   if (built > sources) return;
-  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'build.mjs'), '--incremental'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'dev', 'build.mjs'), '--incremental'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
   // tsc emits even when another part of the tree does not type-check; what matters here is that the mock was built.
   if (!BUILT.every(existsSync)) throw new Error(`the build did not produce dist/: ${result.stdout}${result.stderr}`);
 }

@@ -40,8 +40,8 @@ describe('install-time scripts', () => {
   it('@scarf/scarf (install-time telemetry of swagger-ui-dist and Spectral) is the empty stand-in, everywhere', () => {
     expect(manifest.overrides).toEqual({ '@scarf/scarf': '$@scarf/scarf' });
     const scarf = installed.filter(([path]) => path.endsWith('node_modules/@scarf/scarf'));
-    expect(scarf).toEqual([['node_modules/@scarf/scarf', { resolved: 'vendor/no-scarf', link: true }]]);
-    const stub = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'vendor', 'no-scarf', 'package.json'), 'utf8')) as { scripts?: unknown; main?: unknown };
+    expect(scarf).toEqual([['node_modules/@scarf/scarf', { resolved: 'bin/dev/no-scarf', link: true }]]);
+    const stub = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'bin', 'dev', 'no-scarf', 'package.json'), 'utf8')) as { scripts?: unknown; main?: unknown };
     expect(stub.scripts).toBeUndefined();
     expect(stub.main).toBeUndefined();
   });

@@ -49,7 +49,7 @@ describe('the npm package', () => {
     // What `files` names outside dist/ (the generated types ship as petstore-kit/types).
     for (const entry of ['package.json', 'README.md', 'bin', 'openapi.yaml', 'fixtures', 'src/generated']) cpSync(join(PACKAGE_ROOT, entry), join(pkg, entry), { recursive: true });
     // The build `prepack` runs (tsc, and Swagger UI's files into dist/swagger-ui/).
-    await exec(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'build.mjs'), join(pkg, 'dist')], { timeout: SLOW });
+    await exec(process.execPath, [join(PACKAGE_ROOT, 'bin', 'dev', 'build.mjs'), join(pkg, 'dist')], { timeout: SLOW });
     const packed = await exec(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: pkg, timeout: SLOW });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     tarball = join(scratch, info!.filename);

@@ -3,7 +3,7 @@
  * `npm run build` (and `prepack`, so every tarball carries it): compiles the kit into dist/ and copies the few
  * files of swagger-ui-dist the docs page serves (mock/docs.ts) into dist/swagger-ui/, with their licence.
  *
- *   node scripts/build.mjs [OUT_DIR] [--incremental]
+ *   node bin/dev/build.mjs [OUT_DIR] [--incremental]
  *
  * A clean build by default (what is packed holds nothing stale). `--incremental` (npm start, npm test) keeps dist/
  * and tsc's record of it (dist/.tsbuildinfo), so a second start or test run compiles only what changed.
@@ -11,7 +11,7 @@
  * Why copy instead of depending on swagger-ui-dist at run time: swagger-ui-dist depends on @scarf/scarf, whose
  * postinstall reports every install to a third party (issue 23, point 5). Shipping the static files ourselves
  * keeps the published package free of it; swagger-ui-dist stays a devDependency, where `overrides` in
- * package.json replaces @scarf/scarf with the empty vendor/no-scarf.
+ * package.json replaces @scarf/scarf with the empty bin/dev/no-scarf.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const incremental = args.includes('--incremental');
