@@ -35,6 +35,9 @@ import type { StoreRegistry } from './domain.js';
 import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { createChaos, type Fault } from './faults.js';
+import { servesPetStore } from './generic/detect.js';
+import { createGenericEngine, type GenericSettings } from './generic/engine.js';
+import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
@@ -80,6 +83,10 @@ export interface MockAppOptions {
   readonly chaos?: { readonly rate: number; readonly seed: number };
   /** Who may use the /__mock/ admin surface (admin-access.ts). */
   readonly adminAccess?: AdminAccessSettings;
+  /** For a document that is not the Pet Store: the generic engine's data and corrections (generic/engine.ts). */
+  readonly generic?: GenericSettings;
+  /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
+  readonly engine?: MockEngine;
 }
 
 export interface MockApp {
@@ -116,7 +123,7 @@ interface Route {
   readonly operation: Operation;
   readonly validators: OperationValidators;
   readonly relaxed?: OperationValidators;
-  readonly handler: Handler;
+  readonly handler: BoundHandler;
   readonly deprecation?: Deprecation;
   readonly expectsBody: boolean;
   readonly location: LocationOf;
@@ -137,13 +144,17 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const fixedDate = options.now !== undefined ? options.now.toUTCString() : undefined;
   const withNotes = options.notes ?? true;
 
-  const errors = createErrorFactory(contract);
+  // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
+  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? createGenericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
+  const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
-  const handlers = bindHandlers(contract, options.handlers);
+  const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) });
+  const adminSettings = { errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) };
+  const admin = engine ? engine.admin(adminSettings) : createAdmin({ compiled, registry, ...adminSettings });
+  const sessions: Pick<MockEngine, 'dropNotice'> = engine ?? registry;
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = options.journal ?? createJournal(options.journalSize);
@@ -265,11 +276,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     let forced: ForcedAnswer | undefined;
     if (preferences && (preferences.code !== undefined || preferences.example !== undefined)) {
-      const store = registry.get(session.ok ? session.session : undefined);
+      const sessionName = session.ok ? session.session : undefined;
       const outcome = catalog.force(route.operation.operationId, preferences.code, preferences.example, {
         pathParams,
         body: body.value,
-        locationTaken: (location) => exists(store, location),
+        locationTaken: (location) => exists(sessionName, location),
       });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);
@@ -284,16 +295,15 @@ export function createMockApp(options: MockAppOptions): MockApp {
     if (forced) return respond(forced.status, forced.body, corsHeaders, deprecationHeaders, withExtra(forced.headers, unknownQuery), preferences, notes, true);
 
     const sessionName = session.ok ? session.session : undefined;
-    const store = registry.get(sessionName);
-    // A session dropped by a bound starts afresh with this request: its answer says so, whatever it is.
-    const dropped = sessionName === undefined ? undefined : registry.dropNotice(sessionName);
+    // A session dropped by a bound starts afresh with this request (the handler opened it): its answer says so, whatever it is.
     const tell = (response: MockResponse): MockResponse => {
+      const dropped = sessionName === undefined ? undefined : sessions.dropNotice(sessionName);
       if (dropped !== undefined) response.headers[SESSION_DROPPED_HEADER] = dropped;
       return response;
     };
     let result: HandlerResult;
     try {
-      result = route.handler({ store, params: checked.values, body: body.value, location: route.location });
+      result = route.handler({ session: sessionName, params: checked.values, body: body.value, location: route.location });
     } catch (error) {
       notes.push(`internal error in ${route.operation.operationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
@@ -308,14 +318,14 @@ export function createMockApp(options: MockAppOptions): MockApp {
   };
 
   /** Whether a GET of `path` (a created record's Location) finds a record: a forced 201 must not name one. */
-  const exists = (store: ReturnType<StoreRegistry['get']>, path: string): boolean => {
+  const exists = (session: string | undefined, path: string): boolean => {
     const match = router.match('GET', path);
     const route = match.kind === 'match' ? routes.get(match.operation.operationId) : undefined;
     if (!route || match.kind !== 'match') return false;
     const params = route.validators.parameters({ path: match.pathParams, query: {}, headers: {} });
     if (!params.ok) return false;
     try {
-      return !('error' in route.handler({ store, params: params.values, body: undefined, location: noLocation }));
+      return !('error' in route.handler({ session, params: params.values, body: undefined, location: noLocation }));
     } catch {
       return false;
     }
@@ -410,7 +420,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
         return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), { ...headers, [CHAOS_HEADER]: `code=${status}` }, undefined, [`chaos: code=${status}`]);
       }
     }
-    const response = operation(request, route, match.pathParams, corsHeaders);
+    const answered = operation(request, route, match.pathParams, corsHeaders);
+    // The generic engine checks every answer against the document before it leaves, and fits it where it can.
+    const response = engine?.conform ? engine.conform(route.operation, answered) : answered;
     if (draw?.kind !== 'fault') return response;
     // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
     return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };
