@@ -19,13 +19,13 @@
  */
 import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
+import { isJsonMediaType, type CompiledContract, type Diagnostic, type OperationValidators, type ParsedParameters, type RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { bodyLimitOf, readJsonBody } from './body.js';
+import { bodyLimitOf, readJsonBody, type BodyOutcome } from './body.js';
 import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -131,6 +131,10 @@ interface Route {
   readonly queryNames: ReadonlySet<string>;
   /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
   readonly chaosStatuses: readonly number[];
+  /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
+  readonly otherBody?: true;
+  /** A foreign document's operation that answers a media type other than JSON (text/csv): no 406 for asking for it. */
+  readonly otherAnswer?: true;
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
@@ -179,6 +183,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       expectsBody: operation.requestBody !== undefined,
       queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
       chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
+      ...(engine ? mediaOf(operation) : {}),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
       ...(deprecation ? { deprecation } : {}),
     });
@@ -244,11 +249,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
     let unknownQuery: Record<string, string> | undefined;
     const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
-    if (!acceptsJson(headerList(request.headers, 'accept'))) {
+    if (!route.otherAnswer && !acceptsJson(headerList(request.headers, 'accept'))) {
       return fail(errors.error('NOT_ACCEPTABLE', 'This API answers application/json only; accept it (Accept: application/json) or leave Accept out.'));
     }
 
-    const body = readJsonBody(request.body, request.headers, route.expectsBody);
+    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 
@@ -337,7 +342,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const validate = (route: Route, raw: RawParameters, body: unknown, control: readonly Diagnostic[], notes: string[]): Checked => {
     if (mode !== 'off' || !route.relaxed) {
       const params = route.validators.parameters(raw);
-      const bodyProblems = route.validators.body(body);
+      const bodyProblems = route.otherBody ? [] : route.validators.body(body);
       if (params.ok && bodyProblems.length === 0 && control.length === 0) return params;
       const problems = [...control, ...(params.ok ? [] : params.diagnostics), ...bodyProblems];
       if (strictMode || !route.relaxed || control.length > 0) return { ok: false, diagnostics: problems };
@@ -347,7 +352,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     // The guard: even relaxed, a value that would corrupt the store or break an answer is refused.
     const params = route.relaxed.parameters(raw);
-    const bodyProblems = route.relaxed.body(body);
+    const bodyProblems = route.otherBody ? [] : route.relaxed.body(body);
     if (params.ok && bodyProblems.length === 0) return params;
     return { ok: false, diagnostics: [...(params.ok ? [] : params.diagnostics), ...bodyProblems] };
   };
@@ -464,6 +469,15 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
+const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
+
+/** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */
+function mediaOf(operation: Operation): { otherBody?: true; otherAnswer?: true } {
+  const content = operation.requestBody?.content ?? [];
+  const otherBody = content.length > 0 && !content.some((media) => isJsonMediaType(media.mediaType));
+  const otherAnswer = [...operation.responses.values()].some((response) => response.content.some((media) => !isJsonMediaType(media.mediaType)));
+  return { ...(otherBody ? { otherBody: true as const } : {}), ...(otherAnswer ? { otherAnswer: true as const } : {}) };
+}
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {

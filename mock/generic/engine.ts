@@ -35,6 +35,7 @@ export interface GenericEngine extends MockEngine {
   readonly conform: (operation: Operation, response: MockResponse) => MockResponse;
 }
 
+const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
 const SERVER_TIMES = /^(created|updated|modified|inserted|last_?modified|last_?updated)(_?at|_?on|_?date|_?time)?$/i;
 const UPDATED_TIMES = /^(updated|modified|last_?modified|last_?updated)/i;
 
@@ -72,8 +73,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return Object.freeze(isObject(fitted) ? fitted : record);
   };
 
-  const newId = (resource: Resource, store: GenericStore): string => {
-    if (resource.idKind === 'integer') return String(store.nextNumber(resource.key));
+  const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string => {
+    if (resource.idKind === 'integer') {
+      // An id parameter with a maximum (`orderId: 1..10`) gets a free id in its range, so the record can be read back.
+      const next = store.nextNumber(resource.key);
+      const max = resource.idMaximum;
+      if (max === undefined || next <= max) return String(next);
+      for (let candidate = Math.max(1, resource.idMinimum ?? 1); candidate <= max; candidate += 1) if (!store.get(resource.key, scopeOfParams, String(candidate))) return String(candidate);
+      return String(next);
+    }
     if (resource.idKind === 'uuid') return ids.faker.string.uuid();
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
@@ -149,7 +157,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           if (missing) return missing;
           const scope = scopeOf(resource, input);
           const given = resource.idField && isObject(input.body) ? input.body[resource.idField] : undefined;
-          const id = (typeof given === 'string' || typeof given === 'number') && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store);
+          // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
+          const id = (typeof given === 'string' || typeof given === 'number') && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
           const record = makeRecord(resource, input.body, id);
           store.set(resource.key, scope, id, record);
           return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) });
@@ -187,10 +196,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     }
   };
 
-  /** An operation that is not CRUD: its example, else a value of its schema, generated once per operation and seed. */
+  /**
+   * An operation that is not CRUD: its example, else a value of its schema, generated once per operation and seed.
+   * Under a record's path (`/reports/{id}/export`) it answers only while that record exists: else the record's 404.
+   */
   const statelessHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
-    return () => {
+    const owner = resources.resources.filter((r) => operation.pathTemplate.startsWith(`${r.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+    return (input) => {
+      if (owner) {
+        const missing = held(owner, input, () => ({ status: 200 }));
+        if ('status' in missing && missing.status === 404) return missing;
+      }
       if (answer) return answer;
       const status = successStatus(operation, [200, 201, 202, 204]) ?? 200;
       const media = jsonMedia(responseFor(operation, status)?.content ?? []);
@@ -213,12 +230,21 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const validators = compiled.operations.get(operation.operationId);
     if (!validators || response.raw !== undefined) return response;
     const headers = withDeclaredHeaders(operation, response, generator);
+    const other = response.body === undefined && response.status < 400 ? otherMediaAnswer(operation, response.status, generator) : undefined;
+    if (other) {
+      headers['content-type'] = other.mediaType;
+      return { ...response, headers, raw: other.text };
+    }
     let body = response.body;
     let verdict = validators.response(response.status, headers, body);
-    if (verdict.statusKey === undefined || verdict.diagnostics.length === 0) return headers === response.headers ? response : { ...response, headers };
-    if (response.status >= 400) {
+    // RFC 9110 §15.5.1 vs RFC 4918 §11.2: a refusal of a malformed request is 400 or 422, whichever the operation documents.
+    const alias = verdict.statusKey === undefined ? REFUSAL_ALIASES[response.status] : undefined;
+    const status = alias !== undefined && operation.responses.has(String(alias)) ? alias : response.status;
+    if (status !== response.status) verdict = validators.response(status, headers, body);
+    if (verdict.statusKey === undefined || (verdict.diagnostics.length === 0 && status === response.status)) return { ...response, headers };
+    if (status >= 400) {
       const plain = isObject(body) ? body : {};
-      const words = { status: response.status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${response.status}` };
+      const words = { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
       const documented = documentedErrorBody(operation, words, generator, valid);
       if (documented.kind === 'body') body = documented.body;
     } else {
@@ -227,9 +253,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     }
     if (body === undefined) delete headers['content-type'];
     else headers['content-type'] ??= 'application/json';
-    verdict = validators.response(response.status, headers, body);
+    verdict = validators.response(status, headers, body);
     const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
-    const out: MockResponse = { ...response, headers, ...(notes ? { notes } : {}) };
+    const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
     return body === undefined ? withoutBody(out) : { ...out, body };
   };
 
@@ -241,6 +267,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf }),
   };
+}
+
+/** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */
+function fitsPath(resource: Resource, id: string | number): boolean {
+  if (resource.idKind === 'string') return typeof id === 'string' && id !== '' && !id.includes('/');
+  if (resource.idKind === 'uuid') return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+  const n = Number(id);
+  return Number.isSafeInteger(n) && (resource.idMinimum === undefined || n >= resource.idMinimum) && (resource.idMaximum === undefined || n <= resource.idMaximum);
 }
 
 /** RFC 7396 JSON Merge Patch: objects merge member by member, `null` removes a member, anything else replaces. */
@@ -284,6 +318,19 @@ function withDeclaredHeaders(operation: Operation, response: MockResponse, gener
     headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return headers === response.headers ? { ...headers } : headers;
+}
+
+/**
+ * An answer documented only in another media type (`text/csv`, `application/pdf`): its example when it is text,
+ * else a short generated text, sent as that media type (a wildcard one as text/plain).
+ */
+function otherMediaAnswer(operation: Operation, status: number, generator: ValueGenerator): { mediaType: string; text: string } | undefined {
+  const content = responseFor(operation, status)?.content ?? [];
+  if (content.length === 0 || jsonMedia(content)) return undefined;
+  const media = content[0]!;
+  const example = [...media.examples.values()].find((value) => typeof value === 'string');
+  const mediaType = media.mediaType.includes('*') ? 'text/plain' : media.mediaType.split(';')[0]!.trim();
+  return { mediaType, text: typeof example === 'string' ? example : generator.faker.lorem.sentence() };
 }
 
 function withoutBody(response: MockResponse): MockResponse {

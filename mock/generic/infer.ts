@@ -51,6 +51,9 @@ export interface Resource {
   /** The record field holding the id, when the record has one. */
   readonly idField?: string;
   readonly idKind: IdKind;
+  /** The id parameter's bounds, when it has them: generated ids stay inside. */
+  readonly idMinimum?: number;
+  readonly idMaximum?: number;
   /** Whether the record stores the id as a number (its field is an integer/number). */
   readonly idIsNumber: boolean;
   /** The record as answered (response view). */
@@ -143,6 +146,8 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       scopeParams,
       ...(idField ? { idField } : {}),
       idKind,
+      ...(typeof idSpec?.schema.minimum === 'number' ? { idMinimum: idSpec.schema.minimum } : {}),
+      ...(typeof idSpec?.schema.maximum === 'number' ? { idMaximum: idSpec.schema.maximum } : {}),
       idIsNumber: fieldSchema ? ['integer', 'number'].includes(typeOf(fieldSchema) ?? '') : idKind === 'integer',
       ...(found.schema ? { recordSchema: found.schema } : {}),
       ...(found.envelope ? { itemEnvelope: found.envelope } : {}),
