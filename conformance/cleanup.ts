@@ -15,7 +15,7 @@
 import type { CleanupReport } from './model.js';
 import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
 import { expandPath, linkInputs } from './context.js';
-import { isObject, jsonBodyOf, schema, type JsonObject } from './generate.js';
+import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from './generate.js';
 import { identityField, recordReads, successorRead, type LinkTarget, type ResourceKind } from './links.js';
 
 interface ReadInput {
@@ -80,7 +80,7 @@ export class CleanupRegistry {
     const readTarget = recordReads(kind)[0];
     const successor = readTarget?.operation.deprecated ? successorRead(kind, readTarget) : undefined;
     const id = identityField(kind);
-    const properties = Object.keys(schema(jsonBodyOf(kind.create)?.schema).properties ?? {});
+    const properties = Object.keys(propertiesOf(jsonBodyOf(kind.create)?.schema));
     this.seq += 1;
     this.entries.push({
       seq: this.seq,
@@ -200,7 +200,7 @@ function rankKinds(ctx: RunContext): Map<ResourceKind, number> {
     const known = ranks.get(kind);
     if (known !== undefined) return known;
     let rank = 0;
-    for (const name of Object.keys(schema(jsonBodyOf(kind.create)?.schema).properties ?? {})) {
+    for (const name of Object.keys(propertiesOf(jsonBodyOf(kind.create)?.schema))) {
       const producer = ctx.links.producers.get(name);
       if (producer && producer.kind !== kind) rank = Math.max(rank, visit(producer.kind, depth + 1) + 1);
     }

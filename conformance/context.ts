@@ -10,7 +10,7 @@ import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, schema, type JsonObject } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
@@ -457,7 +457,7 @@ export class Case {
     if (depth > 5) return { ok: false, reason: 'the document links its resources in a cycle', setup: true, transport: false };
     const bindings: Record<string, unknown> = { ...(options.bindings ?? {}) };
     const bodySchema = schema(jsonBodyOf(kind.create)?.schema);
-    for (const name of Object.keys(bodySchema.properties ?? {})) {
+    for (const name of Object.keys(propertiesOf(bodySchema))) {
       const producer = this.ctx.links.producers.get(name);
       if (!producer || producer.kind === kind || name in bindings) continue;
       const parent = await this.create(producer.kind, { depth: depth + 1 });

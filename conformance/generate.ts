@@ -294,6 +294,26 @@ function fitLength(text: string, s: Schema): string {
 }
 
 /**
+ * Every property an object of this schema may carry, with its schema, found
+ * through composition: `allOf` parts merged, and the branches of
+ * `oneOf`/`anyOf` united (any branch may be the one sent). A field named in
+ * a part (`NewOrder: allOf: [OrderBase, {required: [petId]}]`) is as much the
+ * body's as a top-level one: looking only at `properties` missed the parent
+ * record a body needs, so the runner sent ids it did not own (issue 19).
+ */
+export function propertiesOf(raw: Schema | OpenAPIV3.ReferenceObject | undefined, depth = 0): Record<string, Schema> {
+  const s = mergeAllOf(schema(raw));
+  const out: Record<string, Schema> = {};
+  for (const [name, p] of Object.entries(s.properties ?? {})) out[name] = schema(p);
+  if (depth < 4) {
+    for (const branch of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) {
+      for (const [name, p] of Object.entries(propertiesOf(schema(branch), depth + 1))) out[name] ??= p;
+    }
+  }
+  return out;
+}
+
+/**
  * A schema with its `allOf` parts folded in (JSON Schema §10.2.1.1: an
  * instance must satisfy every part): properties and required lists are
  * united, a property two parts declare becomes the allOf of both, bounds take
@@ -382,9 +402,11 @@ function notInEnum(values: readonly unknown[]): string {
  * an unknown field on a closed shape, values out of range, bad formats.
  * Nested objects are walked too (to a small depth).
  */
-export function bodyMutations(bodySchema: Schema, valid: unknown): BodyMutation[] {
+export function bodyMutations(rawSchema: Schema, valid: unknown): BodyMutation[] {
   const out: BodyMutation[] = [];
-  if (!isObject(valid) || bodySchema.type !== 'object') return out;
+  // An allOf body (a base and a part that adds `required`) is one object schema: mutate the merged view.
+  const bodySchema = mergeAllOf(rawSchema);
+  if (!isObject(valid) || typeOf(bodySchema) !== 'object') return out;
   out.push({ kind: 'wrong-type', pointer: '', description: 'the body is a JSON array instead of an object', value: [] });
   walkObject(bodySchema, valid, '', out, 0);
   return out;
@@ -400,7 +422,7 @@ function walkObject(s: Schema, valid: JsonObject, pointer: string, out: BodyMuta
     out.push({ kind: 'missing-required', pointer: at(name), description: `required field ${at(name)} removed`, value: setAt(valid, pointer, name, undefined) });
   }
   for (const [name, raw] of Object.entries(properties)) {
-    const p = schema(raw);
+    const p = mergeAllOf(schema(raw));
     if (p.readOnly) continue;
     const wrong = wrongType(p);
     out.push({ kind: 'wrong-type', pointer: at(name), description: `${at(name)} set to ${wrong.label}`, value: withValue(name, wrong.value) });

@@ -16,7 +16,7 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Contract, LinkSpec, Operation, ParameterSpec, ResponseSpec } from '../src/contract/index.js';
-import { mergeAllOf } from './generate.js';
+import { propertiesOf } from './generate.js';
 
 export interface LinkTarget {
   readonly link: LinkSpec;
@@ -160,8 +160,7 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
  */
 function idExpression(response: ResponseSpec, idName: string): string | undefined {
   const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
-  // Through allOf too: `Pet: allOf [NewPet, {id}]` has its id in a part (petstore-expanded.json).
-  const properties = Object.keys((bodySchema ? mergeAllOf(bodySchema) : undefined)?.properties ?? {});
+  const properties = Object.keys(propertiesOf(bodySchema));
   const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
   const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? (idLike.length === 1 ? idLike[0] : undefined);
   if (field) return `$response.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;

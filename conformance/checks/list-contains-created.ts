@@ -1,7 +1,7 @@
 import { excerptJson } from '../json.js';
 import type { Operation } from '../../src/contract/index.js';
 import { answered, type Case, type CreatedRecord, type ParamValue } from '../context.js';
-import { schema } from '../generate.js';
+import { propertiesOf, schema } from '../generate.js';
 import { createdSchema, identityField, unqualified } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
@@ -34,7 +34,7 @@ export const listContainsCreated: CheckDefinition = {
       const parentParam = list.parameters.find((p) => {
         if (p.in !== 'query') return false;
         const producer = ctx.links.producers.get(p.name);
-        return producer !== undefined && producer.kind !== kind && p.name in (schema(createdSchema(kind)).properties ?? {});
+        return producer !== undefined && producer.kind !== kind && p.name in propertiesOf(createdSchema(kind));
       });
 
       const first = await c.create(kind, { setup: true });

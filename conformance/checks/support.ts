@@ -7,7 +7,7 @@
 import type { MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
 import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
 import { coerceText } from '../../src/schema/index.js';
-import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, sampleParameterText, schema, type Schema } from '../generate.js';
+import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
@@ -93,7 +93,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
     if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
     return { ok: true, inputs: { path, query, bindings } };
   }
-  for (const name of Object.keys(schema(media.schema).properties ?? {})) {
+  for (const name of Object.keys(propertiesOf(media.schema))) {
     const producer = ctx.links.producers.get(name);
     if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind) continue;
     if (ctx.settings.readOnly) continue;

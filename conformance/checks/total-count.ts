@@ -1,7 +1,7 @@
 import type { Operation } from '../../src/contract/index.js';
 import type { Case, CreatedRecord, ParamValue, RunContext } from '../context.js';
 import { answered } from '../context.js';
-import { isObject, schema } from '../generate.js';
+import { isObject, propertiesOf, schema } from '../generate.js';
 import { createdSchema, identityField, unqualified, type ResourceKind } from '../links.js';
 import { NOT_APPLICABLE, verdictOf } from '../judge.js';
 import type { Finding } from '../model.js';
@@ -68,7 +68,7 @@ async function ownRecords(ctx: RunContext, c: Case, kind: ResourceKind, list: Op
   const idParam = idLink ? Object.keys(idLink.link.parameters).map(unqualified)[0] : undefined;
   const parentParam = list.parameters.find((p) => {
     const producer = ctx.links.producers.get(p.name);
-    return p.in === 'query' && producer !== undefined && producer.kind !== kind && p.name in (schema(createdSchema(kind)).properties ?? {});
+    return p.in === 'query' && producer !== undefined && producer.kind !== kind && p.name in propertiesOf(createdSchema(kind));
   });
   if (!idParam && !parentParam) return consistency(c, list);
   const first = await c.create(kind, { setup: true });

@@ -1,4 +1,4 @@
-import { ABSENT_ID, isObject, jsonBodyOf, schema } from '../generate.js';
+import { ABSENT_ID, isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
 import type { CheckDefinition } from './types.js';
 import { documenting, provokeStatus, validCall } from './provoke.js';
 
@@ -23,7 +23,7 @@ export const unknownReference422: CheckDefinition = {
     for (const operation of documenting(ctx, 422)) {
       const media = jsonBodyOf(operation);
       if (!media) continue;
-      const references = Object.keys(schema(media.schema).properties ?? {}).filter((name) => {
+      const references = Object.keys(propertiesOf(media.schema)).filter((name) => {
         const producer = ctx.links.producers.get(name);
         return producer !== undefined && ctx.links.kinds.get(operation.operationId) !== producer.kind;
       });

@@ -92,6 +92,16 @@ describe('a planted single defect yields exactly one grouped failure in every fo
     expect(defects[0]!.exchange?.request.body).toBe('{"name":"pkabc12def0-c0"}');
   });
 
+  it('keeps the real values in the fix-first line and normalizes only the grouping key (issue 19, point 3)', () => {
+    const [defect] = groupDefects(report);
+    expect(defect?.reason).toBe('status 200 is not documented for createCategory (created id 100, name "pkabc12def0-c0")');
+    expect(defect?.group).toBe(normalizeReason(defect!.reason));
+    expect(defect?.group).not.toContain('100');
+    const text = render('console', report);
+    expect(text).toContain('created id 100');
+    expect(render('markdown', report)).toContain('created id 100');
+  });
+
   it('console: one fix-first line and one failure block, with the count', () => {
     const text = render('console', report);
     expect(text).toContain('Fix first (1 defect, most severe first)');

@@ -42,8 +42,13 @@ export interface Defect {
   readonly operationId?: string;
   readonly family: string;
   readonly severity: Severity;
-  /** The failure's reason with ids, generated values and numbers taken out: what makes two failures one defect. */
+  /**
+   * The first failure's reason in its own words, values and all (`Sunset: 2027-06-30T23:59:59Z is not an
+   * IMF-fixdate`): what a person reads to fix it. Grouping uses `group` instead (issue 19, point 3).
+   */
   readonly reason: string;
+  /** The reason with ids, generated values and numbers taken out: what makes two failures one defect. */
+  readonly group: string;
   /** How many exchanges showed it (the listed results and those only counted). */
   readonly exchanges: number;
   /** Indices into the report's `results` of the failures it groups, the first one first. */
@@ -135,7 +140,8 @@ export function groupDefects(report: Pick<RunReport, 'meta' | 'results'>): Defec
       ...(first.operationId !== undefined ? { operationId: first.operationId } : {}),
       family: fam,
       severity: severityOf(first.checkId, fam),
-      reason: normalizeReason(reasonOf(first)),
+      reason: reasonOf(first),
+      group: normalizeReason(reasonOf(first)),
       exchanges: indices.reduce((sum, i) => sum + 1 + (report.results[i]!.alike ?? 0), 0),
       results: indices,
       title: first.title,
