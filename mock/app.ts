@@ -308,7 +308,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     };
     let result: HandlerResult;
     try {
-      result = route.handler({ session: sessionName, params: checked.values, body: body.value, location: route.location });
+      result = route.handler({ session: sessionName, params: checked.values, pathParams, body: body.value, location: route.location });
     } catch (error) {
       notes.push(`internal error in ${route.operation.operationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
@@ -330,7 +330,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const params = route.validators.parameters({ path: match.pathParams, query: {}, headers: {} });
     if (!params.ok) return false;
     try {
-      return !('error' in route.handler({ session, params: params.values, body: undefined, location: noLocation }));
+      return !('error' in route.handler({ session, params: params.values, pathParams: match.pathParams, body: undefined, location: noLocation }));
     } catch {
       return false;
     }

@@ -60,3 +60,47 @@ function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, v
   }
   return out;
 }
+
+/** Says what is wrong with a value for a schema: Diagnostic-like pointers (`/items/0/amount`), none when it is valid. */
+export type Problems = (schema: Schema, value: unknown) => readonly { readonly pointer: string }[];
+
+/**
+ * `repair`, then the validator's word: each value it still points at (a `format`, a `pattern`, a bound that a
+ * type-only repair cannot see, such as an example's `"/Date(1573755038314)/"` for a `date-time`) is generated
+ * afresh from the schema at that place, for a few rounds; what is left is returned as it is, for the caller to note.
+ */
+export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+  let current = repair(value, schema, generator, view);
+  for (let round = 0; round < 3; round += 1) {
+    const found = problems(schema, current);
+    if (found.length === 0) return current;
+    for (const { pointer } of found.slice(0, 50)) current = regenerateAt(current, schema, pointer.split('/').slice(1).map(unescape), generator, view);
+  }
+  return current;
+}
+
+function unescape(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The value with the part at `path` generated afresh from the schema there (the nearest part whose schema is known). */
+function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View): unknown {
+  const s = mergeAllOf(raw);
+  if (path.length === 0) return generator.value(s, view, 1);
+  const [head, ...rest] = path as [string, ...string[]];
+  if (Array.isArray(value) && /^\d+$/.test(head)) {
+    const items = 'items' in s && s.items ? asSchema(s.items) : undefined;
+    if (!items) return generator.value(s, view, 1);
+    const copy = [...value];
+    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view);
+    return copy;
+  }
+  if (isObject(value)) {
+    const properties = s.properties ?? {};
+    const property = Object.hasOwn(properties, head) ? asSchema(properties[head]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
+    // A keyword on the object itself (`required`, `additionalProperties`) points here: regenerate the whole.
+    if (!property || !Object.hasOwn(value, head)) return generator.value(s, view, 1);
+    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view) };
+  }
+  return generator.value(s, view, 1);
+}

@@ -10,7 +10,7 @@ import type { CompiledContract } from '../../src/schema/index.js';
 import type { HandlerResult } from '../handlers/types.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
-import { repair } from './conform.js';
+import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
@@ -48,6 +48,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const errors = createPlainErrorFactory(contract);
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
+  const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
     const parent = resources.resources.find((other) => other.itemPath === resource.collectionPath);
@@ -69,7 +70,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
       }
     }
-    const fitted = schema ? repair(record, schema, generator, 'response') : record;
+    const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
     return Object.freeze(isObject(fitted) ? fitted : record);
   };
 
@@ -95,8 +96,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
   const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
 
-  const scopeOf = (resource: Resource, input: OperationInput): string => resource.scopeParams.map((name) => String(input.params.path[name])).join('/');
-  const idText = (resource: Resource, input: OperationInput): string => String(input.params.path[resource.idParam]);
+  /** A path parameter, typed where the operation declares it, as sent where it does not. */
+  const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);
+  const scopeOf = (resource: Resource, input: OperationInput): string => resource.scopeParams.map((name) => pathValue(input, name)).join('/');
+  const idText = (resource: Resource, input: OperationInput): string => pathValue(input, resource.idParam);
 
   /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
   const notFound = (resource: Resource, what: string): HandlerResult => {
@@ -107,8 +110,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
     const parent = parentOf.get(resource);
     if (!parent) return undefined;
-    const scope = parent.scopeParams.map((name) => String(input.params.path[name])).join('/');
-    const id = String(input.params.path[parent.idParam]);
+    const scope = scopeOf(parent, input);
+    const id = idText(parent, input);
     return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
   };
 
@@ -125,7 +128,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
     let path = resource.itemPath;
-    for (const name of resource.scopeParams) path = path.replace(`{${name}}`, encodeURIComponent(String(input.params.path[name])));
+    for (const name of resource.scopeParams) path = path.replace(`{${name}}`, encodeURIComponent(pathValue(input, name)));
     return `${settings.basePath}${path.replace(`{${resource.idParam}}`, encodeURIComponent(id))}`;
   };
 
@@ -249,10 +252,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       if (documented.kind === 'body') body = documented.body;
     } else {
       const schema = responseSchema(operation, response.status);
-      if (schema) body = repair(body, schema, generator, 'response');
+      // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
+      generator.faker.seed(hash(operation.operationId) ^ seed);
+      if (schema) body = fitTo(body, schema, generator, 'response', problems);
     }
     if (body === undefined) delete headers['content-type'];
-    else headers['content-type'] ??= 'application/json';
+    else headers['content-type'] = documentedJsonType(operation, status) ?? headers['content-type'] ?? 'application/json';
     verdict = validators.response(status, headers, body);
     const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
     const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
@@ -267,6 +272,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf }),
   };
+}
+
+/** The operation's JSON media type for a status when it is not plain `application/json` (`application/problem+json`). */
+function documentedJsonType(operation: Operation, status: number): string | undefined {
+  const media = jsonMedia(responseFor(operation, status)?.content ?? []);
+  return media && !media.mediaType.includes('*') ? media.mediaType : undefined;
 }
 
 /** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */

@@ -203,7 +203,10 @@ function identityField(record: Schema, idParam: string, collection: string, expl
   if (explicit !== undefined) return explicit;
   const singular = singularOf(collection);
   const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const candidates = [idParam, 'id', `${singular}Id`, `${singular}_id`, `${singular}ID`, 'ID', 'Id', '_id', 'uuid', 'key', 'slug', 'code', 'name'];
+  // `{team_slug}` names its field by its last word (`slug`), unless that word is only `id`.
+  const words = idParam.split(/[_-]|(?=[A-Z])/);
+  const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const candidates = [idParam, ...(lastWord && lastWord !== 'id' ? [lastWord] : []), 'id', `${singular}Id`, `${singular}_id`, `${singular}ID`, 'ID', 'Id', '_id', 'uuid', 'key', 'slug', 'code', 'name'];
   for (const name of candidates) if (properties.has(name) && (name !== 'name' || /name$/i.test(idParam))) return name;
   // `{pet_id}` against `petId`, `{PetID}` against `petId`: the same words in another case.
   for (const name of properties.keys()) if (squash(name) === squash(idParam) || squash(name) === `${squash(singular)}id`) return name;

@@ -17,6 +17,8 @@ export interface OperationInput {
   /** The `X-Mock-Session` name, or undefined for the default store. */
   readonly session: string | undefined;
   readonly params: ParsedParameters;
+  /** The path's parameters as sent: a foreign document may leave one undeclared (`/app/{app_id}` with no parameter). */
+  readonly pathParams: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly location: LocationOf;
 }
