@@ -17,6 +17,7 @@ import { KitError } from '../src/kit-error.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import { servesPetStore } from './generic/detect.js';
 import { validateSnapshot } from './seed.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
@@ -96,7 +97,8 @@ export function watchSources(sources: WatchSources): { close(): void } {
         log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
         return;
       }
-      if (!what.fixtures && validateSnapshot(initial, nextCompiled).length > 0) {
+      // A document that is not the Pet Store keeps its data in the generic engine, which restarts from its own.
+      if (!what.fixtures && servesPetStore(nextCompiled.contract) && validateSnapshot(initial, nextCompiled).length > 0) {
         log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it; the previous document keeps serving`);
         return;
       }
@@ -104,7 +106,7 @@ export function watchSources(sources: WatchSources): { close(): void } {
     const specReloaded = what.spec && nextCompiled !== compiled;
     // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
     const previous = live.registry;
-    const keep = !what.fixtures && validateSnapshot(previous.get().snapshot(), nextCompiled, 'reachable').length === 0;
+    const keep = !what.fixtures && servesPetStore(nextCompiled.contract) && validateSnapshot(previous.get().snapshot(), nextCompiled, 'reachable').length === 0;
     const registry = keep ? previous : sources.makeRegistry(nextInitial);
     live.swap(await sources.makeApp(nextCompiled, registry, live));
     compiled = nextCompiled;

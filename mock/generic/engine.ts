@@ -13,7 +13,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, parentItemPath, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
@@ -51,7 +51,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
-    const parent = resources.resources.find((other) => other.itemPath === resource.collectionPath);
+    const parent = resources.resources.find((other) => other.itemPath === parentItemPath(resource));
     if (parent) parentOf.set(resource, parent);
   }
 
@@ -186,7 +186,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       case 'update':
         return (input) =>
           held(resource, input, (store, scope, id, existing) => {
-            const record = makeRecord(resource, mergePatch(existing, input.body), id, existing);
+            // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
+            const record = makeRecord(resource, mergePatch(existing, input.body), id, serverOwned(resource, existing));
             store.set(resource.key, scope, id, record);
             return ok(successStatus(operation, [200, 204]), record);
           });

@@ -213,6 +213,11 @@ function identityField(record: Schema, idParam: string, collection: string, expl
   return undefined;
 }
 
+/** The item path a nested collection hangs from: `/a/{aId}` for `/a/{aId}/things`. */
+export function parentItemPath(resource: Resource): string {
+  return resource.collectionPath.split('/').slice(0, -1).join('/');
+}
+
 export function singularOf(plural: string): string {
   if (/ies$/.test(plural)) return `${plural.slice(0, -3)}y`;
   if (/(ss|x|ch|sh)es$/.test(plural)) return plural.slice(0, -2);

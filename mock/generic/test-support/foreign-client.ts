@@ -11,7 +11,7 @@ import { createRouter } from '../../../src/router.js';
 import type { CompiledContract, Diagnostic } from '../../../src/schema/index.js';
 import { ADMIN_HEADER } from '../../admin-access.js';
 import { toExchange, type Exchange } from '../../test-support/contract-client.js';
-import type { Resource, ResourceMap } from '../infer.js';
+import { parentItemPath, type Resource, type ResourceMap } from '../infer.js';
 import { isObject } from '../schemas.js';
 
 export type ForeignExchange = Exchange;
@@ -192,7 +192,7 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
 /** The parent ids of the first record a nested resource's parent holds ([] for a top-level one). */
 function firstScope(resource: Resource, map: ResourceMap, state: unknown): string[] | undefined {
   if (resource.scopeParams.length === 0) return [];
-  const parent = map.resources.find((other) => other.itemPath === resource.collectionPath);
+  const parent = map.resources.find((other) => other.itemPath === parentItemPath(resource));
   const scopes = parent && isObject(state) ? state[parent.key] : undefined;
   if (!parent || !isObject(scopes)) return undefined;
   for (const [scope, records] of Object.entries(scopes)) {
