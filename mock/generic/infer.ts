@@ -105,9 +105,14 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     return flag === true ? undefined : operation;
   };
 
+  // OAS 3.0.3 §4.7.8.1: `/users/{id}` and `/users/{name}` are the same template, which a document must not hold; where
+  // one does, a request cannot tell which record it names, so neither is a resource (both answer statelessly).
+  const shapes = new Map<string, number>();
+  for (const template of byPath.keys()) shapes.set(shapeOf(template), (shapes.get(shapeOf(template)) ?? 0) + 1);
   const resources: Resource[] = [];
   const roles = new Map<string, { resource: Resource; role: Role }>();
   for (const [itemPath, itemMethods] of byPath) {
+    if ((shapes.get(shapeOf(itemPath)) ?? 0) > 1) continue;
     const segments = itemPath.split('/');
     const last = segments[segments.length - 1] ?? '';
     const idParam = /^\{([^{}]+)\}$/.exec(last)?.[1];
@@ -168,6 +173,10 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
   }
   resources.sort((a, b) => a.key.localeCompare(b.key));
   return { resources, roles };
+}
+
+function shapeOf(template: string): string {
+  return template.replace(/\{[^{}]*\}/g, '{}');
 }
 
 function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
