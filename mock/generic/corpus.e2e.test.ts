@@ -36,6 +36,8 @@ const RUNNER_OPERATION_LIMIT = 300;
 const KNOWN_GAPS: Readonly<Record<string, readonly string[]>> = {
   // A valid Employee body is refused with 400: its validation of a nested date/time format differs from the runner's.
   'xero/payroll-uk': ['create-read-back createEmployee'],
+  // Xero creates with PUT on the collection (and POST there updates or creates): not inferred as a create yet.
+  'xero/accounting': ['create-read-back deleteBankTransfers', 'create-read-back updateOrCreateBankTransactions', 'create-read-back updateOrCreateContacts', 'create-read-back updateOrCreatePurchaseOrders'],
   // Two reads of an event type differ: a field the answer fitting fills is not yet the same on every read.
   'svix/server': ['stable-reads '],
 };
