@@ -19,13 +19,13 @@
  */
 import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
-import type { CompiledContract, Diagnostic, OperationValidators, ParsedParameters, RawParameters } from '../src/schema/index.js';
+import { isJsonMediaType, type CompiledContract, type Diagnostic, type OperationValidators, type ParsedParameters, type RawParameters } from '../src/schema/index.js';
 import { createRouter } from '../src/router.js';
 import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { bodyLimitOf, readJsonBody } from './body.js';
+import { bodyLimitOf, readJsonBody, type BodyOutcome } from './body.js';
 import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -36,6 +36,9 @@ import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
+import { servesPetStore } from './generic/detect.js';
+import { createGenericEngine, type GenericSettings } from './generic/engine.js';
+import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
@@ -81,6 +84,10 @@ export interface MockAppOptions {
   readonly chaos?: { readonly rate: number; readonly seed: number };
   /** Who may use the /__mock/ admin surface (admin-access.ts). */
   readonly adminAccess?: AdminAccessSettings;
+  /** For a document that is not the Pet Store: the generic engine's data and corrections (generic/engine.ts). */
+  readonly generic?: GenericSettings;
+  /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
+  readonly engine?: MockEngine;
 }
 
 export interface MockApp {
@@ -117,7 +124,7 @@ interface Route {
   readonly operation: Operation;
   readonly validators: OperationValidators;
   readonly relaxed?: OperationValidators;
-  readonly handler: Handler;
+  readonly handler: BoundHandler;
   readonly deprecation?: Deprecation;
   readonly expectsBody: boolean;
   readonly location: LocationOf;
@@ -125,6 +132,10 @@ interface Route {
   readonly queryNames: ReadonlySet<string>;
   /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
   readonly chaosStatuses: readonly number[];
+  /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
+  readonly otherBody?: true;
+  /** A foreign document's operation that answers a media type other than JSON (text/csv): no 406 for asking for it. */
+  readonly otherAnswer?: true;
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
@@ -138,13 +149,17 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const fixedDate = options.now !== undefined ? options.now.toUTCString() : undefined;
   const withNotes = options.notes ?? true;
 
-  const errors = createErrorFactory(contract);
+  // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
+  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? createGenericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
+  const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
-  const handlers = bindHandlers(contract, options.handlers);
+  const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
   const router = createRouter(contract, basePath);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
-  const admin = createAdmin({ compiled, registry, errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) });
+  const adminSettings = { errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) };
+  const admin = engine ? engine.admin(adminSettings) : createAdmin({ compiled, registry, ...adminSettings });
+  const sessions: Pick<MockEngine, 'dropNotice'> = engine ?? registry;
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = options.journal ?? createJournal(options.journalSize);
@@ -169,6 +184,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       expectsBody: operation.requestBody !== undefined,
       queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
       chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
+      ...(engine ? mediaOf(operation) : {}),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
       ...(deprecation ? { deprecation } : {}),
     });
@@ -234,11 +250,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
     let unknownQuery: Record<string, string> | undefined;
     const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
-    if (!acceptsJson(headerList(request.headers, 'accept'))) {
+    if (!route.otherAnswer && !acceptsJson(headerList(request.headers, 'accept'))) {
       return fail(errors.error('NOT_ACCEPTABLE', 'This API answers application/json only; accept it (Accept: application/json) or leave Accept out.'));
     }
 
-    const body = readJsonBody(request.body, request.headers, route.expectsBody);
+    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 
@@ -266,12 +282,13 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     let forced: ForcedAnswer | undefined;
     if (preferences && (preferences.code !== undefined || preferences.example !== undefined)) {
-      const store = registry.get(session.ok ? session.session : undefined);
+      const sessionName = session.ok ? session.session : undefined;
       const outcome = catalog.force(route.operation.operationId, preferences.code, preferences.example, {
         pathParams,
         body: body.value,
-        locationTaken: (location) => exists(store, location),
-        ownMessage: (code, id) => storeMessage(store, code, id),
+        locationTaken: (location) => exists(sessionName, location),
+        // The Pet Store's forced refusals name its real records (the open order of the pet); a foreign document has no such words.
+        ...(engine ? {} : { ownMessage: (code: string, id: number) => storeMessage(registry.get(sessionName), code, id) }),
       });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);
@@ -286,16 +303,15 @@ export function createMockApp(options: MockAppOptions): MockApp {
     if (forced) return respond(forced.status, forced.body, corsHeaders, deprecationHeaders, withExtra(forced.headers, unknownQuery), preferences, notes, true);
 
     const sessionName = session.ok ? session.session : undefined;
-    const store = registry.get(sessionName);
-    // A session dropped by a bound starts afresh with this request: its answer says so, whatever it is.
-    const dropped = sessionName === undefined ? undefined : registry.dropNotice(sessionName);
+    // A session dropped by a bound starts afresh with this request (the handler opened it): its answer says so, whatever it is.
     const tell = (response: MockResponse): MockResponse => {
+      const dropped = sessionName === undefined ? undefined : sessions.dropNotice(sessionName);
       if (dropped !== undefined) response.headers[SESSION_DROPPED_HEADER] = dropped;
       return response;
     };
     let result: HandlerResult;
     try {
-      result = route.handler({ store, params: checked.values, body: body.value, location: route.location });
+      result = route.handler({ session: sessionName, params: checked.values, pathParams, body: body.value, location: route.location });
     } catch (error) {
       notes.push(`internal error in ${route.operation.operationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
@@ -310,14 +326,14 @@ export function createMockApp(options: MockAppOptions): MockApp {
   };
 
   /** Whether a GET of `path` (a created record's Location) finds a record: a forced 201 must not name one. */
-  const exists = (store: ReturnType<StoreRegistry['get']>, path: string): boolean => {
+  const exists = (session: string | undefined, path: string): boolean => {
     const match = router.match('GET', path);
     const route = match.kind === 'match' ? routes.get(match.operation.operationId) : undefined;
     if (!route || match.kind !== 'match') return false;
     const params = route.validators.parameters({ path: match.pathParams, query: {}, headers: {} });
     if (!params.ok) return false;
     try {
-      return !('error' in route.handler({ store, params: params.values, body: undefined, location: noLocation }));
+      return !('error' in route.handler({ session, params: params.values, pathParams: match.pathParams, body: undefined, location: noLocation }));
     } catch {
       return false;
     }
@@ -329,7 +345,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const validate = (route: Route, raw: RawParameters, body: unknown, control: readonly Diagnostic[], notes: string[]): Checked => {
     if (mode !== 'off' || !route.relaxed) {
       const params = route.validators.parameters(raw);
-      const bodyProblems = route.validators.body(body);
+      const bodyProblems = route.otherBody ? [] : route.validators.body(body);
       if (params.ok && bodyProblems.length === 0 && control.length === 0) return params;
       const problems = [...control, ...(params.ok ? [] : params.diagnostics), ...bodyProblems];
       if (strictMode || !route.relaxed || control.length > 0) return { ok: false, diagnostics: problems };
@@ -339,7 +355,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     // The guard: even relaxed, a value that would corrupt the store or break an answer is refused.
     const params = route.relaxed.parameters(raw);
-    const bodyProblems = route.relaxed.body(body);
+    const bodyProblems = route.otherBody ? [] : route.relaxed.body(body);
     if (params.ok && bodyProblems.length === 0) return params;
     return { ok: false, diagnostics: [...(params.ok ? [] : params.diagnostics), ...bodyProblems] };
   };
@@ -412,7 +428,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
         return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), { ...headers, [CHAOS_HEADER]: `code=${status}` }, undefined, [`chaos: code=${status}`]);
       }
     }
-    const response = operation(request, route, match.pathParams, corsHeaders);
+    const answered = operation(request, route, match.pathParams, corsHeaders);
+    // The generic engine checks every answer against the document before it leaves, and fits it where it can.
+    const response = engine?.conform ? engine.conform(route.operation, answered) : answered;
     if (draw?.kind !== 'fault') return response;
     // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
     return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };
@@ -454,6 +472,15 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
+const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
+
+/** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */
+function mediaOf(operation: Operation): { otherBody?: true; otherAnswer?: true } {
+  const content = operation.requestBody?.content ?? [];
+  const otherBody = content.length > 0 && !content.some((media) => isJsonMediaType(media.mediaType));
+  const otherAnswer = [...operation.responses.values()].some((response) => response.content.some((media) => !isJsonMediaType(media.mediaType)));
+  return { ...(otherBody ? { otherBody: true as const } : {}), ...(otherAnswer ? { otherAnswer: true as const } : {}) };
+}
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {

@@ -65,6 +65,7 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
     ...(raw['allow-refs'] !== undefined ? { allowRefs: raw['allow-refs'] } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
+    ...(raw['mock-overlay'] !== undefined ? { mockOverlay: raw['mock-overlay'] } : {}),
     ...(dataSeed !== undefined ? { seed: dataSeed } : {}),
     ...(pets !== undefined ? { pets } : {}),
     ...(now !== undefined ? { now } : {}),

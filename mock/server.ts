@@ -28,6 +28,8 @@ import type { MockRequest, MockResponse, RequestBody } from './message.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
 import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
 import { createLiveApp, watchSources } from './watch.js';
+import { servesPetStore } from './generic/detect.js';
+import { genericStartup } from './generic/startup.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -72,6 +74,8 @@ export interface MockOptions {
   readonly adminToken?: string;
   /** Open the /__mock/ admin surface on a non-loopback host without a token. */
   readonly adminOpen?: boolean;
+  /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
+  readonly mockOverlay?: string;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -126,7 +130,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);
+    // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
+    const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
     return createMockApp({
+      ...(generic ? { generic } : {}),
       compiled: from,
       registry,
       ...(docs ? { docs } : {}),
@@ -182,6 +189,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 
 /** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
 export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
+  // Another document's data is the generic engine's (generic/startup.ts); the Pet Store's store stays empty.
+  if (!servesPetStore(compiled.contract)) return EMPTY_SNAPSHOT;
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);

@@ -17,6 +17,7 @@ import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import { servesPetStore } from './generic/detect.js';
 import { validateSnapshot } from './snapshot.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
@@ -96,7 +97,8 @@ export function watchSources(sources: WatchSources): { close(): void } {
         log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
         return;
       }
-      const unfit = what.fixtures ? [] : validateSnapshot(initial, nextCompiled);
+      // A document that is not the Pet Store keeps its data in the generic engine, which restarts from its own.
+      const unfit = what.fixtures || !servesPetStore(nextCompiled.contract) ? [] : validateSnapshot(initial, nextCompiled);
       if (unfit.length > 0) {
         log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeProblems(initial, unfit)}; the previous document keeps serving`);
         return;
@@ -106,8 +108,9 @@ export function watchSources(sources: WatchSources): { close(): void } {
     // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
     const previous = live.registry;
     const held = previous.get().snapshot();
-    const unkept = what.fixtures ? [] : validateSnapshot(held, nextCompiled, 'reachable');
-    const keep = !what.fixtures && unkept.length === 0;
+    const petStore = servesPetStore(nextCompiled.contract);
+    const unkept = what.fixtures || !petStore ? [] : validateSnapshot(held, nextCompiled, 'reachable');
+    const keep = !what.fixtures && petStore && unkept.length === 0;
     const registry = keep ? previous : sources.makeRegistry(nextInitial);
     live.swap(await sources.makeApp(nextCompiled, registry, live));
     compiled = nextCompiled;

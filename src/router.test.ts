@@ -40,3 +40,21 @@ describe('router', async () => {
     expect(prefixed.match('GET', '/api/v10/pets').kind).toBe('no-path');
   });
 });
+
+describe('router: one position named differently by two templates', () => {
+  it('names each parameter as the matched template does (Twilio: /Brands/{Sid} beside /Brands/{BrandSid}/Vettings)', async () => {
+    const { buildContract } = await import('./contract/index.js');
+    const responses = { '200': { description: 'ok' } };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/brands/{Sid}': { get: { operationId: 'fetchBrand', responses } },
+        '/brands/{BrandSid}/vettings/{VettingSid}': { get: { operationId: 'fetchVetting', responses } },
+      },
+    };
+    const router = createRouter(buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false }));
+    expect(router.match('GET', '/brands/BN1')).toMatchObject({ kind: 'match', pathParams: { Sid: 'BN1' } });
+    expect(router.match('GET', '/brands/BN1/vettings/VT2')).toMatchObject({ kind: 'match', pathParams: { BrandSid: 'BN1', VettingSid: 'VT2' } });
+  });
+});

@@ -8,8 +8,9 @@ export type RouteMatch =
 
 interface Node {
   readonly literal: Map<string, Node>;
-  param?: { readonly name: string; readonly node: Node };
-  route?: { readonly template: string; readonly byMethod: ReadonlyMap<string, Operation>; readonly allow: readonly string[] };
+  param?: { readonly node: Node };
+  /** `names`: the template's own parameter names, in order; two templates may name one position differently. */
+  route?: { readonly template: string; readonly byMethod: ReadonlyMap<string, Operation>; readonly allow: readonly string[]; readonly names: readonly string[] };
 }
 
 export interface Router {
@@ -29,10 +30,12 @@ export function createRouter(contract: Contract, basePath = ''): Router {
 
   for (const [template, methods] of contract.pathMethods) {
     let node = root;
+    const names: string[] = [];
     for (const segment of splitPath(template)) {
       const param = /^\{([^}]+)\}$/.exec(segment);
       if (param) {
-        node.param ??= { name: param[1]!, node: { literal: new Map() } };
+        names.push(param[1]!);
+        node.param ??= { node: { literal: new Map() } };
         node = node.param.node;
       } else {
         let next = node.literal.get(segment);
@@ -44,7 +47,7 @@ export function createRouter(contract: Contract, basePath = ''): Router {
     for (const operation of contract.operations) {
       if (operation.pathTemplate === template) byMethod.set(operation.method.toUpperCase(), operation);
     }
-    node.route = { template, byMethod, allow: methods };
+    node.route = { template, byMethod, allow: methods, names };
   }
 
   return {
@@ -54,7 +57,8 @@ export function createRouter(contract: Contract, basePath = ''): Router {
         if (path !== prefix && !path.startsWith(`${prefix}/`)) return { kind: 'no-path' };
         path = path.slice(prefix.length) || '/';
       }
-      const params: Record<string, string> = {};
+      // Values by position: `/a/{aId}` and `/a/{name}/b` share the node, and only the route reached names them.
+      const values: string[] = [];
       let node: Node | undefined = root;
       // Segment by segment with indexOf and slice, not split(): no array per request (issue 14).
       const start = path.charCodeAt(0) === 0x2f ? 1 : 0;
@@ -69,7 +73,7 @@ export function createRouter(contract: Contract, basePath = ''): Router {
         if (literal) {
           node = literal;
         } else if (node.param && segment !== '') {
-          params[node.param.name] = segment;
+          values.push(segment);
           node = node.param.node;
         } else {
           return { kind: 'no-path' };
@@ -80,6 +84,8 @@ export function createRouter(contract: Contract, basePath = ''): Router {
       // HEAD is GET without a body (RFC 9110 §9.3.2).
       const operation = route.byMethod.get(method) ?? (method === 'HEAD' ? route.byMethod.get('GET') : undefined);
       if (!operation) return { kind: 'no-method', pathTemplate: route.template, allow: route.allow };
+      const params: Record<string, string> = {};
+      for (let i = 0; i < values.length; i += 1) params[route.names[i]!] = values[i]!;
       return { kind: 'match', operation, pathParams: params };
     },
   };

@@ -37,6 +37,7 @@ export const COMMANDS = {
       'allow-refs': allowRefs,
       fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
       seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
+      'mock-overlay': { type: 'string', placeholder: 'FILE', description: 'for a document other than the Pet Store: corrections to the inferred resources (x-mock-id, x-mock-collection, x-mock-stateless; README "Any document")' },
       pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
       now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
       'base-path': { type: 'string', placeholder: 'PATH', default: '', description: 'serve under a path prefix, e.g. /api/v1' },

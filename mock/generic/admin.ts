@@ -1,0 +1,116 @@
+/**
+ * The `/__mock/` control plane for a foreign document: the same endpoints as the Pet Store's (admin.ts), over the
+ * generic stores, plus the resource map the engine inferred:
+ *
+ *   POST /__mock/reset[?session=NAME]   back to the initial data
+ *   GET  /__mock/state[?session=NAME]   `{ "<collection path>": { "<scope>": [records] } }`
+ *   PUT  /__mock/state[?session=NAME]   replace it with such a JSON (every record checked against its schema)
+ *   GET  /__mock/health                 the document's title, version and hash, and the kit's version
+ *   GET  /__mock/resources              what was inferred (report.ts), and how to correct it
+ *
+ * Who may call it is admin-access.ts's business, exactly as for the Pet Store.
+ */
+import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
+import type { Admin, AdminAnswer } from '../admin.js';
+import { createAdminAccess, type AdminAccessSettings } from '../admin-access.js';
+import { readJsonBody } from '../body.js';
+import type { ErrorFactory } from '../errors.js';
+import type { MockRequest } from '../message.js';
+import { readSession } from '../session.js';
+import { IMPORT_MAX_DEPTH } from '../state-import.js';
+import type { ResourceMap } from './infer.js';
+import { describeResources } from './report.js';
+import { isObject } from './schemas.js';
+import type { GenericRegistry, GenericState, StoredRecord } from './store.js';
+
+/** An import may be large (an export of a busy session), but bounded. */
+const IMPORT_LIMIT = 64 * 1024 * 1024;
+/** Records checked against their schema per import before the first problems are reported. */
+const PROBLEMS_SHOWN = 5;
+
+export interface GenericAdminOptions {
+  readonly compiled: CompiledContract;
+  readonly resources: ResourceMap;
+  readonly registry: GenericRegistry;
+  readonly errors: ErrorFactory;
+  readonly kitVersion: string;
+  readonly access?: AdminAccessSettings;
+  readonly idOf: (resource: string, record: StoredRecord, index: number) => string;
+}
+
+export function createGenericAdmin(options: GenericAdminOptions): Admin {
+  const { compiled, resources, registry, errors } = options;
+  const { contract } = compiled;
+  const refusal = createAdminAccess(options.access);
+  const guard = (request: MockRequest): AdminAnswer | undefined => {
+    const refused = refusal(request.method, request.headers);
+    return refused ? { status: refused.status, body: { code: refused.code, message: refused.message, status: refused.status } } : undefined;
+  };
+  const byKey = new Map(resources.resources.map((r) => [r.key, r]));
+
+  /** An imported state: known collections, arrays of objects, each valid for its record schema. */
+  const check = (value: unknown): Diagnostic[] => {
+    const problems: Diagnostic[] = [];
+    if (!isObject(value)) return [{ pointer: '/body', keyword: 'type', message: 'must be an object of collection path → scope → records, as GET /__mock/state exports it' }];
+    for (const [key, scopes] of Object.entries(value)) {
+      const resource = byKey.get(key);
+      const at = `/body/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (!resource) problems.push({ pointer: at, keyword: 'additionalProperties', message: `is not a collection of this document; they are ${[...byKey.keys()].join(', ')}` });
+      else if (!isObject(scopes)) problems.push({ pointer: at, keyword: 'type', message: 'must be an object of scope → records' });
+      else {
+        for (const [scope, records] of Object.entries(scopes)) {
+          if (!Array.isArray(records)) problems.push({ pointer: `${at}/${scope}`, keyword: 'type', message: 'must be an array of records' });
+          else
+            records.forEach((record: unknown, index) => {
+              if (problems.length >= PROBLEMS_SHOWN) return;
+              if (!isObject(record)) problems.push({ pointer: `${at}/${scope}/${index}`, keyword: 'type', message: 'must be an object' });
+              else if (resource.recordSchema) for (const d of compiled.validate(resource.recordSchema, record, 'response', `${at}/${scope}/${index}`)) problems.push(d);
+            });
+        }
+      }
+      if (problems.length >= PROBLEMS_SHOWN) break;
+    }
+    return problems.slice(0, PROBLEMS_SHOWN);
+  };
+
+  const importState = (request: MockRequest, name: string | undefined): AdminAnswer => {
+    const parsed = readJsonBody(request.body, request.headers, true, IMPORT_MAX_DEPTH);
+    if (!parsed.ok) return errors.error(parsed.code, parsed.message);
+    const problems = check(parsed.value);
+    if (problems.length > 0) return errors.validationFailed(problems);
+    const state = parsed.value as GenericState;
+    registry.load(state, name);
+    const loaded: Record<string, number> = {};
+    for (const [key, scopes] of Object.entries(state)) loaded[key] = Object.values(scopes).reduce((sum, records) => sum + records.length, 0);
+    return { status: 200, body: { loaded, ...(name === undefined ? {} : { session: name }) } };
+  };
+  const health = { status: 'ok', contract: { title: contract.title, version: contract.version, sha256: contract.sha256 }, kit: { name: 'petstore-kit', version: options.kitVersion } };
+  /** `METHOD path` → its answer; the session name (`?session=`) is read for those that take one. */
+  const endpoints: Readonly<Record<string, (request: MockRequest, session: string | undefined) => AdminAnswer>> = {
+    'GET /__mock/health': () => ({ status: 200, body: { ...health, sessions: registry.sessions().length } }),
+    'GET /__mock/resources': () => ({ status: 200, body: describeResources(contract, resources) }),
+    'POST /__mock/reset': (_request, session) => {
+      registry.reset(session);
+      return { status: 200, body: session === undefined ? { reset: 'all' } : { reset: 'session', session } };
+    },
+    'GET /__mock/state': (_request, session) => ({ status: 200, body: registry.get(session).snapshot() }),
+    'PUT /__mock/state': importState,
+  };
+
+  return {
+    bodyLimit: () => IMPORT_LIMIT,
+    guard,
+    handle(request) {
+      const refused = guard(request);
+      if (refused) return refused;
+      const allowed = Object.keys(endpoints).filter((key) => key.endsWith(` ${request.path}`)).map((key) => key.split(' ')[0]!);
+      if (allowed.length === 0) return errors.error('ROUTE_NOT_FOUND', `No admin endpoint at ${request.path.slice(0, 100)}; there are ${[...new Set(Object.keys(endpoints).map((key) => key.split(' ')[1]))].join(', ')}.`);
+      const method = request.method === 'HEAD' && allowed.includes('GET') ? 'GET' : request.method;
+      const endpoint = endpoints[`${method} ${request.path}`];
+      if (!endpoint) return { ...errors.error('METHOD_NOT_ALLOWED', `${request.method.slice(0, 20)} is not allowed on ${request.path}; use ${allowed.join(', ')}.`), headers: { allow: allowed.join(', ') } };
+      const session = readSession(request.query['session'], '/query/session');
+      if (!session.ok) return errors.validationFailed([session.diagnostic]);
+      return endpoint(request, session.session);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Fitting a value to a schema of the document: what the generic engine does to a record before it stores it
+ * (a create body is `NewThing`, the record is `Thing`), and to an answer before it leaves. Keeps every field the
+ * value has that the schema allows, drops what `additionalProperties: false` forbids, fills a missing required
+ * field from the schema, replaces a value of the wrong type; the caller validates the result (the document has
+ * the last word) and falls back to a generated value when a repair is not enough.
+ */
+import type { ValueGenerator, View } from './generate.js';
+import { asSchema, isObject, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
+
+const MAX_DEPTH = 10;
+
+export function repair(value: unknown, raw: Schema, generator: ValueGenerator, view: View, depth = 0): unknown {
+  if (depth > MAX_DEPTH) return value;
+  const s = mergeAllOf(raw);
+  if (value === null) return s.nullable || s.type === undefined ? value : generator.value(s, view, 0, depth);
+  if (s.oneOf || s.anyOf || s.not) return value;
+  if (s.enum && !s.enum.some((option) => option === value)) return generator.value(s, view, 0, depth);
+  const type = typeOf(s);
+  switch (type) {
+    case 'object':
+      return isObject(value) ? repairObject(value, s, generator, view, depth) : generator.value(s, view, 0, depth);
+    case 'array': {
+      if (!Array.isArray(value)) return generator.value(s, view, 0, depth);
+      const items = asSchema('items' in s ? s.items : undefined);
+      return value.map((item: unknown) => repair(item, items, generator, view, depth + 1));
+    }
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) ? value : generator.value(s, view, 0, depth);
+    case 'number':
+      return typeof value === 'number' ? value : generator.value(s, view, 0, depth);
+    case 'boolean':
+      return typeof value === 'boolean' ? value : generator.value(s, view, 0, depth);
+    case 'string':
+      return typeof value === 'string' ? value : generator.value(s, view, 0, depth);
+    default:
+      return value;
+  }
+}
+
+function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, view: View, depth: number): JsonObject {
+  const properties = s.properties ?? {};
+  const out: JsonObject = {};
+  for (const [name, field] of Object.entries(value)) {
+    const declared = Object.hasOwn(properties, name) ? mergeAllOf(asSchema(properties[name])) : undefined;
+    if (!declared) {
+      if (s.additionalProperties === false) continue;
+      out[name] = isObject(s.additionalProperties) ? repair(field, asSchema(s.additionalProperties), generator, view, depth + 1) : field;
+      continue;
+    }
+    // OpenAPI 3.0.3 §4.7.24: an answer never carries writeOnly fields, a request never readOnly ones.
+    if (view === 'response' ? declared.writeOnly : declared.readOnly) continue;
+    out[name] = repair(field, declared, generator, view, depth + 1);
+  }
+  for (const name of s.required ?? []) {
+    if (Object.hasOwn(out, name) || !Object.hasOwn(properties, name)) continue;
+    const declared = mergeAllOf(asSchema(properties[name]));
+    if (view === 'response' ? declared.writeOnly : declared.readOnly) continue;
+    out[name] = generator.value(declared, view, 0, depth + 1, name);
+  }
+  return out;
+}
+
+/** Says what is wrong with a value for a schema: Diagnostic-like pointers (`/items/0/amount`), none when it is valid. */
+export type Problems = (schema: Schema, value: unknown) => readonly { readonly pointer: string }[];
+
+/**
+ * `repair`, then the validator's word: each value it still points at (a `format`, a `pattern`, a bound that a
+ * type-only repair cannot see, such as an example's `"/Date(1573755038314)/"` for a `date-time`) is generated
+ * afresh from the schema at that place, for a few rounds; what is left is returned as it is, for the caller to note.
+ */
+export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+  let current = repair(value, schema, generator, view);
+  for (let round = 0; round < 3; round += 1) {
+    const found = problems(schema, current);
+    if (found.length === 0) return current;
+    for (const { pointer } of found.slice(0, 50)) current = regenerateAt(current, schema, pointer.split('/').slice(1).map(unescape), generator, view);
+  }
+  return current;
+}
+
+function unescape(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The value with the part at `path` generated afresh from the schema there (the nearest part whose schema is known). */
+function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View): unknown {
+  const s = mergeAllOf(raw);
+  if (path.length === 0) return generator.value(s, view, 1);
+  const [head, ...rest] = path as [string, ...string[]];
+  if (Array.isArray(value) && /^\d+$/.test(head)) {
+    const items = 'items' in s && s.items ? asSchema(s.items) : undefined;
+    if (!items) return generator.value(s, view, 1);
+    const copy = [...value];
+    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view);
+    return copy;
+  }
+  if (isObject(value)) {
+    const properties = s.properties ?? {};
+    const property = Object.hasOwn(properties, head) ? asSchema(properties[head]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
+    // A keyword on the object itself (`required`, `additionalProperties`) points here: regenerate the whole.
+    if (!property || !Object.hasOwn(value, head)) return generator.value(s, view, 1);
+    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view) };
+  }
+  return generator.value(s, view, 1);
+}

@@ -1,0 +1,357 @@
+/**
+ * The generic engine (issue 22): a stateful mock of any document, with no code. The inferred resources
+ * (infer.ts) keep records (store.ts): create, read, list, replace, partial update (RFC 7396 merge), delete, each
+ * answered in the shape the document gives that operation; every other operation answers from the document's
+ * examples or a value generated from its schema, the same for the same seed. Every answer is checked against
+ * the document before it leaves (`conform`), and fitted where it does not match.
+ */
+import type { Operation } from '../../src/contract/index.js';
+import type { CompiledContract } from '../../src/schema/index.js';
+import type { HandlerResult } from '../handlers/types.js';
+import type { MockResponse } from '../message.js';
+import { createGenericAdmin } from './admin.js';
+import { fitTo, repair, type Problems } from './conform.js';
+import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
+import { ValueGenerator } from './generate.js';
+import { inferResources, parentItemPath, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { buildInitialState, type FixtureFiles } from './initial.js';
+import { listAnswer } from './lists.js';
+import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
+import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, responseSchema, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
+
+export interface GenericSettings {
+  /** Seeds generated records, ids and answers (`--seed`); 1 by default. */
+  readonly seed?: number;
+  /** `--fixtures DIR` read as `<collection>.json` files (fixtures.ts), or 'none' for empty collections. */
+  readonly fixtures?: FixtureFiles | 'none';
+  /** Corrections to the inference, in the words of the `x-mock-*` extensions. */
+  readonly overlay?: MockOverlay;
+  readonly maxSessions?: number;
+}
+
+export interface GenericEngine extends MockEngine {
+  readonly resources: ResourceMap;
+  readonly conform: (operation: Operation, response: MockResponse) => MockResponse;
+}
+
+const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
+const SERVER_TIMES = /^(created|updated|modified|inserted|last_?modified|last_?updated)(_?at|_?on|_?date|_?time)?$/i;
+const UPDATED_TIMES = /^(updated|modified|last_?modified|last_?updated)/i;
+
+export function createGenericEngine(compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }): GenericEngine {
+  const { contract } = compiled;
+  const seed = settings.seed ?? 1;
+  const resources = inferResources(contract, settings.overlay);
+  const generator = new ValueGenerator(seed);
+  const ids = new ValueGenerator(seed + 1);
+  const errors = createPlainErrorFactory(contract);
+  const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
+  const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
+  const parentOf = new Map<Resource, Resource>();
+  for (const resource of resources.resources) {
+    const parent = resources.resources.find((other) => other.itemPath === parentItemPath(resource));
+    if (parent) parentOf.set(resource, parent);
+  }
+
+  /** A record as stored: the client's fields fitted to the record schema, the id and server-owned fields set by the mock. */
+  const makeRecord = (resource: Resource, input: unknown, id: string, existing?: StoredRecord): StoredRecord => {
+    const schema = resource.recordSchema;
+    const record: JsonObject = { ...(existing ?? {}), ...(isObject(input) ? input : {}) };
+    if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
+    if (schema) {
+      for (const [name, raw] of propertiesOf(schema)) {
+        const property = mergeAllOf(raw);
+        if (name === resource.idField) continue;
+        const isTime = property.format === 'date-time' && SERVER_TIMES.test(name);
+        if (isTime && (UPDATED_TIMES.test(name) || existing?.[name] === undefined)) record[name] = clock();
+        else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
+        else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
+      }
+    }
+    const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
+    return Object.freeze(isObject(fitted) ? fitted : record);
+  };
+
+  const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string => {
+    if (resource.idKind === 'integer') {
+      // An id parameter with a maximum (`orderId: 1..10`) gets a free id in its range, so the record can be read back.
+      const next = store.nextNumber(resource.key);
+      const max = resource.idMaximum;
+      if (max === undefined || next <= max) return String(next);
+      for (let candidate = Math.max(1, resource.idMinimum ?? 1); candidate <= max; candidate += 1) if (!store.get(resource.key, scopeOfParams, String(candidate))) return String(candidate);
+      return String(next);
+    }
+    if (resource.idKind === 'uuid') return ids.faker.string.uuid();
+    const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
+    const s = field ? mergeAllOf(field) : undefined;
+    if (s && (s.pattern || s.format || s.enum)) {
+      const candidate = ids.value(s, 'response', 0, 1, resource.idField);
+      if (typeof candidate === 'string' && candidate !== '') return candidate;
+    }
+    return String(store.nextNumber(resource.key));
+  };
+
+  const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
+  const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
+
+  /** A path parameter, typed where the operation declares it, as sent where it does not. */
+  const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);
+  const scopeOf = (resource: Resource, input: OperationInput): string => resource.scopeParams.map((name) => pathValue(input, name)).join('/');
+  const idText = (resource: Resource, input: OperationInput): string => pathValue(input, resource.idParam);
+
+  /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
+  const notFound = (resource: Resource, what: string): HandlerResult => {
+    const answer = errors.error('ROUTE_NOT_FOUND', `${what} was not found in ${resource.collectionPath}.`);
+    return { status: 404, body: { ...answer.body, code: 'NOT_FOUND' } };
+  };
+  /** A nested record's parent must exist: `/a/9/things` under a deleted `a` is a 404 like the parent itself. */
+  const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
+    const parent = parentOf.get(resource);
+    if (!parent) return undefined;
+    const scope = scopeOf(parent, input);
+    const id = idText(parent, input);
+    return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
+  };
+
+  /** The record in the shape an operation answers it: bare, or in the envelope its schema has (`{ data: ... }`). */
+  const shaped = (operation: Operation, status: number, record: StoredRecord): unknown => {
+    const spec = responseFor(operation, status);
+    const media = spec ? jsonMedia(spec.content) : undefined;
+    if (!media) return undefined;
+    const schema = media.schema;
+    if (!schema || typeOf(schema) !== 'object') return record;
+    const key = resourceEnvelope(schema);
+    return key === undefined ? record : { [key]: record };
+  };
+
+  const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
+    let path = resource.itemPath;
+    for (const name of resource.scopeParams) path = path.replace(`{${name}}`, encodeURIComponent(pathValue(input, name)));
+    return `${settings.basePath}${path.replace(`{${resource.idParam}}`, encodeURIComponent(id))}`;
+  };
+
+/** Runs `then` on the record an item path names, or answers the 404 (its parent's, when the parent is gone). */
+  const held = (resource: Resource, input: OperationInput, then: (store: GenericStore, scope: string, id: string, record: StoredRecord) => HandlerResult): HandlerResult => {
+    const store = registry.get(input.session);
+    const scope = scopeOf(resource, input);
+    const id = idText(resource, input);
+    const record = store.get(resource.key, scope, id);
+    return record ? then(store, scope, id, record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
+  };
+
+  const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>): HandlerResult => {
+      const code = status ?? 200;
+      const body = shaped(operation, code, record);
+      return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
+    };
+    switch (role) {
+      case 'list':
+        return (input) => {
+          const store = registry.get(input.session);
+          return missingParent(resource, store, input) ?? listAnswer(operation, resource, store.records(resource.key, scopeOf(resource, input)), input.params.query, settings.basePath);
+        };
+      case 'create':
+        return (input) => {
+          const store = registry.get(input.session);
+          const missing = missingParent(resource, store, input);
+          if (missing) return missing;
+          const scope = scopeOf(resource, input);
+          const given = resource.idField && isObject(input.body) ? input.body[resource.idField] : undefined;
+          // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
+          const id = (typeof given === 'string' || typeof given === 'number') && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
+          const record = makeRecord(resource, input.body, id);
+          store.set(resource.key, scope, id, record);
+          return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) });
+        };
+      case 'read':
+        return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
+      case 'replace':
+        return (input) => {
+          const store = registry.get(input.session);
+          const missing = missingParent(resource, store, input);
+          if (missing) return missing;
+          const scope = scopeOf(resource, input);
+          const id = idText(resource, input);
+          const existing = store.get(resource.key, scope, id);
+          if (!existing && !resource.upsert) return notFound(resource, `${singularOf(resource.name)} ${id}`);
+          // A replace keeps only what the server owns (the id, readOnly fields, the creation time): the rest is the body.
+          const record = makeRecord(resource, input.body, id, existing ? serverOwned(resource, existing) : undefined);
+          store.set(resource.key, scope, id, record);
+          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) });
+          return ok(successStatus(operation, [200, 204]), record);
+        };
+      case 'update':
+        return (input) =>
+          held(resource, input, (store, scope, id, existing) => {
+            // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
+            const record = makeRecord(resource, mergePatch(existing, input.body), id, serverOwned(resource, existing));
+            store.set(resource.key, scope, id, record);
+            return ok(successStatus(operation, [200, 204]), record);
+          });
+      default:
+        return (input) =>
+          held(resource, input, (store, scope, id, existing) => {
+            store.remove(resource.key, scope, id);
+            return ok(successStatus(operation, [204, 200, 202]), existing);
+          });
+    }
+  };
+
+  /**
+   * An operation that is not CRUD: its example, else a value of its schema, generated once per operation and seed.
+   * Under a record's path (`/reports/{id}/export`) it answers only while that record exists: else the record's 404.
+   */
+  const statelessHandler = (operation: Operation): BoundHandler => {
+    let answer: HandlerResult | undefined;
+    const owner = resources.resources.filter((r) => operation.pathTemplate.startsWith(`${r.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+    return (input) => {
+      if (owner) {
+        const missing = held(owner, input, () => ({ status: 200 }));
+        if ('status' in missing && missing.status === 404) return missing;
+      }
+      if (answer) return answer;
+      const status = successStatus(operation, [200, 201, 202, 204]) ?? 200;
+      const media = jsonMedia(responseFor(operation, status)?.content ?? []);
+      if (!media) return (answer = { status });
+      const schema = media.schema ?? {};
+      const own = new ValueGenerator(seed ^ hash(operation.operationId));
+      const candidates: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => own.value(schema, 'response', variant))];
+      const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
+      return (answer = { status, body });
+    };
+  };
+
+  const handlers = new Map<string, BoundHandler>();
+  for (const operation of contract.operations) {
+    const found = resources.roles.get(operation.operationId);
+    handlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
+  }
+
+  const conform = (operation: Operation, response: MockResponse): MockResponse => {
+    const validators = compiled.operations.get(operation.operationId);
+    if (!validators || response.raw !== undefined) return response;
+    const headers = withDeclaredHeaders(operation, response, generator);
+    const other = response.body === undefined && response.status < 400 ? otherMediaAnswer(operation, response.status, generator) : undefined;
+    if (other) {
+      headers['content-type'] = other.mediaType;
+      return { ...response, headers, raw: other.text };
+    }
+    let body = response.body;
+    let verdict = validators.response(response.status, headers, body);
+    // RFC 9110 §15.5.1 vs RFC 4918 §11.2: a refusal of a malformed request is 400 or 422, whichever the operation documents.
+    const alias = verdict.statusKey === undefined ? REFUSAL_ALIASES[response.status] : undefined;
+    const status = alias !== undefined && operation.responses.has(String(alias)) ? alias : response.status;
+    if (status !== response.status) verdict = validators.response(status, headers, body);
+    if (verdict.statusKey === undefined || (verdict.diagnostics.length === 0 && status === response.status)) return { ...response, headers };
+    if (status >= 400) {
+      const plain = isObject(body) ? body : {};
+      const words = { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
+      const documented = documentedErrorBody(operation, words, generator, valid);
+      if (documented.kind === 'body') body = documented.body;
+    } else {
+      const schema = responseSchema(operation, response.status);
+      // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
+      generator.faker.seed(hash(operation.operationId) ^ seed);
+      if (schema) body = fitTo(body, schema, generator, 'response', problems);
+    }
+    if (body === undefined) delete headers['content-type'];
+    else headers['content-type'] = documentedJsonType(operation, status) ?? headers['content-type'] ?? 'application/json';
+    verdict = validators.response(status, headers, body);
+    const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
+    const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
+    return body === undefined ? withoutBody(out) : { ...out, body };
+  };
+
+  return {
+    resources,
+    handlers,
+    errors,
+    conform,
+    dropNotice: (session) => registry.dropNotice(session),
+    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf }),
+  };
+}
+
+/** The operation's JSON media type for a status when it is not plain `application/json` (`application/problem+json`). */
+function documentedJsonType(operation: Operation, status: number): string | undefined {
+  const media = jsonMedia(responseFor(operation, status)?.content ?? []);
+  return media && !media.mediaType.includes('*') ? media.mediaType : undefined;
+}
+
+/** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */
+function fitsPath(resource: Resource, id: string | number): boolean {
+  if (resource.idKind === 'string') return typeof id === 'string' && id !== '' && !id.includes('/');
+  if (resource.idKind === 'uuid') return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+  const n = Number(id);
+  return Number.isSafeInteger(n) && (resource.idMinimum === undefined || n >= resource.idMinimum) && (resource.idMaximum === undefined || n <= resource.idMaximum);
+}
+
+/** RFC 7396 JSON Merge Patch: objects merge member by member, `null` removes a member, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete out[name];
+    else out[name] = mergePatch(out[name], value);
+  }
+  return out;
+}
+
+/** What a replace keeps of the record it replaces: the id, the readOnly fields and the creation time. */
+function serverOwned(resource: Resource, existing: StoredRecord): StoredRecord {
+  const kept: JsonObject = {};
+  const properties = resource.recordSchema ? propertiesOf(resource.recordSchema) : new Map<string, Schema>();
+  for (const [name, value] of Object.entries(existing)) {
+    const property = properties.get(name);
+    if (name === resource.idField || (property && (mergeAllOf(property).readOnly || (SERVER_TIMES.test(name) && !UPDATED_TIMES.test(name))))) kept[name] = value;
+  }
+  return kept;
+}
+
+/** The envelope key of an item answer (`{ data: {...} }`), or undefined when the record is answered bare. */
+function resourceEnvelope(schema: Schema): string | undefined {
+  const properties = propertiesOf(schema);
+  if (properties.has('id') || properties.size > 3) return undefined;
+  return ['data', 'item', 'result', 'record'].find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
+}
+
+/** Every header the documented response requires, generated from its schema when the answer lacks it. */
+function withDeclaredHeaders(operation: Operation, response: MockResponse, generator: ValueGenerator): Record<string, string> {
+  const spec = responseFor(operation, response.status);
+  let headers = response.headers;
+  for (const header of spec?.headers ?? []) {
+    const name = header.name.toLowerCase();
+    if (!header.required || headers[name] !== undefined || name === 'content-type') continue;
+    if (headers === response.headers) headers = { ...response.headers };
+    const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
+    headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return headers === response.headers ? { ...headers } : headers;
+}
+
+/**
+ * An answer documented only in another media type (`text/csv`, `application/pdf`): its example when it is text,
+ * else a short generated text, sent as that media type (a wildcard one as text/plain).
+ */
+function otherMediaAnswer(operation: Operation, status: number, generator: ValueGenerator): { mediaType: string; text: string } | undefined {
+  const content = responseFor(operation, status)?.content ?? [];
+  if (content.length === 0 || jsonMedia(content)) return undefined;
+  const media = content[0]!;
+  const example = [...media.examples.values()].find((value) => typeof value === 'string');
+  const mediaType = media.mediaType.includes('*') ? 'text/plain' : media.mediaType.split(';')[0]!.trim();
+  return { mediaType, text: typeof example === 'string' ? example : generator.faker.lorem.sentence() };
+}
+
+function withoutBody(response: MockResponse): MockResponse {
+  const { body: _body, ...rest } = response;
+  return rest;
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}

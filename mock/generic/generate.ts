@@ -1,0 +1,183 @@
+/**
+ * Values built from a document's schemas, for a foreign document's initial records and for answers it has no
+ * example for (issue 22, points 3 and 4). Seeded: the same seed gives the same values, run after run. Faker is a
+ * private instance (never the global one) and bundles for a browser, so the core stays free of Node.
+ *
+ * A value is built for one view (OpenAPI 3.0.3 §4.7.24): an answer carries `readOnly` fields and never
+ * `writeOnly` ones; a request the other way round. The caller validates what comes out (the document decides),
+ * and asks again with another `variant` (other branches of `oneOf`/`anyOf`, other enum values) when it fails.
+ */
+import { Faker, en } from '@faker-js/faker';
+import { asSchema, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
+
+export type View = 'response' | 'request';
+
+/** Deeper than this, objects carry only their required fields and arrays their minimum: cyclic schemas end. */
+const RICH_DEPTH = 2;
+const MAX_DEPTH = 8;
+
+export class ValueGenerator {
+  readonly faker: Faker;
+
+  constructor(seed: number) {
+    this.faker = new Faker({ locale: [en], seed });
+  }
+
+  value(raw: Schema, view: View, variant = 0, depth = 0, name = ''): unknown {
+    const s = mergeAllOf(raw);
+    // The document's own words first: an example or a default (variant 0), else one of the enum's values.
+    const given = variant === 0 ? (s.example ?? s.default ?? undefined) : undefined;
+    if (given !== undefined && given !== null) return structuredClone(given as unknown);
+    const options = s.enum?.filter((option) => option !== null) ?? [];
+    if (options.length > 0) return options[variant % options.length];
+    const branches = [...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+    if (branches.length > 0) {
+      // One branch per variant, with the keywords beside oneOf/anyOf (`type`, `properties`) applying to it too.
+      const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = s;
+      return this.value({ allOf: [beside, asSchema(branches[variant % branches.length])] }, view, variant, depth, name);
+    }
+    switch (typeOf(s)) {
+      case 'integer':
+        return this.integer(s, name);
+      case 'number':
+        return this.number(s);
+      case 'boolean':
+        return this.faker.datatype.boolean();
+      case 'array':
+        return this.array(s, view, variant, depth, name);
+      case 'object':
+        return this.object(s, view, variant, depth);
+      case 'string':
+        return this.string(s, name);
+      default:
+        return s.nullable ? null : this.string(s, name);
+    }
+  }
+
+  private integer(s: Schema, name: string): number {
+    const min = lowerBound(s, 1, true);
+    const max = upperBound(s, min + (/id$/i.test(name) ? 10_000 : 100), true);
+    const step = typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0 ? s.multipleOf : 1;
+    const value = this.faker.number.int({ min: Math.ceil(min / step), max: Math.max(Math.ceil(min / step), Math.floor(max / step)) }) * step;
+    return Number.isSafeInteger(value) ? value : min;
+  }
+
+  private number(s: Schema): number {
+    const min = lowerBound(s, 0, false);
+    const max = upperBound(s, min + 100, false);
+    if (typeof s.multipleOf === 'number' && s.multipleOf > 0) return Math.ceil(min / s.multipleOf) * s.multipleOf;
+    return Math.round(this.faker.number.float({ min, max }) * 100) / 100;
+  }
+
+  private array(s: Schema, view: View, variant: number, depth: number, name: string): unknown[] {
+    const items = asSchema('items' in s ? s.items : undefined);
+    const wanted = depth > RICH_DEPTH ? (s.minItems ?? 0) : Math.max(1, s.minItems ?? 1);
+    const length = Math.min(wanted, s.maxItems ?? Number.POSITIVE_INFINITY);
+    const out: unknown[] = [];
+    for (let i = 0; i < length && depth < MAX_DEPTH; i += 1) out.push(this.value(items, view, s.uniqueItems ? variant + i : variant, depth + 1, name));
+    return out;
+  }
+
+  private object(s: Schema, view: View, variant: number, depth: number): JsonObject {
+    const out: JsonObject = {};
+    const properties = s.properties ?? {};
+    const required = new Set(s.required ?? []);
+    for (const [name, raw] of Object.entries(properties)) {
+      const property = mergeAllOf(asSchema(raw));
+      if (view === 'response' ? property.writeOnly : property.readOnly) continue;
+      // Rich near the top (every field a front end shows), lean below, so a cyclic schema ends.
+      if (!required.has(name) && (depth >= RICH_DEPTH || (s.minProperties === undefined && property.deprecated))) continue;
+      if (depth >= MAX_DEPTH && !required.has(name)) continue;
+      out[name] = depth >= MAX_DEPTH ? null : this.value(property, view, variant, depth + 1, name);
+    }
+    return out;
+  }
+
+  private string(s: Schema, name: string): string {
+    if (s.pattern) {
+      const matched = this.fromPattern(s.pattern);
+      if (matched !== undefined) return matched;
+    }
+    const text = this.formatted(s.format, name);
+    return fit(text, s);
+  }
+
+  private formatted(format: string | undefined, name: string): string {
+    const make = format === undefined || !Object.hasOwn(FORMATS, format) ? undefined : FORMATS[format];
+    return make ? make(this.faker) : this.named(name);
+  }
+
+  /** A free string that reads like its field (`email`, `name`, `city`), so generated records look like data. */
+  private named(name: string): string {
+    const n = name.toLowerCase();
+    if (n.includes('email')) return this.faker.internet.email().toLowerCase();
+    if (n.endsWith('url') || n.endsWith('uri') || n === 'href' || n === 'link') return `https://example.com/${this.faker.string.alphanumeric(8).toLowerCase()}`;
+    if (n === 'firstname' || n === 'first_name' || n === 'givenname') return this.faker.person.firstName();
+    if (n === 'lastname' || n === 'last_name' || n === 'familyname' || n === 'surname') return this.faker.person.lastName();
+    if (n === 'name' || n.endsWith('name') || n === 'username' || n === 'login') return this.faker.person.firstName();
+    if (n === 'city') return this.faker.location.city();
+    if (n === 'country') return this.faker.location.country();
+    if (n.includes('phone')) return this.faker.phone.number();
+    if (n === 'title' || n === 'summary' || n === 'subject') return this.faker.lorem.words(3);
+    if (n.includes('description') || n === 'body' || n === 'message' || n === 'text' || n === 'comment') return this.faker.lorem.sentence();
+    if (n.endsWith('id') || n.endsWith('_id')) return this.faker.string.alphanumeric(10).toLowerCase();
+    return this.faker.word.noun();
+  }
+
+  /** A string matching an ECMA-262 pattern (faker's own generator), or undefined when it cannot make one. */
+  private fromPattern(pattern: string): string | undefined {
+    let check: RegExp;
+    try {
+      check = new RegExp(pattern, 'u');
+    } catch {
+      return undefined;
+    }
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      try {
+        const candidate = this.faker.helpers.fromRegExp(pattern.replace(/^\^|\$$/g, ''));
+        if (check.test(candidate)) return candidate;
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+}
+
+const day = (faker: Faker): string => faker.date.between({ from: '2024-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }).toISOString();
+const path = (faker: Faker): string => faker.string.alphanumeric(8).toLowerCase();
+
+/** A value per string format the document may name (JSON Schema validation §7.3, OpenAPI 3.0.3 §4.4). */
+const FORMATS: Readonly<Record<string, (faker: Faker) => string>> = {
+  'date-time': (faker) => day(faker).replace(/\.\d{3}Z$/, 'Z'),
+  date: (faker) => day(faker).slice(0, 10),
+  time: () => '09:30:00Z',
+  uri: (faker) => `https://example.com/${path(faker)}`,
+  url: (faker) => `https://example.com/${path(faker)}`,
+  'uri-reference': (faker) => `/${path(faker)}`,
+  email: (faker) => faker.internet.email().toLowerCase(),
+  uuid: (faker) => faker.string.uuid(),
+  hostname: () => 'example.com',
+  ipv4: () => '192.0.2.1',
+  ipv6: () => '2001:db8::1',
+  byte: () => 'aGVsbG8=',
+};
+
+function lowerBound(s: Schema, fallback: number, integer: boolean): number {
+  if (typeof s.minimum === 'number') return s.exclusiveMinimum === true ? s.minimum + (integer ? 1 : 0.01) : s.minimum;
+  if (typeof s.maximum === 'number' && s.maximum < fallback) return s.maximum - 100;
+  return fallback;
+}
+
+function upperBound(s: Schema, fallback: number, integer: boolean): number {
+  if (typeof s.maximum === 'number') return s.exclusiveMaximum === true ? s.maximum - (integer ? 1 : 0.01) : s.maximum;
+  return fallback;
+}
+
+function fit(text: string, s: Schema): string {
+  let out = text;
+  const min = s.minLength ?? 0;
+  while (out.length < min) out += out.length > 0 ? out : 'x';
+  if (s.maxLength !== undefined) out = out.slice(0, Math.max(min, s.maxLength));
+  return out;
+}

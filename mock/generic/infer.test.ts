@@ -1,0 +1,107 @@
+/**
+ * What the generic engine infers from a document (infer.ts), and the corrections a user writes without code.
+ * Documents are built in memory, already dereferenced (as load.ts leaves them): shared schema objects stand for $refs.
+ */
+import { describe, expect, it } from 'vitest';
+import type { OpenAPIV3 } from 'openapi-types';
+import { buildContract } from '../../src/contract/index.js';
+import { mergePatch } from './engine.js';
+import { inferResources, type MockOverlay } from './infer.js';
+
+type Paths = OpenAPIV3.PathsObject;
+const json = (schema: OpenAPIV3.SchemaObject): { content: { 'application/json': { schema: OpenAPIV3.SchemaObject } } } => ({ content: { 'application/json': { schema } } });
+const ok = (schema: OpenAPIV3.SchemaObject, status = '200'): OpenAPIV3.ResponsesObject => ({ [status]: { description: 'ok', ...json(schema) } });
+const param = (name: string, schema: OpenAPIV3.SchemaObject = { type: 'string' }): OpenAPIV3.ParameterObject => ({ name, in: 'path', required: true, schema });
+
+function mapOf(paths: Paths, overlay?: MockOverlay) {
+  const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths };
+  return inferResources(buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false }), overlay);
+}
+
+const Widget: OpenAPIV3.SchemaObject = {
+  allOf: [
+    { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+    { type: 'object', properties: { widgetId: { type: 'string', format: 'uuid', readOnly: true } } },
+  ],
+};
+
+function crud(collection: string, item: string, schema: OpenAPIV3.SchemaObject, id: OpenAPIV3.ParameterObject, list: OpenAPIV3.SchemaObject = { type: 'array', items: schema }): Paths {
+  return {
+    [collection]: {
+      get: { operationId: `list ${collection}`, responses: ok(list) },
+      post: { operationId: `create ${collection}`, requestBody: json(schema), responses: ok(schema, '201') },
+    },
+    [item]: {
+      parameters: [id],
+      get: { operationId: `read ${item}`, responses: ok(schema) },
+      put: { operationId: `replace ${item}`, requestBody: json(schema), responses: ok(schema) },
+      patch: { operationId: `update ${item}`, requestBody: json(schema), responses: ok(schema) },
+      delete: { operationId: `delete ${item}`, responses: { '204': { description: 'gone' } } },
+    },
+  };
+}
+
+describe('inferResources', () => {
+  it('finds the id field through allOf, named <thing>Id, and its kind from the path parameter (uuid)', () => {
+    const [widgets] = mapOf(crud('/widgets', '/widgets/{id}', Widget, param('id', { type: 'string', format: 'uuid' }))).resources;
+    expect(widgets).toMatchObject({ key: '/widgets', idParam: 'id', idField: 'widgetId', idKind: 'uuid', upsert: false });
+    expect(widgets!.roles).toEqual({ list: 'list /widgets', create: 'create /widgets', read: 'read /widgets/{id}', replace: 'replace /widgets/{id}', update: 'update /widgets/{id}', delete: 'delete /widgets/{id}' });
+  });
+
+  it('finds the id field through oneOf branches, and an integer kind', () => {
+    const Animal: OpenAPIV3.SchemaObject = { oneOf: [{ type: 'object', properties: { id: { type: 'integer' }, bark: { type: 'boolean' } } }, { type: 'object', properties: { id: { type: 'integer' }, meow: { type: 'boolean' } } }] };
+    const [animals] = mapOf(crud('/animals', '/animals/{animalId}', Animal, param('animalId', { type: 'integer' }))).resources;
+    expect(animals).toMatchObject({ idField: 'id', idKind: 'integer', idIsNumber: true });
+  });
+
+  it('scopes a nested collection to its parent and reads envelopes, totals, cursors, paging and filters', () => {
+    const Comment: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, author: { type: 'string' } } };
+    const envelope: OpenAPIV3.SchemaObject = { type: 'object', properties: { data: { type: 'array', items: Comment }, total_count: { type: 'integer' }, next_cursor: { type: 'string' } } };
+    const paths = crud('/posts/{postId}/comments', '/posts/{postId}/comments/{commentId}', Comment, param('commentId'), envelope);
+    paths['/posts/{postId}/comments']!.get!.parameters = [param('postId'), { name: 'author', in: 'query', schema: { type: 'string' } }, { name: 'per_page', in: 'query', schema: { type: 'integer' } }, { name: 'cursor', in: 'query', schema: { type: 'string' } }];
+    paths['/posts/{postId}/comments']!.post!.parameters = [param('postId')];
+    paths['/posts/{postId}/comments/{commentId}']!.parameters = [param('postId'), param('commentId')];
+    const [comments] = mapOf(paths).resources;
+    expect(comments).toMatchObject({ scopeParams: ['postId'], idParam: 'commentId', idField: 'id' });
+    expect(comments!.list).toMatchObject({ shape: { kind: 'envelope', itemsKey: 'data', totalKey: 'total_count', cursorKey: 'next_cursor' }, paging: { limit: 'per_page', cursor: 'cursor' } });
+    expect([...comments!.list!.filters]).toEqual([['author', 'author']]);
+  });
+
+  it('takes PUT on an item as the create where the collection has no POST', () => {
+    const Setting: OpenAPIV3.SchemaObject = { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } } };
+    const paths = crud('/settings', '/settings/{key}', Setting, param('key'));
+    delete paths['/settings']!.post;
+    const [settings] = mapOf(paths).resources;
+    expect(settings).toMatchObject({ upsert: true, idField: 'key', idKind: 'string' });
+    expect(settings!.roles.create).toBeUndefined();
+  });
+
+  it('obeys x-mock-id, x-mock-collection: false and x-mock-stateless, in the document or an overlay', () => {
+    const Thing: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'integer' }, slug: { type: 'string' } } };
+    const paths = crud('/things', '/things/{ref}', Thing, param('ref'));
+    expect(mapOf(paths).resources[0]).toMatchObject({ idField: 'id' });
+    (paths['/things/{ref}'] as Record<string, unknown>)['x-mock-id'] = 'slug';
+    expect(mapOf(paths).resources[0]).toMatchObject({ idField: 'slug' });
+    expect(mapOf(paths, { paths: { '/things/{ref}': { 'x-mock-id': 'id' } } }).resources[0]).toMatchObject({ idField: 'id' });
+    const stateless = mapOf(paths, { operations: { 'delete /things/{ref}': { 'x-mock-stateless': true } } });
+    expect(stateless.resources[0]!.roles.delete).toBeUndefined();
+    expect(stateless.roles.has('delete /things/{ref}')).toBe(false);
+    (paths['/things'] as Record<string, unknown>)['x-mock-collection'] = false;
+    expect(mapOf(paths).resources).toEqual([]);
+  });
+
+  it('leaves an action or a search stateless', () => {
+    const paths: Paths = { '/search': { post: { operationId: 'search', responses: ok({ type: 'array', items: { type: 'string' } }) } } };
+    const map = mapOf(paths);
+    expect(map.resources).toEqual([]);
+    expect(map.roles.size).toBe(0);
+  });
+});
+
+describe('mergePatch (RFC 7396)', () => {
+  it('merges member by member, removes on null, replaces arrays and scalars', () => {
+    expect(mergePatch({ a: 'b', c: { d: 'e', f: 'g' }, list: [1, 2] }, { a: 'z', c: { f: null }, list: [3] })).toEqual({ a: 'z', c: { d: 'e' }, list: [3] });
+    // RFC 7396 appendix A: a patch that is not an object replaces the whole target.
+    expect(mergePatch({ a: 'b' }, ['c'])).toEqual(['c']);
+  });
+});

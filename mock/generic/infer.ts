@@ -1,0 +1,289 @@
+/**
+ * Which parts of a document are stateful resources (issue 22, point 1): a pure function from the Contract to a
+ * resource map, with no HTTP and no data. A collection path (`/things`) and its item path (`/things/{thingId}`)
+ * make a resource; a resource under another one's item (`/a/{aId}/things/{id}`) is scoped to its parent's id.
+ * The identity field is matched to the item's path parameter through `allOf`/`oneOf`/`anyOf`; the id kind comes
+ * from that parameter's schema. Every other operation is stateless: it answers from examples or its schema.
+ *
+ * A user corrects an inference without code (README "Any document"), in the document or in an overlay:
+ *   `x-mock-id: field` on a path item or a schema: the identity field;
+ *   `x-mock-collection: false` on a path item: not a resource (its operations are stateless);
+ *   `x-mock-stateless: true` on an operation: answered from examples, never from the store.
+ */
+import type { Contract, Operation, ParameterSpec } from '../../src/contract/index.js';
+import { asSchema, extension, isObject, itemsOf, mergeAllOf, propertiesOf, requestSchema, responseSchema, successStatus, typeOf, type Schema } from './schemas.js';
+
+export type IdKind = 'integer' | 'uuid' | 'string';
+export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
+
+/** Where a list's records, total and next cursor sit in its answer. */
+export type ListShape =
+  | { readonly kind: 'array' }
+  | { readonly kind: 'envelope'; readonly itemsKey: string; readonly totalKey?: string; readonly cursorKey?: string; readonly schema: Schema };
+
+/** How a list operation pages, by the query parameters it declares. */
+export interface Paging {
+  readonly limit?: string;
+  readonly offset?: string;
+  readonly page?: string;
+  readonly cursor?: string;
+}
+
+export interface ListSpec {
+  readonly operationId: string;
+  readonly shape: ListShape;
+  readonly paging: Paging;
+  /** Query parameter → the record field it filters by (same name). */
+  readonly filters: ReadonlyMap<string, string>;
+}
+
+export interface Resource {
+  /** The collection path template, unique: the resource's key in the map, the state export and the log. */
+  readonly key: string;
+  /** The last literal segment (`things`): the fixtures file name (`things.json`) for a top-level resource. */
+  readonly name: string;
+  readonly collectionPath: string;
+  readonly itemPath: string;
+  /** The item path's last parameter: the id. */
+  readonly idParam: string;
+  /** The parameters before it (`aId` of `/a/{aId}/things/{id}`): a record lives in its parent's scope. */
+  readonly scopeParams: readonly string[];
+  /** The record field holding the id, when the record has one. */
+  readonly idField?: string;
+  readonly idKind: IdKind;
+  /** The id parameter's bounds, when it has them: generated ids stay inside. */
+  readonly idMinimum?: number;
+  readonly idMaximum?: number;
+  /** Whether the record stores the id as a number (its field is an integer/number). */
+  readonly idIsNumber: boolean;
+  /** The record as answered (response view). */
+  readonly recordSchema?: Schema;
+  /** Set when an item answer wraps the record (`{ data: {...} }`). */
+  readonly itemEnvelope?: string;
+  readonly roles: Readonly<Partial<Record<Role, string>>>;
+  /** `PUT` on an item creates it when absent (the document has no create on the collection, or 201 on the PUT). */
+  readonly upsert: boolean;
+  readonly list?: ListSpec;
+  /** What the map printed at start-up says about this resource's inference. */
+  readonly why: string;
+}
+
+export interface ResourceMap {
+  readonly resources: readonly Resource[];
+  /** operationId → its resource and role; operations absent here are stateless. */
+  readonly roles: ReadonlyMap<string, { readonly resource: Resource; readonly role: Role }>;
+}
+
+/** A user's corrections from an overlay file, in the same words as the `x-mock-*` extensions. */
+export interface MockOverlay {
+  /** Path template → `{ "x-mock-id": "field", "x-mock-collection": false }`. */
+  readonly paths?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** operationId → `{ "x-mock-stateless": true }`. */
+  readonly operations?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+const ENVELOPE_KEYS = ['data', 'items', 'results', 'records', 'entries', 'values', 'content', 'list', 'rows', 'nodes', 'elements', 'objects'];
+const TOTAL_KEYS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'totalResults', 'total_results', 'totalElements', 'count', 'size'];
+const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next', 'nextPageToken', 'next_page_token', 'nextToken', 'next_token', 'after'];
+const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'page_size', 'pageSize', 'size', 'max_results', 'maxResults', 'top', '$top', 'count', 'first'];
+const OFFSET_PARAMS = ['offset', 'skip', '$skip', 'start', 'from'];
+const PAGE_PARAMS = ['page', 'page_number', 'pageNumber', 'pageIndex'];
+const CURSOR_PARAMS = ['cursor', 'after', 'page_token', 'pageToken', 'starting_after', 'continuation', 'next', 'token', 'marker'];
+
+export function inferResources(contract: Contract, overlay: MockOverlay = {}): ResourceMap {
+  const byPath = new Map<string, Map<string, Operation>>();
+  for (const operation of contract.operations) {
+    let methods = byPath.get(operation.pathTemplate);
+    if (!methods) byPath.set(operation.pathTemplate, (methods = new Map()));
+    methods.set(operation.method, operation);
+  }
+  const pathItem = (template: string): Readonly<Record<string, unknown>> => ({ ...(asRecord(contract.document.paths?.[template]) ?? {}), ...(overlay.paths?.[template] ?? {}) });
+  const stateless = (operation: Operation | undefined): Operation | undefined => {
+    if (!operation) return undefined;
+    const raw = asRecord(asRecord(contract.document.paths?.[operation.pathTemplate])?.[operation.method]);
+    const flag = overlay.operations?.[operation.operationId]?.['x-mock-stateless'] ?? raw?.['x-mock-stateless'];
+    return flag === true ? undefined : operation;
+  };
+
+  // OAS 3.0.3 §4.7.8.1: `/users/{id}` and `/users/{name}` are the same template, which a document must not hold; where
+  // one does, a request cannot tell which record it names, so neither is a resource (both answer statelessly).
+  const shapes = new Map<string, number>();
+  for (const template of byPath.keys()) shapes.set(shapeOf(template), (shapes.get(shapeOf(template)) ?? 0) + 1);
+  const resources: Resource[] = [];
+  const roles = new Map<string, { resource: Resource; role: Role }>();
+  for (const [itemPath, itemMethods] of byPath) {
+    if ((shapes.get(shapeOf(itemPath)) ?? 0) > 1) continue;
+    const segments = itemPath.split('/');
+    const last = segments[segments.length - 1] ?? '';
+    const idParam = /^\{([^{}]+)\}$/.exec(last)?.[1];
+    if (idParam === undefined) continue;
+    const collectionPath = segments.slice(0, -1).join('/') || '/';
+    const name = collectionPath.split('/').pop() ?? '';
+    // `/a/{aId}/{bId}` has no collection segment to name it: not a resource.
+    if (name === '' || name.includes('{')) continue;
+    if (pathItem(itemPath)['x-mock-collection'] === false || pathItem(collectionPath)['x-mock-collection'] === false) continue;
+    const collectionMethods = byPath.get(collectionPath) ?? new Map<string, Operation>();
+
+    const list = stateless(collectionMethods.get('get'));
+    const create = stateless(collectionMethods.get('post'));
+    const read = stateless(itemMethods.get('get'));
+    const replace = stateless(itemMethods.get('put'));
+    const update = stateless(itemMethods.get('patch'));
+    const remove = stateless(itemMethods.get('delete'));
+    // A resource someone can read back: an item GET, and a way to make records (or a list that shows them).
+    if (!read || !(create || replace || list)) continue;
+
+    const found = recordSchemaOf(read, create, replace, list);
+    const idSpec = read.parameters.find((p) => p.in === 'path' && p.name === idParam);
+    const scopeParams = [...collectionPath.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+    const explicitId = pathItem(itemPath)['x-mock-id'] ?? pathItem(collectionPath)['x-mock-id'] ?? (found.schema ? extension(mergeAllOf(found.schema), 'x-mock-id') : undefined);
+    const idField = found.schema ? identityField(found.schema, idParam, name, typeof explicitId === 'string' ? explicitId : undefined) : undefined;
+    const fieldSchema = idField && found.schema ? propertiesOf(found.schema).get(idField) : undefined;
+    const idKind = idKindOf(idSpec, fieldSchema);
+    const createStatus = create ? successStatus(create, [201, 200]) : undefined;
+    const upsert = replace !== undefined && (!create || replace.responses.has('201'));
+    const resource: Resource = {
+      key: collectionPath,
+      name,
+      collectionPath,
+      itemPath,
+      idParam,
+      scopeParams,
+      ...(idField ? { idField } : {}),
+      idKind,
+      ...(typeof idSpec?.schema.minimum === 'number' ? { idMinimum: idSpec.schema.minimum } : {}),
+      ...(typeof idSpec?.schema.maximum === 'number' ? { idMaximum: idSpec.schema.maximum } : {}),
+      idIsNumber: fieldSchema ? ['integer', 'number'].includes(typeOf(fieldSchema) ?? '') : idKind === 'integer',
+      ...(found.schema ? { recordSchema: found.schema } : {}),
+      ...(found.envelope ? { itemEnvelope: found.envelope } : {}),
+      roles: {
+        ...(list ? { list: list.operationId } : {}),
+        ...(create && createStatus !== undefined ? { create: create.operationId } : {}),
+        read: read.operationId,
+        ...(replace ? { replace: replace.operationId } : {}),
+        ...(update ? { update: update.operationId } : {}),
+        ...(remove ? { delete: remove.operationId } : {}),
+      },
+      upsert,
+      ...(list ? { list: listSpec(list, found.schema) } : {}),
+      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})`,
+    };
+    resources.push(resource);
+    for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
+  }
+  resources.sort((a, b) => a.key.localeCompare(b.key));
+  return { resources, roles };
+}
+
+function shapeOf(template: string): string {
+  return template.replace(/\{[^{}]*\}/g, '{}');
+}
+
+function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return isObject(value) ? value : undefined;
+}
+
+/**
+ * The record as the API answers it: the item GET's 200 first, then what a create or replace answers, then a list's
+ * items. An item answer that wraps the record in one object property (`{ data: {...} }`) is unwrapped.
+ */
+function recordSchemaOf(read: Operation, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
+  const candidates: (Schema | undefined)[] = [
+    responseSchema(read, successStatus(read, [200]) ?? 200),
+    create ? responseSchema(create, successStatus(create, [201, 200]) ?? 201) : undefined,
+    replace ? responseSchema(replace, successStatus(replace, [200]) ?? 200) : undefined,
+  ];
+  for (const candidate of candidates) {
+    if (!candidate || typeOf(candidate) !== 'object') continue;
+    const properties = propertiesOf(candidate);
+    const wrapped = ENVELOPE_KEYS.find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
+    if (wrapped && properties.size <= 3 && !properties.has('id')) return { schema: properties.get(wrapped)!, envelope: wrapped };
+    return { schema: candidate };
+  }
+  const listed = list ? listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200)) : undefined;
+  if (listed?.items) return { schema: listed.items };
+  const body = (create && requestSchema(create)) ?? (replace && requestSchema(replace));
+  return body ? { schema: body } : {};
+}
+
+/** The identity field: the one x-mock-id names, else the path parameter's own name, `id`, `<thing>Id`, `<thing>_id`, ... */
+function identityField(record: Schema, idParam: string, collection: string, explicit?: string): string | undefined {
+  const properties = propertiesOf(record);
+  if (explicit !== undefined) return explicit;
+  const singular = singularOf(collection);
+  const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // `{team_slug}` names its field by its last word (`slug`), unless that word is only `id`.
+  const words = idParam.split(/[_-]|(?=[A-Z])/);
+  const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const candidates = [idParam, ...(lastWord && lastWord !== 'id' ? [lastWord] : []), 'id', `${singular}Id`, `${singular}_id`, `${singular}ID`, 'ID', 'Id', '_id', 'uuid', 'key', 'slug', 'code', 'name'];
+  for (const name of candidates) if (properties.has(name) && (name !== 'name' || /name$/i.test(idParam))) return name;
+  // `{pet_id}` against `petId`, `{PetID}` against `petId`: the same words in another case.
+  for (const name of properties.keys()) if (squash(name) === squash(idParam) || squash(name) === `${squash(singular)}id`) return name;
+  return undefined;
+}
+
+/** The item path a nested collection hangs from: `/a/{aId}` for `/a/{aId}/things`. */
+export function parentItemPath(resource: Resource): string {
+  return resource.collectionPath.split('/').slice(0, -1).join('/');
+}
+
+export function singularOf(plural: string): string {
+  if (/ies$/.test(plural)) return `${plural.slice(0, -3)}y`;
+  if (/(ss|x|ch|sh)es$/.test(plural)) return plural.slice(0, -2);
+  if (/s$/.test(plural) && !/ss$/.test(plural)) return plural.slice(0, -1);
+  return plural;
+}
+
+function idKindOf(parameter: ParameterSpec | undefined, field: Schema | undefined): IdKind {
+  const s = mergeAllOf(parameter?.schema ?? field ?? {});
+  const type = typeOf(s);
+  if (type === 'integer' || type === 'number') return 'integer';
+  if (s.format === 'uuid' || (field && mergeAllOf(field).format === 'uuid')) return 'uuid';
+  return 'string';
+}
+
+function listShapeOf(schema: Schema | undefined): { shape: ListShape; items: Schema } | undefined {
+  if (!schema) return undefined;
+  const items = itemsOf(schema);
+  if (items) return { shape: { kind: 'array' }, items };
+  if (typeOf(schema) !== 'object') return undefined;
+  const properties = propertiesOf(schema);
+  const arrays = [...properties].filter(([, p]) => typeOf(p) === 'array');
+  const chosen = arrays.find(([name]) => ENVELOPE_KEYS.includes(name)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+  if (!chosen) return undefined;
+  const numeric = (name: string): boolean => ['integer', 'number'].includes(typeOf(properties.get(name)!) ?? '');
+  const totalKey = TOTAL_KEYS.find((name) => properties.has(name) && numeric(name));
+  const cursorKey = CURSOR_KEYS.find((name) => properties.has(name) && ['string', undefined].includes(typeOf(properties.get(name)!)));
+  return {
+    shape: { kind: 'envelope', itemsKey: chosen[0], ...(totalKey ? { totalKey } : {}), ...(cursorKey ? { cursorKey } : {}), schema },
+    items: itemsOf(chosen[1]) ?? {},
+  };
+}
+
+function listSpec(list: Operation, record: Schema | undefined): ListSpec {
+  const shape = listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200))?.shape ?? { kind: 'array' as const };
+  const query = list.parameters.filter((p) => p.in === 'query');
+  const pick = (names: readonly string[]): string | undefined => names.find((name) => query.some((p) => p.name === name));
+  const paging: Paging = {
+    ...(pick(LIMIT_PARAMS) ? { limit: pick(LIMIT_PARAMS)! } : {}),
+    ...(pick(OFFSET_PARAMS) ? { offset: pick(OFFSET_PARAMS)! } : {}),
+    ...(pick(PAGE_PARAMS) ? { page: pick(PAGE_PARAMS)! } : {}),
+    ...(pick(CURSOR_PARAMS) ? { cursor: pick(CURSOR_PARAMS)! } : {}),
+  };
+  const pagingNames = new Set(Object.values(paging));
+  const fields = record ? propertiesOf(record) : new Map<string, Schema>();
+  const filters = new Map<string, string>();
+  for (const parameter of query) {
+    if (pagingNames.has(parameter.name)) continue;
+    if (fields.has(parameter.name)) filters.set(parameter.name, parameter.name);
+    else {
+      // `tags` filters by `tag`, `status[]` by `status`: a plural or bracketed name for a field.
+      const bare = parameter.name.replace(/\[\]$/, '');
+      const singular = singularOf(bare);
+      if (fields.has(bare)) filters.set(parameter.name, bare);
+      else if (fields.has(singular)) filters.set(parameter.name, singular);
+    }
+  }
+  return { operationId: list.operationId, shape, paging, filters };
+}
+

@@ -1,0 +1,41 @@
+/**
+ * What the generic engine inferred, said plainly (issue 22, point 6): as JSON for `GET /__mock/resources`, and as
+ * lines printed at start-up, each with how to correct it (README "Any document").
+ */
+import type { Contract } from '../../src/contract/index.js';
+import type { ResourceMap } from './infer.js';
+
+export const CORRECTIONS =
+  'correct it in the document or an overlay (--mock-overlay FILE): x-mock-id: FIELD on a path item or schema, x-mock-collection: false on a path item, x-mock-stateless: true on an operation';
+
+export function describeResources(contract: Contract, map: ResourceMap) {
+  return {
+    resources: map.resources.map((r) => ({
+      collection: r.collectionPath,
+      item: r.itemPath,
+      name: r.name,
+      id: { parameter: r.idParam, ...(r.idField ? { field: r.idField } : {}), kind: r.idKind },
+      ...(r.scopeParams.length > 0 ? { scopedBy: r.scopeParams } : {}),
+      operations: r.roles,
+      upsert: r.upsert,
+      ...(r.list ? { list: { shape: r.list.shape.kind === 'array' ? 'array' : `envelope.${r.list.shape.itemsKey}`, paging: r.list.paging, filters: Object.fromEntries(r.list.filters) } } : {}),
+    })),
+    stateless: contract.operations.filter((o) => !map.roles.has(o.operationId)).map((o) => o.operationId),
+    corrections: CORRECTIONS,
+  };
+}
+
+/** The map as log lines: one per resource, then the count of stateless operations. */
+export function resourceLines(contract: Contract, map: ResourceMap): string[] {
+  const lines = map.resources.map((r) => {
+    const roles = Object.entries(r.roles).map(([role]) => role).join(' ');
+    const list = r.list ? `, list ${r.list.shape.kind === 'array' ? 'array' : `in .${r.list.shape.itemsKey}`}${Object.keys(r.list.paging).length ? ` paged by ${Object.values(r.list.paging).join('/')}` : ''}` : '';
+    return `  ${r.itemPath}: ${roles}; ${r.why}${r.upsert ? ', PUT creates' : ''}${list}`;
+  });
+  const stateless = contract.operations.length - map.roles.size;
+  return [
+    `${contract.title} ${contract.version} is not the Pet Store: ${map.resources.length} resource${map.resources.length === 1 ? '' : 's'} inferred, ${stateless} operation${stateless === 1 ? '' : 's'} answered from examples or schemas`,
+    ...lines,
+    `  (${CORRECTIONS}; GET /__mock/resources has the details)`,
+  ];
+}

@@ -1,0 +1,46 @@
+/**
+ * The seam between the transport-free core (app.ts) and what answers an operation: the Pet Store's handlers over
+ * its store registry, or the generic engine over any document's resources (issue 22). The core validates, picks
+ * the session and calls one BoundHandler; it never knows which store is behind it.
+ */
+import type { Operation } from '../../src/contract/index.js';
+import type { ParsedParameters } from '../../src/schema/index.js';
+import type { Admin } from '../admin.js';
+import type { AdminAccessSettings } from '../admin-access.js';
+import type { SessionDropReason, StoreRegistry } from '../domain.js';
+import type { ErrorFactory } from '../errors.js';
+import type { Handler, HandlerResult } from '../handlers/types.js';
+import type { LocationOf } from '../location.js';
+import type { MockResponse } from '../message.js';
+
+export interface OperationInput {
+  /** The `X-Mock-Session` name, or undefined for the default store. */
+  readonly session: string | undefined;
+  readonly params: ParsedParameters;
+  /** The path's parameters as sent: a foreign document may leave one undeclared (`/app/{app_id}` with no parameter). */
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly location: LocationOf;
+}
+
+export type BoundHandler = (input: OperationInput) => HandlerResult;
+
+/** What answers a document's operations, besides the core: the handlers, the errors' shape, sessions, the admin surface. */
+export interface MockEngine {
+  readonly handlers: ReadonlyMap<string, BoundHandler>;
+  readonly errors: ErrorFactory;
+  /** Why a session was dropped, once, after it started afresh (registry.ts). */
+  dropNotice(session: string): SessionDropReason | undefined;
+  admin(settings: { readonly errors: ErrorFactory; readonly kitVersion: string; readonly access?: AdminAccessSettings }): Admin;
+  /** Checks an operation's answer against the document before it leaves, and fits what it can (the generic engine). */
+  conform?(operation: Operation, response: MockResponse): MockResponse;
+}
+
+/** The Pet Store's handlers, each given the store of the request's session. */
+export function bindToRegistry(handlers: ReadonlyMap<string, Handler>, registry: StoreRegistry): Map<string, BoundHandler> {
+  const bound = new Map<string, BoundHandler>();
+  for (const [id, handler] of handlers) {
+    bound.set(id, (input) => handler({ store: registry.get(input.session), params: input.params, body: input.body, location: input.location }));
+  }
+  return bound;
+}

@@ -1,0 +1,29 @@
+/**
+ * The generic engine's start-up for the node:http adapter (server.ts): its data options read from disk, and the
+ * resource map it inferred printed once (issue 22, point 6), so a user sees at a glance what is stateful.
+ */
+import type { Contract } from '../../src/contract/index.js';
+import type { GenericSettings } from './engine.js';
+import { readFixtureFiles, readOverlay } from './files.js';
+import { inferResources } from './infer.js';
+import { resourceLines } from './report.js';
+
+export interface GenericStartupOptions {
+  readonly seed?: number;
+  readonly fixtures?: string;
+  readonly mockOverlay?: string;
+  readonly maxSessions?: number;
+}
+
+export async function genericStartup(contract: Contract, options: GenericStartupOptions, log?: (line: string) => void): Promise<GenericSettings> {
+  const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
+  // --fixtures DIR reads `<collection>.json` files; without it the document's examples (or generated records) fill them.
+  const fixtures = options.fixtures === 'none' ? 'none' : options.fixtures !== undefined ? await readFixtureFiles(options.fixtures) : undefined;
+  if (log) for (const line of resourceLines(contract, inferResources(contract, overlay))) log(line);
+  return {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(fixtures !== undefined ? { fixtures } : {}),
+    ...(overlay !== undefined ? { overlay } : {}),
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+  };
+}

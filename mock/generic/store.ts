@@ -1,0 +1,146 @@
+/**
+ * The data of a foreign document's resources, with no HTTP: per resource and per parent scope (`/a/1/things` and
+ * `/a/2/things` are two lists), records by id text in creation order, plus one id sequence per resource.
+ *
+ * Like the Pet Store's stores (registry.ts), every store is a copy-on-write fork of one initial state that is never
+ * written: a session copies only the lists it changes, so `X-Mock-Session` costs next to nothing until it writes.
+ * Records are frozen and replaced on change, never edited, so forks and answers share them safely.
+ */
+import type { SessionDropReason } from '../domain.js';
+import { Recency } from '../recency.js';
+import { DEFAULT_MAX_SESSIONS } from '../registry.js';
+import type { JsonObject } from './schemas.js';
+
+export type StoredRecord = Readonly<JsonObject>;
+
+/** A whole state as JSON: resource key (its collection path) → scope (`''`, or the parent ids `1/7`) → records. */
+export type GenericState = Readonly<Record<string, Readonly<Record<string, readonly StoredRecord[]>>>>;
+
+export interface GenericStore {
+  records(resource: string, scope: string): Iterable<StoredRecord>;
+  count(resource: string, scope: string): number;
+  get(resource: string, scope: string, id: string): StoredRecord | undefined;
+  set(resource: string, scope: string, id: string, record: StoredRecord): void;
+  remove(resource: string, scope: string, id: string): boolean;
+  /** The next number of a resource's integer sequence: past every integer id it holds. */
+  nextNumber(resource: string): number;
+  snapshot(): GenericState;
+}
+
+type Lists = Map<string, Map<string, StoredRecord>>;
+
+const listKey = (resource: string, scope: string): string => `${resource}\u0000${scope}`;
+const EMPTY: ReadonlyMap<string, StoredRecord> = new Map();
+
+/** Builds the never-written template from a state; `idOf` reads a record's id text. */
+function buildLists(state: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string): { lists: Lists; sequences: Map<string, number> } {
+  const lists: Lists = new Map();
+  const sequences = new Map<string, number>();
+  for (const [resource, scopes] of Object.entries(state)) {
+    let highest = 0;
+    for (const [scope, records] of Object.entries(scopes)) {
+      const list = new Map<string, StoredRecord>();
+      records.forEach((record, index) => {
+        const id = idOf(resource, record, index);
+        list.set(id, Object.isFrozen(record) ? record : Object.freeze({ ...record }));
+        const numeric = Number(id);
+        if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
+      });
+      lists.set(listKey(resource, scope), list);
+    }
+    sequences.set(resource, highest);
+  }
+  return { lists, sequences };
+}
+
+function fork(template: { lists: Lists; sequences: Map<string, number> }): GenericStore {
+  const own: Lists = new Map();
+  const sequences = new Map(template.sequences);
+  const read = (key: string): ReadonlyMap<string, StoredRecord> => own.get(key) ?? template.lists.get(key) ?? EMPTY;
+  const write = (key: string): Map<string, StoredRecord> => {
+    let list = own.get(key);
+    if (!list) own.set(key, (list = new Map(template.lists.get(key) ?? EMPTY)));
+    return list;
+  };
+  return {
+    records: (resource, scope) => read(listKey(resource, scope)).values(),
+    count: (resource, scope) => read(listKey(resource, scope)).size,
+    get: (resource, scope, id) => read(listKey(resource, scope)).get(id),
+    set(resource, scope, id, record) {
+      write(listKey(resource, scope)).set(id, record);
+      const numeric = Number(id);
+      if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
+    },
+    remove(resource, scope, id) {
+      const key = listKey(resource, scope);
+      if (!read(key).has(id)) return false;
+      return write(key).delete(id);
+    },
+    nextNumber(resource) {
+      const next = (sequences.get(resource) ?? 0) + 1;
+      sequences.set(resource, next);
+      return next;
+    },
+    snapshot() {
+      const out: Record<string, Record<string, StoredRecord[]>> = {};
+      for (const key of new Set([...template.lists.keys(), ...own.keys()])) {
+        const [resource, scope] = key.split('\u0000') as [string, string];
+        const records = [...read(key).values()];
+        (out[resource] ??= {})[scope] = records;
+      }
+      return out;
+    },
+  };
+}
+
+export interface GenericRegistry {
+  get(session?: string): GenericStore;
+  reset(session?: string): void;
+  load(state: GenericState, session?: string): void;
+  sessions(): readonly string[];
+  dropNotice(session: string): SessionDropReason | undefined;
+}
+
+/**
+ * The default store and one per `X-Mock-Session` name, at most `maxSessions` of them (least recently used dropped
+ * first, and told once to the dropped client, as for the Pet Store).
+ */
+export function createGenericRegistry(initial: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string, maxSessions = DEFAULT_MAX_SESSIONS): GenericRegistry {
+  const template = buildLists(initial, idOf);
+  let fallback = fork(template);
+  const sessions = new Recency<GenericStore>();
+  const notices = new Recency<SessionDropReason>();
+  return {
+    get(session) {
+      if (session === undefined) return fallback;
+      let store = sessions.use(session);
+      if (!store) {
+        for (let oldest = sessions.oldest(); oldest !== undefined && sessions.size >= maxSessions; oldest = sessions.oldest()) {
+          sessions.delete(oldest);
+          notices.set(oldest, 'max-sessions');
+          for (let old = notices.oldest(); old !== undefined && notices.size > 10_000; old = notices.oldest()) notices.delete(old);
+        }
+        store = fork(template);
+        sessions.set(session, store);
+      }
+      return store;
+    },
+    reset(session) {
+      if (session === undefined) {
+        fallback = fork(template);
+        sessions.clear();
+        notices.clear();
+      } else if (sessions.has(session)) {
+        sessions.set(session, fork(template));
+      }
+    },
+    load(state, session) {
+      const loaded = fork(buildLists(state, idOf));
+      if (session === undefined) fallback = loaded;
+      else sessions.set(session, loaded);
+    },
+    sessions: () => sessions.keys(),
+    // Told once, on the request that started the dropped name afresh.
+    dropNotice: (session) => (sessions.has(session) ? notices.delete(session) : undefined),
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The generic engine's end-to-end test client: real requests with undici to a real mock of a foreign document,
+ * and EVERY answer of a documented operation checked against that document before a test sees it (the status is
+ * documented, its headers and body are valid). Then `roundTrips` drives every inferred resource through
+ * create, read back, list, replace, partial update and delete, as a front end would.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { Generator, sampleParameterText } from '../../../conformance/generate.js';
+import type { Operation } from '../../../src/contract/index.js';
+import { createRouter } from '../../../src/router.js';
+import type { CompiledContract, Diagnostic } from '../../../src/schema/index.js';
+import { ADMIN_HEADER } from '../../admin-access.js';
+import { toExchange, type Exchange } from '../../test-support/contract-client.js';
+import { parentItemPath, type Resource, type ResourceMap } from '../infer.js';
+import { isObject } from '../schemas.js';
+
+export type ForeignExchange = Exchange;
+
+export class DocumentViolation extends Error {
+  override readonly name = 'DocumentViolation';
+  constructor(exchange: ForeignExchange, diagnostics: readonly Diagnostic[]) {
+    super(`${exchange.method} ${exchange.target} answered ${exchange.status}, which breaks the document:\n${diagnostics.map((d) => `  ${d.pointer}: ${d.message}`).join('\n')}\n  body: ${exchange.text.slice(0, 400)}`);
+  }
+}
+
+export interface ForeignClient {
+  /** `plainNotFound`: a 404 is accepted where the operation documents none (issue 22: a plain Error where none is documented). */
+  send(method: string, path: string, options?: { json?: unknown; headers?: Record<string, string>; query?: Record<string, string>; plainNotFound?: boolean }): Promise<ForeignExchange>;
+  readonly checked: () => number;
+  close(): Promise<void>;
+}
+
+export function createForeignClient(origin: string, compiled: CompiledContract, basePath = ''): ForeignClient {
+  const dispatcher = new Agent({ connections: 8, keepAliveTimeout: 2_000 });
+  const router = createRouter(compiled.contract, basePath);
+  let checked = 0;
+  return {
+    async send(method, path, options = {}) {
+      const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+      const headers: Record<string, string> = { ...(path.startsWith('/__mock/') ? { [ADMIN_HEADER]: '1' } : {}), ...options.headers };
+      if (options.json !== undefined) headers['content-type'] ??= 'application/json';
+      const response = await request(`${origin}${path}${query}`, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
+        dispatcher,
+        headersTimeout: 20_000,
+        bodyTimeout: 20_000,
+      });
+      const exchange = toExchange(method, `${path}${query}`, response.statusCode, response.headers, await response.body.text());
+      const lower = exchange.headers;
+      const body = exchange.body;
+      const match = path.startsWith('/__mock/') ? undefined : router.match(method, path);
+      if (match?.kind === 'match') {
+        const verdict = compiled.operations.get(match.operation.operationId)!.response(exchange.status, lower, method === 'HEAD' ? undefined : body);
+        const problems = [...verdict.diagnostics];
+        if (verdict.statusKey === undefined && options.plainNotFound && exchange.status === 404) problems.length = 0;
+        else if (verdict.statusKey === undefined) problems.unshift({ pointer: '/status', keyword: 'status', message: `${exchange.status} is not documented for ${match.operation.operationId}` });
+        if (problems.length > 0) throw new DocumentViolation(exchange, problems);
+        checked += 1;
+      }
+      return exchange;
+    },
+    checked: () => checked,
+    close: () => dispatcher.close(),
+  };
+}
+
+/** One resource's round trip, and what it proved. */
+export interface RoundTrip {
+  readonly resource: string;
+  readonly steps: readonly string[];
+}
+
+/** Fills an item path's parameters: the parents' ids, then the record's. */
+function itemPathOf(resource: Resource, scope: Readonly<Record<string, string>>, id: string): string {
+  let path = resource.itemPath;
+  for (const [name, value] of Object.entries(scope)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  return path.replace(`{${resource.idParam}}`, encodeURIComponent(id));
+}
+
+function collectionPathOf(resource: Resource, scope: Readonly<Record<string, string>>): string {
+  let path = resource.collectionPath;
+  for (const [name, value] of Object.entries(scope)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  return path;
+}
+
+/**
+ * Create (POST, or PUT on a fresh id where the document says so), read back, list, replace, update, delete and
+ * read again (the document's 404) on every resource of the map, under one session. A nested resource works under
+ * a parent id the mock already holds (read from the admin state). Throws on the first step that goes wrong.
+ */
+export async function roundTrips(client: ForeignClient, compiled: CompiledContract, map: ResourceMap, basePath = '', session = 'round-trips'): Promise<RoundTrip[]> {
+  const { contract } = compiled;
+  const generator = new Generator(7, 'rt', '', (operation, value) => compiled.operations.get(operation.operationId)!.body(value));
+  const headers = { 'x-mock-session': session };
+  const state = (await client.send('GET', '/__mock/state', { query: { session } })).body;
+  const out: RoundTrip[] = [];
+  for (const resource of map.resources) {
+    const steps: string[] = [];
+    const scopeValues = firstScope(resource, map, state);
+    if (scopeValues === undefined) {
+      out.push({ resource: resource.key, steps: ['skipped: no parent record to work under'] });
+      continue;
+    }
+    const scope = Object.fromEntries(resource.scopeParams.map((name, i) => [name, scopeValues[i]!]));
+    const op = (role: keyof Resource['roles']): Operation | undefined => (resource.roles[role] ? contract.operationsById.get(resource.roles[role]!) : undefined);
+    const bodyFor = (operation: Operation): unknown => (operation.requestBody ? generator.validBody(operation, {}) : undefined);
+    /** The session header, and a value for every required header and query parameter the operation takes. */
+    const withRequired = (operation: Operation | undefined, json?: unknown): { headers: Record<string, string>; query?: Record<string, string>; json?: unknown } => {
+      const out: { headers: Record<string, string>; query?: Record<string, string>; json?: unknown } = { headers: { ...headers } };
+      for (const parameter of operation?.parameters ?? []) {
+        if (!parameter.required || (parameter.in !== 'header' && parameter.in !== 'query')) continue;
+        const text = sampleParameterText(parameter, generator);
+        if (parameter.in === 'header') out.headers[parameter.name.toLowerCase()] = text;
+        else (out.query ??= {})[parameter.name] = text;
+      }
+      if (json !== undefined) out.json = json;
+      return out;
+    };
+    const fail = (step: string, exchange: ForeignExchange): never => {
+      throw new Error(`${resource.key}: ${step} answered ${exchange.status}: ${exchange.text.slice(0, 300)}`);
+    };
+
+    let id: string | undefined;
+    const create = op('create');
+    const replace = op('replace');
+    if (create) {
+      const body = bodyFor(create);
+      if (create.requestBody?.required && body === undefined) {
+        out.push({ resource: resource.key, steps: ['skipped: no valid create body could be built'] });
+        continue;
+      }
+      const created = await client.send('POST', `${basePath}${collectionPathOf(resource, scope)}`, withRequired(create, body));
+      if (created.status >= 300) fail('create', created);
+      const fromBody = resource.idField && isObject(created.body) ? (created.body[resource.idField] ?? (resource.itemEnvelope && isObject(created.body[resource.itemEnvelope]) ? (created.body[resource.itemEnvelope] as Record<string, unknown>)[resource.idField] : undefined)) : undefined;
+      id = fromBody !== undefined ? String(fromBody) : created.headers['location']?.split('/').pop();
+      steps.push('create');
+    } else if (replace && resource.upsert) {
+      id = resource.idKind === 'integer' ? '987654' : resource.idKind === 'uuid' ? '0e0e0e0e-0000-4000-8000-000000000001' : 'round-trip-1';
+      const body = bodyFor(replace);
+      const created = await client.send('PUT', `${basePath}${itemPathOf(resource, scope, id)}`, withRequired(replace, body));
+      if (created.status >= 300) fail('create by PUT', created);
+      steps.push('create by PUT');
+    } else {
+      // No way to make a record: read one the mock holds.
+      const held = recordsOf(resource, state, scopeValues.join('/'));
+      id = held === undefined ? undefined : String(held);
+    }
+    if (id === undefined) {
+      out.push({ resource: resource.key, steps: [...steps, 'skipped: no id to read back'] });
+      continue;
+    }
+    const item = `${basePath}${itemPathOf(resource, scope, id)}`;
+    const read = await client.send('GET', item, withRequired(op('read')));
+    if (read.status < 200 || read.status >= 300) fail('read back', read);
+    steps.push('read');
+    if (resource.roles.list) {
+      const listed = await client.send('GET', `${basePath}${collectionPathOf(resource, scope)}`, withRequired(op('list')));
+      if (listed.status < 200 || listed.status >= 300) fail('list', listed);
+      steps.push('list');
+    }
+    if (replace) {
+      const body = bodyFor(replace);
+      if (!(replace.requestBody?.required && body === undefined)) {
+        const replaced = await client.send('PUT', item, withRequired(replace, body));
+        if (replaced.status >= 300) fail('replace', replaced);
+        steps.push('replace');
+      }
+    }
+    const update = op('update');
+    if (update) {
+      const body = bodyFor(update);
+      if (!(update.requestBody?.required && body === undefined)) {
+        const updated = await client.send('PATCH', item, withRequired(update, body));
+        if (updated.status >= 300) fail('update', updated);
+        steps.push('update');
+      }
+    }
+    if (resource.roles.delete) {
+      const deleted = await client.send('DELETE', item, withRequired(op('delete')));
+      if (deleted.status >= 300) fail('delete', deleted);
+      const gone = await client.send('GET', item, { ...withRequired(op('read')), plainNotFound: true });
+      if (gone.status !== 404) fail('read after delete', gone);
+      steps.push('delete', 'read after delete: 404');
+    }
+    out.push({ resource: resource.key, steps });
+  }
+  return out;
+}
+
+/** The parent ids of the first record a nested resource's parent holds ([] for a top-level one). */
+function firstScope(resource: Resource, map: ResourceMap, state: unknown): string[] | undefined {
+  if (resource.scopeParams.length === 0) return [];
+  const parent = map.resources.find((other) => other.itemPath === parentItemPath(resource));
+  const scopes = parent && isObject(state) ? state[parent.key] : undefined;
+  if (!parent || !isObject(scopes)) return undefined;
+  for (const [scope, records] of Object.entries(scopes)) {
+    const first = Array.isArray(records) ? (records[0] as unknown) : undefined;
+    const id = isObject(first) && parent.idField ? first[parent.idField] : undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    const ids = [...(scope === '' ? [] : scope.split('/')), String(id)];
+    if (ids.length === resource.scopeParams.length) return ids;
+  }
+  return undefined;
+}
+
+function recordsOf(resource: Resource, state: unknown, scope: string): string | undefined {
+  const scopes = isObject(state) ? state[resource.key] : undefined;
+  const records = isObject(scopes) ? scopes[scope] : undefined;
+  const first = Array.isArray(records) ? (records[0] as unknown) : undefined;
+  if (!isObject(first)) return undefined;
+  const value = resource.idField ? first[resource.idField] : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
