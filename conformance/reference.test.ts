@@ -133,7 +133,7 @@ const OWNED: readonly { mutant: string; owner: string; also?: readonly string[] 
   { mutant: 'id-filter-first-only', owner: 'collection-pets-filters' },
   { mutant: 'complete-filter-ignored', owner: 'list-contains-created' },
   { mutant: 'inventory-status-filter-ignored', owner: 'collection-inventory-filters' },
-  { mutant: 'inventory-total-ignores-filter', owner: 'paging-walk' },
+  { mutant: 'inventory-total-ignores-filter', owner: 'total-count', also: ['paging-walk'] },
   { mutant: 'offset-ignored', owner: 'collection-categories-paging' },
   { mutant: 'no-deprecation', owner: 'deprecation-headers', also: ['create-read-back'] },
   { mutant: 'link-successor-petid-param', owner: 'deprecation-links' },

@@ -42,6 +42,14 @@ export const negativeBody: CheckDefinition = {
         // After a change the state to compare with is the new one: take it afresh (twice, as ever).
         if (changed.length > 0) before = undefined;
       }
+      // A required body sent empty (zero bytes, labelled JSON) is no body at all: refused, not taken as `{}` (issue 19).
+      if (operation.requestBody?.required && !ctx.aborted) {
+        const c = ctx.newCase('negative-body', `${where} with an empty body labelled application/json`, operation.operationId);
+        c.mutation = { kind: 'missing-body', pointer: '', description: 'a required body sent empty (zero bytes) as application/json' };
+        before ??= await snapshot(c, operation, inputs);
+        const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: '' });
+        judgeRejection(c, call, documentedStatus(operation, 400), await stateChanged(c, before));
+      }
     }
   },
 };

@@ -7,7 +7,14 @@
  * `writeOnly` ones; a request the other way round. The caller validates what comes out (the document decides),
  * and asks again with another `variant` (other branches of `oneOf`/`anyOf`, other enum values) when it fails.
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { faker as englishFaker } from '@faker-js/faker/locale/en';
+
+/**
+ * Faker's class reached through its English-only entry: the package's main entry imports every locale (about
+ * 70 of them), which a browser bundle of the mock (petstore-kit/msw/browser) would then carry.
+ */
+const FakerClass = englishFaker.constructor as new (options: { locale: Faker['rawDefinitions']; seed?: number }) => Faker;
 import { asSchema, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
 
 export type View = 'response' | 'request';
@@ -20,7 +27,7 @@ export class ValueGenerator {
   readonly faker: Faker;
 
   constructor(seed: number) {
-    this.faker = new Faker({ locale: [en], seed });
+    this.faker = new FakerClass({ locale: englishFaker.rawDefinitions, seed });
   }
 
   value(raw: Schema, view: View, variant = 0, depth = 0, name = ''): unknown {
