@@ -15,7 +15,7 @@ import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, p
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
-import type { CheckResult, Exchange, Finding } from './model.js';
+import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
 
 export type ExchangeTarget =
@@ -366,8 +366,7 @@ export function describeProblem(result: HttpResult): string | undefined {
 /** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
 const TYPED_INVALID = '\u0000invalid';
 
-/** How the reason of a case the request budget stopped begins: the CLI exits 2 when any result says so. */
-export const NOT_RUN_PREFIX = 'not run (REQUEST_BUDGET):';
+export { NOT_RUN_PREFIX } from './model.js';
 
 /** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
 export class Case {

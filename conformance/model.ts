@@ -148,3 +148,6 @@ export interface Reporter {
   onEvent?(event: RunEvent): void;
   render(report: RunReport): string;
 }
+
+/** How the reason of a case the request budget stopped begins: the CLI exits 2 and the summary says INCOMPLETE when any result says so. */
+export const NOT_RUN_PREFIX = 'not run (REQUEST_BUDGET):';

@@ -5,7 +5,7 @@
  * never disagree about a count. They work on a report already made safe
  * (safe-text.ts: every string neutralised), so nothing here escapes.
  */
-import type { CheckResult, Exchange, RunReport } from '../model.js';
+import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type RunReport } from '../model.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
 
 /** Results that belong to no operation (an unknown path, a run-wide workflow) are grouped under this name. */
@@ -174,7 +174,7 @@ export function countsLine(report: Pick<RunReport, 'summary' | 'meta'>, defects:
 }
 
 export function summaryLine(report: RunReport, defects: number = groupDefects(report).length): string {
-  const unrun = report.results.filter((r) => r.verdict === 'skipped' && r.reason?.startsWith('not run (REQUEST_BUDGET)')).length;
+  const unrun = report.results.filter((r) => r.verdict === 'skipped' && r.reason?.startsWith(NOT_RUN_PREFIX)).length;
   const incomplete = unrun > 0 ? ` · INCOMPLETE: ${unrun} not run, the run reached its request budget (raise it with --max-requests)` : '';
   return `${countsLine(report, defects)} in ${formatDuration(report.meta.durationMs)}${incomplete}`;
 }
