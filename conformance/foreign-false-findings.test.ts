@@ -9,7 +9,8 @@
  * - a concrete path beside a template (`/things/public` and
  *   `/things/{thingId}`: `PATCH /things/public` is no wrong method);
  * - a documented 302 (taken for a transport problem);
- * - a request budget too small for the run (reported as failures).
+ * - a request budget too small for the run (reported as failures);
+ * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
  *
  * Against it the runner reports no failure; with a tiny budget it reports
  * what it did not run as not run, never as failed.
@@ -47,6 +48,7 @@ paths:
           headers: { Location: { schema: { type: string } } }
           content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
         '400': { $ref: '#/components/responses/Error' }
+        '422': { $ref: '#/components/responses/Error' }
   /things/public:
     get:
       operationId: listPublicThings
@@ -178,7 +180,9 @@ function thingsServer(): ReturnType<typeof createServer> {
         // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
         if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
         const body = await readJson(req);
-        if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+        // Well-formed JSON that breaks the schema is 422 here (RFC 9110 §15.5.21), as many APIs answer; malformed JSON is 400.
+        if (body === undefined) return send(res, 400, { message: 'the body is not JSON' });
+        if (!validName(body)) return send(res, 422, { message: 'a name of 1 to 80 characters is required' });
         const thing = { thingId: `t${next++}`, name: body.name };
         things.set(thing.thingId, thing);
         return send(res, 201, thing, { location: `/things/${thing.thingId}` });
