@@ -1,5 +1,6 @@
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
+import { rememberVerdicts } from './verdict-memo.js';
 
 /**
  * A `pattern` from a document, run in time linear in the value (issue 20).
@@ -23,60 +24,21 @@ const cache = new Map<string, SafePatternResult>();
 /** Past this many distinct patterns the cache starts over: a 12 MB document has a few thousand. */
 const CACHE_LIMIT = 10_000;
 
-/**
- * Verdicts kept per pattern, by value. The linear-time engine takes a microsecond or more per value where
- * a RegExp takes tens of nanoseconds, and a mock checks the same values again and again (every answer
- * carrying a stored record's `sid` is checked before it leaves): a kept verdict is a Map lookup. Bounded:
- * values up to MEMO_VALUE_MAX characters only, at most MEMO_PER_PATTERN per pattern and MEMO_LIMIT in all
- * (each past its bound starts over), so at most a few MB whatever is checked.
- */
-const MEMO_VALUE_MAX = 256;
-const MEMO_PER_PATTERN = 1024;
-const MEMO_LIMIT = 16_384;
-const memos: Map<string, boolean>[] = [];
-let memoized = 0;
-
-function remembered(re: RE2JS): (value: string) => boolean {
-  const memo = new Map<string, boolean>();
-  memos.push(memo);
-  return (value) => {
-    if (value.length > MEMO_VALUE_MAX) return re.test(value);
-    const known = memo.get(value);
-    if (known !== undefined) return known;
-    const verdict = re.test(value);
-    if (memoized >= MEMO_LIMIT) {
-      for (const each of memos) each.clear();
-      memoized = 0;
-    }
-    if (memo.size >= MEMO_PER_PATTERN) {
-      memoized -= memo.size;
-      memo.clear();
-    }
-    memo.set(value, verdict);
-    memoized += 1;
-    return verdict;
-  };
-}
-
 /** Compiles `pattern` with the linear-time engine, or says why it cannot. */
 export function compileSafePattern(pattern: string): SafePatternResult {
   const known = cache.get(pattern);
   if (known) return known;
   let result: SafePatternResult;
   try {
-    const test = remembered(RE2JS.compile(pattern));
+    // The same values are tested again and again (every answer of the mock is checked): verdicts are kept.
+    const re = RE2JS.compile(pattern);
+    const test = rememberVerdicts((value) => re.test(value));
     const text = `/${pattern}/`;
     result = { ok: true, pattern: { test, toString: () => text } };
   } catch (error) {
     result = { ok: false, reason: (error as Error).message };
   }
-  if (cache.size >= CACHE_LIMIT) {
-    cache.clear();
-    // Ajv may still hold the patterns it compiled: their memos are emptied, and stay bounded per pattern.
-    for (const each of memos) each.clear();
-    memos.length = 0;
-    memoized = 0;
-  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(pattern, result);
   return result;
 }
