@@ -9,6 +9,7 @@
  * - a concrete path beside a template (`/things/public` and
  *   `/things/{thingId}`: `PATCH /things/public` is no wrong method);
  * - a documented 302 (taken for a transport problem);
+ * - an answer with a body its response does not describe (no `content`: taken for a violation);
  * - a request budget too small for the run (reported as failures);
  * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
  *
@@ -76,6 +77,11 @@ paths:
       responses:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        '200': { description: up; the document does not describe the body }
   /search:
     get:
       operationId: searchThings
@@ -162,6 +168,8 @@ function thingsServer(): ReturnType<typeof createServer> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // The document declares the 200 without `content`: that leaves its body undescribed, not forbidden (OpenAPI 3.0.3 §4.7.17).
+    if (path === '/ping') return method === 'GET' ? send(res, 200, { pong: true }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/search') {
       if (method !== 'GET') return send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
       const q = url.searchParams.get('q') ?? '';
@@ -189,7 +197,7 @@ function thingsServer(): ReturnType<typeof createServer> {
       }
       return send(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
     }
-    if (path === '/download') return method === 'GET' ? send(res, 302, undefined, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/download') return method === 'GET' ? send(res, 302, { to: '/things?tenant=acme' }, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/things/public' && method === 'GET') return send(res, 200, []);
     const match = /^\/things\/([^/]+)$/.exec(path);
     if (match) {
@@ -268,6 +276,11 @@ describe('a correct server of a document with the constructs that fooled the run
     expect(requested.some((line) => /^GET \/search\?q=(&|$|[^&]{6,})/.test(line))).toBe(true);
     expect(report.results.filter((r) => r.operationId === 'searchThings' && r.verdict === 'failed')).toEqual([]);
     expect((report.warnings ?? []).map((w) => w.message)).toContainEqual(expect.stringMatching(/^1 operation documents no 4xx answer .*: searchThings$/));
+  });
+
+  it('an answer with a body the document leaves undescribed (no `content`) breaks nothing', () => {
+    expect(requested.some((line) => line.startsWith('GET /ping'))).toBe(true);
+    expect(report.results.filter((r) => r.operationId === 'ping' && r.verdict === 'failed')).toEqual([]);
   });
 
   it('takes the documented 302 as an answer', () => {
