@@ -206,9 +206,12 @@ function unfilled(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-/** Whether `path` gives every parameter of `template` a value. */
+/**
+ * Whether `path` gives every parameter of `template` a value. An empty value the answer did give is a value: the
+ * safe-path guard refuses it by name (`the {id} value "" is empty`), as it does a dot segment.
+ */
 function fills(template: string, path: Readonly<Record<string, unknown>>): boolean {
-  return unfilled(template).every((name) => path[name] !== undefined && path[name] !== '');
+  return unfilled(template).every((name) => path[name] !== undefined);
 }
 
 /** Why the entry's delete URL must not be sent (safe-path.ts), or undefined when it may. */
