@@ -91,37 +91,6 @@ describe('petstore-kit conformance', () => {
     expect(outcome.stdout).toMatch(/x-total-count/i);
   }, 90_000);
 
-  it('exits 2 with one clear line when the target is unreachable', async () => {
-    const outcome = await cli(['conformance', '--base-url', 'http://127.0.0.1:1']);
-    expect(outcome.code).toBe(2);
-    const lines = outcome.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/TARGET_UNREACHABLE.*http:\/\/127\.0\.0\.1:1.*connection refused/);
-  });
-
-  it.each([
-    [['conformance'], /--base-url URL is required/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout takes a whole number/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--no-such-flag'], /no-such-flag/],
-    [['conformance', '--base-url', 'not a url'], /is not a URL/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--format', 'pdf'], /--format takes one of console, json, junit, html/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--only', 'no-such-check'], /not a check id, check family, operationId or tag/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--header', 'no colon here'], /--header takes 'Name: value'/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--spec', 'no-such-document.yaml'], /SPEC_NOT_FOUND/],
-    [['conformance', '--base-url', 'http://user:pw@127.0.0.1:1'], /must not carry credentials/],
-  ])('exits 2 on bad arguments: %j', async (args, message) => {
-    const outcome = await cli(args);
-    expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toMatch(message);
-    expect(outcome.stderr.trim().split('\n')).toHaveLength(1);
-  });
-
-  it('a malformed --header never echoes its value', async () => {
-    const outcome = await cli(['conformance', '--base-url', 'http://127.0.0.1:1', '--header', 'bad header name: cli-s3cret-value-42']);
-    expect(outcome.code).toBe(2);
-    expect(outcome.stdout + outcome.stderr).not.toContain('cli-s3cret-value-42');
-  });
-
   it('on Ctrl-C deletes what the run created, prints the report so far, and exits 130', async () => {
     const count = async (path: string): Promise<string | null> => (await fetch(`${mock.url}${path}?limit=1`)).headers.get('x-total-count');
     const before = { pets: await count('/pets'), categories: await count('/categories') };
@@ -144,9 +113,43 @@ describe('petstore-kit conformance', () => {
     expect({ pets: await count('/pets'), categories: await count('/categories') }).toEqual(before);
   }, 90_000);
 
-  it('--list-checks prints the registry and exits 0', async () => {
-    const outcome = await cli(['conformance', '--list-checks']);
-    expect(outcome.code).toBe(0);
-    for (const id of CHECK_IDS) expect(outcome.stdout).toContain(id);
+  // None of these needs the mock: each is a CLI process of its own, so they run side by side (issue 23, point 2).
+  describe.concurrent('without a target to run against', () => {
+    it('exits 2 with one clear line when the target is unreachable', async () => {
+      const outcome = await cli(['conformance', '--base-url', 'http://127.0.0.1:1']);
+      expect(outcome.code).toBe(2);
+      const lines = outcome.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/TARGET_UNREACHABLE.*http:\/\/127\.0\.0\.1:1.*connection refused/);
+    });
+
+    it.each([
+      [['conformance'], /--base-url URL is required/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout takes a whole number/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--no-such-flag'], /no-such-flag/],
+      [['conformance', '--base-url', 'not a url'], /is not a URL/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--format', 'pdf'], /--format takes one of console, json, junit, html/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--only', 'no-such-check'], /not a check id, check family, operationId or tag/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--header', 'no colon here'], /--header takes 'Name: value'/],
+      [['conformance', '--base-url', 'http://127.0.0.1:1', '--spec', 'no-such-document.yaml'], /SPEC_NOT_FOUND/],
+      [['conformance', '--base-url', 'http://user:pw@127.0.0.1:1'], /must not carry credentials/],
+    ])('exits 2 on bad arguments: %j', async (args, message) => {
+      const outcome = await cli(args);
+      expect(outcome.code).toBe(2);
+      expect(outcome.stderr).toMatch(message);
+      expect(outcome.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('a malformed --header never echoes its value', async () => {
+      const outcome = await cli(['conformance', '--base-url', 'http://127.0.0.1:1', '--header', 'bad header name: cli-s3cret-value-42']);
+      expect(outcome.code).toBe(2);
+      expect(outcome.stdout + outcome.stderr).not.toContain('cli-s3cret-value-42');
+    });
+
+    it('--list-checks prints the registry and exits 0', async () => {
+      const outcome = await cli(['conformance', '--list-checks']);
+      expect(outcome.code).toBe(0);
+      for (const id of CHECK_IDS) expect(outcome.stdout).toContain(id);
+    });
   });
 });

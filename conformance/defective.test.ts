@@ -24,6 +24,7 @@ import { CHECKS } from './checks/index.js';
 import type { CheckResult, RunReport } from './model.js';
 import { createReporter } from './reporters/index.js';
 import { runConformance } from './runner.js';
+import { pool } from './test-support/pool.js';
 
 const ORIGIN = 'http://localhost:5173';
 /** A full run takes a few seconds alone; several share two CPU cores in CI. */
@@ -132,22 +133,6 @@ describe('every check family has at least two planted bugs', () => {
 const PARALLEL_RUNS = 8;
 
 type Outcome = { readonly report: RunReport } | { readonly error: unknown };
-
-/** A tiny bounded pool: at most `size` tasks run at once, in the order they were queued. */
-function pool(size: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-    try {
-      return await task();
-    } finally {
-      running -= 1;
-      waiting.shift()?.();
-    }
-  };
-}
 
 describe.concurrent('each planted bug is flagged by its owner and by no other check', () => {
   const started = Date.now();
