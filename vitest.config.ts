@@ -15,6 +15,7 @@ const LONGEST_FIRST = [
   'mock/generic/corpus.e2e.test.ts',
   'conformance/defective.test.ts',
   'conformance/independent.test.ts',
+  'conformance/published-prism.test.ts',
   'conformance/reference.test.ts',
   'conformance/big-document.test.ts',
   'conformance/hostile-target.test.ts',
