@@ -10,6 +10,7 @@
  *   `/things/{thingId}`: `PATCH /things/public` is no wrong method);
  * - a documented 302 (taken for a transport problem);
  * - an answer with a body its response does not describe (no `content`: taken for a violation);
+ * - a 415 to a body that is not JSON, where the operation lists only 400 (taken for an undocumented status);
  * - a request budget too small for the run (reported as failures);
  * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
  *
@@ -177,7 +178,8 @@ function thingsServer(): ReturnType<typeof createServer> {
     }
     if (path === '/tokens') {
       if (method !== 'POST') return send(res, 405, { message: 'not allowed' }, { allow: 'POST' });
-      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
+      // 415 for a body that is not JSON (RFC 9110 §15.5.16), though this operation lists only 201 and 400: responses need not be exhaustive.
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 415, { message: 'a JSON body is required' });
       const body = await readJson(req);
       return validName(body) ? send(res, 201, { name: body.name }) : send(res, 400, { message: 'a name of 1 to 80 characters is required' });
     }
@@ -281,6 +283,13 @@ describe('a correct server of a document with the constructs that fooled the run
   it('an answer with a body the document leaves undescribed (no `content`) breaks nothing', () => {
     expect(requested.some((line) => line.startsWith('GET /ping'))).toBe(true);
     expect(report.results.filter((r) => r.operationId === 'ping' && r.verdict === 'failed')).toEqual([]);
+  });
+
+  it('a refusal of an invalid request with a status the operation does not list (415) is judged by the check that sent it, not blamed as undocumented', () => {
+    expect(requested.some((line) => line.startsWith('POST /tokens'))).toBe(true);
+    const tokens = report.results.filter((r) => r.operationId === 'createToken');
+    expect(tokens.filter((r) => r.verdict === 'failed')).toEqual([]);
+    expect(tokens.some((r) => r.checkId === 'unsupported-media-type' && r.verdict === 'passed')).toBe(true);
   });
 
   it('takes the documented 302 as an answer', () => {
