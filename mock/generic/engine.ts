@@ -13,7 +13,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, parentItemPath, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
@@ -51,7 +51,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
-    const parent = resources.resources.find((other) => other.itemPath === parentItemPath(resource));
+    const parent = parentResource(resource, resources.resources);
     if (parent) parentOf.set(resource, parent);
   }
 
@@ -110,8 +110,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
     const parent = parentOf.get(resource);
     if (!parent) return undefined;
-    const scope = scopeOf(parent, input);
-    const id = idText(parent, input);
+    // By position, not by name: `/Accounts/{AccountSid}/Calls.json` names the id that `/Accounts/{Sid}.json` calls Sid.
+    const values = resource.scopeParams.map((name) => pathValue(input, name));
+    const scope = values.slice(0, -1).join('/');
+    const id = values[values.length - 1] ?? '';
     return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
   };
 

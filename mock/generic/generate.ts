@@ -149,7 +149,10 @@ export class ValueGenerator {
     }
     for (let attempt = 0; attempt < 5; attempt += 1) {
       try {
-        const candidate = this.faker.helpers.fromRegExp(pattern.replace(/^\^|\$$/g, ''));
+        // faker's generator takes no alternation (`(SM|MM)` comes out literally): one alternative of each innermost
+        // group is chosen first, the rest of the pattern left to faker.
+        const source = pattern.replace(/^\^|\$$/g, '').replace(/\((?:\?:)?([^()]*\|[^()]*)\)/g, (_group, alternatives: string) => this.faker.helpers.arrayElement(alternatives.split('|')));
+        const candidate = this.faker.helpers.fromRegExp(source);
         if (check.test(candidate)) return candidate;
       } catch {
         return undefined;

@@ -63,3 +63,10 @@ describe('values for OpenAPI 3.1 schemas', () => {
     expect(fitTo([1, 'not an email', 'more'], SCHEMAS['tuple']!, generator, 'response', problems)).toSatisfy((v: unknown) => problems(SCHEMAS['tuple']!, v).length === 0);
   });
 });
+
+describe('patterns', () => {
+  it('a pattern with alternation (Twilio sids: `^(SM|MM)[0-9a-fA-F]{32}$`) gets a matching string', () => {
+    const generator = new ValueGenerator(11);
+    for (const variant of [0, 1, 2]) expect(generator.value({ type: 'string', pattern: '^(SM|MM)[0-9a-fA-F]{32}$' }, 'response', variant)).toMatch(/^(SM|MM)[0-9a-fA-F]{32}$/);
+  });
+});
