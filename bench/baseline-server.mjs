@@ -13,6 +13,11 @@
 // DEFAULT_RESPONSES). Routing is by method and path prefix only; a POST body
 // is read and parsed with JSON.parse, as any JSON API has to, and a POST
 // /pets body without a string `name` gets the 400 answer.
+//
+// For a document other than the Pet Store the recorded file is
+// { routes: { 'GET /path?query': { status, headers, body } } } instead: each
+// request is answered by one Map lookup of its method and target, exactly as
+// recorded (any other gets the 404), a body read and parsed first when it has one.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -94,6 +99,7 @@ function main() {
     },
   });
   const recorded = values.responses ? JSON.parse(readFileSync(values.responses, 'utf8')) : {};
+  if (recorded.routes) return listenUntilSignal(routedServer(recorded.routes), values.host, Number(values.port));
   const R = {};
   for (const key of Object.keys(DEFAULT_RESPONSES)) R[key] = prepareResponse(recorded[key] ?? DEFAULT_RESPONSES[key]);
 
@@ -126,6 +132,26 @@ function main() {
   });
 
   listenUntilSignal(server, values.host, Number(values.port));
+}
+
+/** The answers recorded from the mock for any document, by `METHOD target`. */
+function routedServer(routes) {
+  const answers = new Map(Object.entries(routes).map(([route, answer]) => [route, prepareResponse(answer)]));
+  const notFound = prepareResponse(DEFAULT_RESPONSES.notFound);
+  const send = (res, r) => {
+    res.writeHead(r.status, r.headers);
+    res.end(r.body);
+  };
+  return http.createServer((req, res) => {
+    const answer = answers.get(`${req.method} ${req.url}`) ?? notFound;
+    if (req.method === 'GET' || req.method === 'HEAD') return send(res, answer);
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      parseJson(chunks);
+      send(res, answer);
+    });
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

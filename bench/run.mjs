@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printBigDocuments, runBigDocuments } from './lib/big-documents.mjs';
 import { runLoad } from './lib/load.mjs';
 import { planPinning, setAffinity } from './lib/pinning.mjs';
 import { closeRequestAgent, installCleanupHandlers, readCpuUs, readRss, request, runNode, startServer } from './lib/procs.mjs';
@@ -27,15 +28,16 @@ const USAGE = `Usage: npm run bench -- [options]
   --seconds S           length of one round (default 2)
   --warmup S            warm-up per server and scenario, not measured (default 1)
   --connections N       concurrent connections of the load generator (default 10)
-  --only LIST           sections to run: scenarios,scale,runner,sessions (default all)
+  --only LIST           sections to run: scenarios,scale,runner,sessions,big (default all)
   --scenario LIST       scenario ids: ${SCENARIOS.map((s) => s.id).join(',')}
   --sizes LIST          pet counts of the scale and sessions sections (default 10000,100000,1000000)
   --runner-repeats N    conformance runs per target (default 3)
+  --big-starts N        mock starts per GitHub description in section 5 (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
   --update-baseline     also write this run's figures to bench/baseline.json
   --self-test           benchmark the baseline against itself (checks the harness; no mock needed)
-  --quick               a short smoke run (2 rounds of 1 s, sizes 10000,100000, 1 runner repeat)`;
+  --quick               a short smoke run (2 rounds of 1 s, sizes 10000,100000, 1 runner repeat, 1 start per big document)`;
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -44,10 +46,11 @@ function parseOptions() {
       seconds: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      only: { type: 'string', default: 'scenarios,scale,runner,sessions' },
+      only: { type: 'string', default: 'scenarios,scale,runner,sessions,big' },
       scenario: { type: 'string', default: SCENARIOS.map((s) => s.id).join(',') },
       sizes: { type: 'string', default: '10000,100000,1000000' },
       'runner-repeats': { type: 'string', default: '3' },
+      'big-starts': { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
       'update-baseline': { type: 'boolean', default: false },
@@ -77,12 +80,13 @@ function parseOptions() {
     scenarios: values.scenario.split(',').map((s) => s.trim()),
     sizes: values.sizes.split(',').map(Number),
     runnerRepeats: int('runner-repeats', 1, 10),
+    bigStarts: int('big-starts', 1, 10),
     build: !values['no-build'],
     pin: !values['no-pin'],
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
   };
-  if (values.quick) Object.assign(o, { rounds: 2, seconds: 1, warmup: 1, sizes: [10_000, 100_000], runnerRepeats: 1 });
+  if (values.quick) Object.assign(o, { rounds: 2, seconds: 1, warmup: 1, sizes: [10_000, 100_000], runnerRepeats: 1, bigStarts: 1 });
   for (const id of o.scenarios) {
     if (!SCENARIOS.some((s) => s.id === id)) {
       console.error(`bench: unknown scenario '${id}'; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
@@ -93,7 +97,11 @@ function parseOptions() {
     console.error('bench: --sizes takes pet counts from 1 to 5000000');
     process.exit(2);
   }
-  if (o.selfTest) o.sections.delete('scale'), o.sections.delete('runner'), o.sections.delete('sessions');
+  if (o.selfTest) {
+    for (const section of ['scale', 'runner', 'sessions', 'big']) o.sections.delete(section);
+    // The baseline replays the Pet Store's answers only: a scenario on another document has nothing to measure here.
+    o.scenarios = o.scenarios.filter((id) => !SCENARIOS.find((s) => s.id === id).spec);
+  }
   return o;
 }
 
@@ -193,7 +201,7 @@ const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x);
 
 async function runScenario(o, scenario, cpu) {
   const started = performance.now();
-  const mock = await startServer({ name: o.selfTest ? 'mock (self-test: baseline)' : 'mock', args: mockArgs(o), cwd: ROOT, timeoutMs: 60_000, cpu });
+  const mock = await startServer({ name: o.selfTest ? 'mock (self-test: baseline)' : 'mock', args: mockArgs(o, scenario.spec ? ['--spec', scenario.spec] : []), cwd: ROOT, timeoutMs: 60_000, cpu });
   try {
     const { ctx, recorded, notes } = await scenario.setup(mock.url);
     const file = path.join(tmpDir, `${scenario.id}.json`);
@@ -255,6 +263,40 @@ async function runScenario(o, scenario, cpu) {
   } finally {
     await mock.stop();
   }
+}
+
+/**
+ * The Pet Store's ratios to bare node:http before the generic engine landed (issue 22, point 7: they hold within
+ * 5%): bench/baseline.json as committed in 5771fa7 (a full run on 2026-11-23, load average 1.3-1.5; the engine
+ * landed on 2026-11-25 in 40eb37e). Ratios, not req/s: they travel between runs and machines, req/s do not.
+ */
+const BEFORE_GENERIC_ENGINE = Object.freeze({
+  source: 'bench/baseline.json at 5771fa7 (2026-11-23)',
+  ratios: { getPet: 0.906, listPets: 0.692, createPet: 0.725, orderCycle: 0.994, rejectPet: 0.663 },
+  cpuRatios: { getPet: 0.897, listPets: 0.678, createPet: 0.727, orderCycle: 0.864, rejectPet: 0.661 },
+});
+const WITHIN = 0.95;
+
+/** Each Pet Store scenario's ratio now against its ratio before the generic engine: PASS when it kept 95% of it. */
+function againstBeforeGeneric(results) {
+  return results
+    .filter((s) => s.mock && BEFORE_GENERIC_ENGINE.ratios[s.id] !== undefined)
+    .map((s) => {
+      const kept = s.ratio / BEFORE_GENERIC_ENGINE.ratios[s.id];
+      return { id: s.id, before: BEFORE_GENERIC_ENGINE.ratios[s.id], now: round3(s.ratio), kept: round3(kept), cpuBefore: BEFORE_GENERIC_ENGINE.cpuRatios[s.id], cpuNow: s.cpuRatio, cpuKept: round3(s.cpuRatio / BEFORE_GENERIC_ENGINE.cpuRatios[s.id]), verdict: kept >= WITHIN ? 'PASS' : 'MISS' };
+    });
+}
+
+function printBeforeGeneric(rows) {
+  if (!rows.length) return;
+  console.log(`\nThe Pet Store against its ratios before the generic engine (${BEFORE_GENERIC_ENGINE.source}; issue 22 point 7: within 5%, now/before >= ${WITHIN}):`);
+  console.log(
+    formatTable(
+      ['scenario', 'ratio before', 'ratio now', 'now/before', 'verdict', 'CPU ratio before', 'CPU ratio now', 'CPU now/before'],
+      rows.map((r) => [r.id, `${fmt(r.before, 2)}x`, `${fmt(r.now, 2)}x`, fmt(r.kept, 2), r.verdict, `${fmt(r.cpuBefore, 2)}x`, `${fmt(r.cpuNow, 2)}x`, fmt(r.cpuKept, 2)]),
+      ['ratio before', 'ratio now', 'now/before', 'CPU ratio before', 'CPU ratio now', 'CPU now/before'],
+    ),
+  );
 }
 
 function printScenarios(results) {
@@ -500,7 +542,7 @@ async function main() {
     startedAt: new Date().toISOString(),
     selfTest: o.selfTest,
     machine: machine(),
-    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats },
+    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats, bigStarts: o.bigStarts },
   };
   console.log(`petstore-kit bench on ${results.machine.nproc} × ${results.machine.cpu}, Node ${results.machine.node}, load average ${results.machine.loadavgAtStart.join(' ')}`);
   let failed = false;
@@ -531,6 +573,11 @@ async function main() {
     console.log('');
     printScenarios(results.scenarios);
     failed ||= results.scenarios.some((s) => s.verdict === 'MISS' || s.verdict === 'ERROR');
+    if (!o.selfTest) {
+      results.beforeGenericEngine = { source: BEFORE_GENERIC_ENGINE.source, within: WITHIN, scenarios: againstBeforeGeneric(results.scenarios) };
+      printBeforeGeneric(results.beforeGenericEngine.scenarios);
+      failed ||= results.beforeGenericEngine.scenarios.some((r) => r.verdict === 'MISS');
+    }
   }
 
   if (o.sections.has('scale')) {
@@ -555,6 +602,14 @@ async function main() {
     console.log('');
     printSessions(results.sessions);
     failed ||= results.sessions.checks.some((c) => !c.pass) || results.sessions.sizes.some((s) => s.error);
+  }
+
+  if (o.sections.has('big')) {
+    console.log(`\n5. GitHub's REST descriptions (issue 22, point 8): ${o.bigStarts} mock start(s) each, one at a time, unpinned (spawn to \`listening on\`, then one GET), and the runner on the same document limited to one operation`);
+    results.big = await runBigDocuments({ starts: o.bigStarts, root: ROOT, tmpDir });
+    console.log('');
+    printBigDocuments(results.big);
+    failed ||= results.big.checks.some((c) => !c.pass) || results.big.documents.some((d) => d.error);
   }
 
   results.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));

@@ -83,10 +83,14 @@ export class CleanupRegistry {
       responseHeaders: headers,
     };
     const sent = isObject(record.requestJson) ? record.requestJson : {};
-    const deleteInput = kind.remove ? linkInputs(kind.remove, source) : undefined;
+    // A URL whose template the answer could not fill (its id was not found) is never sent: `DELETE /things/{thingId}`
+    // would be the run's mistake, blamed on the target (issue 21, point 3). The record is then listed as left behind.
+    const deleteCandidate = kind.remove ? linkInputs(kind.remove, source) : undefined;
+    const deleteInput = kind.remove && deleteCandidate && fills(kind.remove.operation.pathTemplate, deleteCandidate.path) ? deleteCandidate : undefined;
     const deletePath = kind.remove && deleteInput ? expandPath(kind.remove.operation.pathTemplate, deleteInput.path) : undefined;
-    const readTarget = recordReads(kind)[0];
-    const successor = readTarget?.operation.deprecated ? successorRead(kind, readTarget) : undefined;
+    const readTarget = recordReads(kind).find((target) => fills(target.operation.pathTemplate, linkInputs(target, source).path));
+    const successorTarget = readTarget?.operation.deprecated ? successorRead(kind, readTarget) : undefined;
+    const successor = successorTarget && fills(successorTarget.operation.pathTemplate, linkInputs(successorTarget, source).path) ? successorTarget : undefined;
     const id = identityField(kind);
     const properties = Object.keys(propertiesOf(jsonBodyOf(kind.create)?.schema));
     this.seq += 1;
@@ -142,8 +146,9 @@ export class CleanupRegistry {
   }
 
   private async remove(ctx: RunContext, entry: Entry): Promise<{ kind: 'deleted' | 'gone' } | { kind: 'conflict' | 'left'; reason: string }> {
-    if (!entry.deletePath || !entry.deleteInput || !entry.kind.remove) {
-      return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
+    if (!entry.kind.remove) return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
+    if (!entry.deletePath || !entry.deleteInput) {
+      return { kind: 'left', reason: `not deleted: ${entry.kind.remove.operation.operationId} needs ${unfilled(entry.kind.remove.operation.pathTemplate).join(', ')}, and the answer to ${entry.kind.create.operationId} did not give it` };
     }
     const refusal = deleteRefusal(ctx, entry);
     if (refusal !== undefined) return { kind: 'left', reason: `${entry.kind.remove.operation.operationId} ${refusal}` };
@@ -194,6 +199,16 @@ export class CleanupRegistry {
     if (entry.taggedFields.length > 0) return Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag));
     return Object.entries(entry.boundFields).every(([name, v]) => record[name] === v);
   }
+}
+
+/** The path parameters of a template. */
+function unfilled(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+/** Whether `path` gives every parameter of `template` a value. */
+function fills(template: string, path: Readonly<Record<string, unknown>>): boolean {
+  return unfilled(template).every((name) => path[name] !== undefined && path[name] !== '');
 }
 
 /** Why the entry's delete URL must not be sent (safe-path.ts), or undefined when it may. */

@@ -9,6 +9,7 @@ import type { Contract, Operation, ParameterSpec } from '../src/contract/index.j
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { UNSAFE_PATH } from './safe-path.js';
+import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
@@ -86,6 +87,8 @@ export interface RunSettings {
   readonly origin?: string;
   /** Names of the `--header` headers (a preflight announces them). */
   readonly headerNames: readonly string[];
+  /** The checks that send requests a correct server refuses (invalid inputs, absent ids, wrong methods): their 4xx answers are expected. */
+  readonly provokingChecks?: ReadonlySet<string>;
 }
 
 export class RunContext {
@@ -109,6 +112,13 @@ export class RunContext {
   /** Answers a passive check found breaking the document's schema or media type, with who found it: what later failures may only be consequences of. */
   readonly brokenAnswers = new WeakMap<Exchange, { readonly checkId: string; readonly operationId?: string }>();
   private readonly generators = new Map<string, Generator>();
+  /**
+   * Operations that document no 4xx answer at all (no 4xx code, no 4XX, no default), whose 4xx answers to the run's
+   * deliberately invalid requests status-documented therefore did not judge: the document's silence, said once.
+   */
+  readonly silentOnErrors = new Set<string>();
+  /** Which operations need credentials the run does not send (credentials.ts). */
+  readonly credentials: Credentials;
 
   constructor(
     readonly contract: Contract,
@@ -126,6 +136,7 @@ export class RunContext {
   ) {
     this.cleanup = new CleanupRegistry(runTag);
     this.coverage = new CoverageRecorder(contract);
+    this.credentials = new Credentials(contract, settings.headerNames);
   }
 
   /** A value its schema accepts for a parameter (generate.ts parameterCandidates, validated here before it is sent), or undefined when none is. */
@@ -380,6 +391,8 @@ export class Case {
   private blamed: string | undefined;
   /** Why a call of this case was not sent (an unfilled path parameter): the case cannot conclude. */
   private unsent: string | undefined;
+  /** A 401/403 this case met on an operation the run has no credentials for: the case cannot conclude (credentials.ts). */
+  private refusedForCredentials: string | undefined;
 
   constructor(
     readonly ctx: RunContext,
@@ -397,6 +410,11 @@ export class Case {
     if (record.result.error?.code === UNSAFE_PATH) this.skip(record.result.error.message);
     const status = record.result.response?.status;
     if (status !== undefined && status >= 500) this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
+    if (isCredentialRefusal(status) && target.kind !== 'none' && this.refusedForCredentials === undefined) {
+      const schemes = target.kind === 'operation' ? this.ctx.credentials.missingFor(target.operation) : this.ctx.credentials.missingForUnmatched();
+      const who = target.kind === 'operation' ? target.operation.operationId : 'the API';
+      if (schemes !== undefined) this.refusedForCredentials = `${request.method} ${record.path} answered ${status}: ${who} requires credentials (${schemes}) that the run does not send; pass them with --header`;
+    }
     return record.result;
   }
 
@@ -616,6 +634,10 @@ export class Case {
     if (budget && verdict !== 'skipped') {
       // Not sent is not failed: the check did not run (issue 21, point 3); the run says it is incomplete.
       return this.finish('skipped', `${NOT_RUN_PREFIX} ${budget.error!.message}`, []);
+    }
+    if (this.refusedForCredentials !== undefined && verdict !== 'skipped') {
+      // Refused before it was judged: neither a valid request refused nor an invalid one refused for the right reason.
+      return this.finish('skipped', `cannot conclude: ${this.refusedForCredentials}`, []);
     }
     if (verdict === 'failed' && this.serverErrors.length > 0) {
       // One defect, one owner: a 5xx on the way is no-server-error's, and what failed after it may only be its consequence.

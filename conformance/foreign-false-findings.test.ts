@@ -9,7 +9,9 @@
  * - a concrete path beside a template (`/things/public` and
  *   `/things/{thingId}`: `PATCH /things/public` is no wrong method);
  * - a documented 302 (taken for a transport problem);
- * - a request budget too small for the run (reported as failures).
+ * - an answer with a body its response does not describe (no `content`: taken for a violation);
+ * - a request budget too small for the run (reported as failures);
+ * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
  *
  * Against it the runner reports no failure; with a tiny budget it reports
  * what it did not run as not run, never as failed.
@@ -47,6 +49,7 @@ paths:
           headers: { Location: { schema: { type: string } } }
           content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
         '400': { $ref: '#/components/responses/Error' }
+        '422': { $ref: '#/components/responses/Error' }
   /things/public:
     get:
       operationId: listPublicThings
@@ -74,6 +77,38 @@ paths:
       responses:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        '200': { description: up; the document does not describe the body }
+  /search:
+    get:
+      operationId: searchThings
+      description: documents no error answer, as many published documents do
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string, minLength: 1, maxLength: 5 } }
+      responses:
+        '200': { description: the matches, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Thing' } } } } }
+  /tokens:
+    post:
+      operationId: createToken
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '201':
+          description: created; this server never says which id it gave
+          content: { application/json: { schema: { type: object, properties: { tokenId: { type: string, readOnly: true }, name: { type: string } } } } }
+        '400': { $ref: '#/components/responses/Error' }
+  /tokens/{tokenId}:
+    parameters:
+      - { name: tokenId, in: path, required: true, schema: { type: string } }
+    delete:
+      operationId: deleteToken
+      responses:
+        '204': { description: deleted }
+        '404': { $ref: '#/components/responses/Error' }
   /download:
     get:
       operationId: download
@@ -97,6 +132,8 @@ components:
 `;
 
 type Thing = { thingId: string; name: string };
+/** Every request line the server received, the run's clean-up included. */
+const requested: string[] = [];
 
 /** A correct server of the document: things in a Map, every error as {message}. */
 function thingsServer(): ReturnType<typeof createServer> {
@@ -127,23 +164,40 @@ function thingsServer(): ReturnType<typeof createServer> {
     return typeof name === 'string' && name.length >= 1 && [...name].length <= 80;
   };
   return createServer(async (req, res) => {
+    requested.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // The document declares the 200 without `content`: that leaves its body undescribed, not forbidden (OpenAPI 3.0.3 §4.7.17).
+    if (path === '/ping') return method === 'GET' ? send(res, 200, { pong: true }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/search') {
+      if (method !== 'GET') return send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+      const q = url.searchParams.get('q') ?? '';
+      return q.length >= 1 && q.length <= 5 ? send(res, 200, [...things.values()].filter((t) => t.name.includes(q))) : send(res, 400, { message: 'q must be 1 to 5 characters' });
+    }
+    if (path === '/tokens') {
+      if (method !== 'POST') return send(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
+      const body = await readJson(req);
+      return validName(body) ? send(res, 201, { name: body.name }) : send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+    }
+    if (path.startsWith('/tokens/')) return method === 'DELETE' ? send(res, 404, { message: 'no such token' }) : send(res, 405, { message: 'not allowed' }, { allow: 'DELETE' });
     if (path === '/things') {
       if (method === 'GET') return url.searchParams.get('tenant') === 'acme' ? send(res, 200, [...things.values()]) : send(res, 400, { message: 'tenant must be acme' });
       if (method === 'POST') {
         // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
         if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
         const body = await readJson(req);
-        if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+        // Well-formed JSON that breaks the schema is 422 here (RFC 9110 §15.5.21), as many APIs answer; malformed JSON is 400.
+        if (body === undefined) return send(res, 400, { message: 'the body is not JSON' });
+        if (!validName(body)) return send(res, 422, { message: 'a name of 1 to 80 characters is required' });
         const thing = { thingId: `t${next++}`, name: body.name };
         things.set(thing.thingId, thing);
         return send(res, 201, thing, { location: `/things/${thing.thingId}` });
       }
       return send(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
     }
-    if (path === '/download') return method === 'GET' ? send(res, 302, undefined, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/download') return method === 'GET' ? send(res, 302, { to: '/things?tenant=acme' }, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/things/public' && method === 'GET') return send(res, 200, []);
     const match = /^\/things\/([^/]+)$/.exec(path);
     if (match) {
@@ -199,9 +253,13 @@ describe('a correct server of a document with the constructs that fooled the run
     expect(report.summary.passed).toBeGreaterThan(10);
   });
 
-  it('never sends an unfilled template or undefined as an id', () => {
+  it('never sends an unfilled template or undefined as an id, its clean-up included', () => {
     const urls = report.results.flatMap((r) => r.evidence.map((x) => x.request.url));
     expect(urls.filter((u) => /%7B|\{|undefined/.test(u))).toEqual([]);
+    expect(requested.filter((line) => /%7B|\{|undefined/i.test(line))).toEqual([]);
+    expect(requested.some((line) => line.startsWith('POST /tokens'))).toBe(true);
+    // A record whose id never came back is listed as left behind, with why, not deleted at a made-up URL.
+    expect(report.cleanup.leftBehind.filter((left) => left.resource.startsWith('createToken')).map((left) => left.reason)).toContainEqual(expect.stringMatching(/needs tokenId, and the answer to createToken did not give it/));
   });
 
   it('finds the created id inside allOf and reads the record back', () => {
@@ -211,6 +269,18 @@ describe('a correct server of a document with the constructs that fooled the run
   it('does not probe PATCH /things/public as a wrong method (PATCH /things/{thingId} serves that URL)', () => {
     const probes = report.results.filter((r) => r.checkId === 'method-not-allowed-405');
     expect(probes.flatMap((r) => r.evidence).filter((x) => x.request.method === 'PATCH' && x.request.url.endsWith('/things/public'))).toEqual([]);
+  });
+
+  it('an operation that documents no error answer: its 400 to an invalid query is no status-documented failure, and a warning says why', () => {
+    // The run sent an invalid q (empty, or longer than 5), which this server refuses with 400.
+    expect(requested.some((line) => /^GET \/search\?q=(&|$|[^&]{6,})/.test(line))).toBe(true);
+    expect(report.results.filter((r) => r.operationId === 'searchThings' && r.verdict === 'failed')).toEqual([]);
+    expect((report.warnings ?? []).map((w) => w.message)).toContainEqual(expect.stringMatching(/^1 operation documents no 4xx answer .*: searchThings$/));
+  });
+
+  it('an answer with a body the document leaves undescribed (no `content`) breaks nothing', () => {
+    expect(requested.some((line) => line.startsWith('GET /ping'))).toBe(true);
+    expect(report.results.filter((r) => r.operationId === 'ping' && r.verdict === 'failed')).toEqual([]);
   });
 
   it('takes the documented 302 as an answer', () => {

@@ -16,7 +16,7 @@ import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport, type RunWarning } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { normalizeReason } from './reporters/defects.js';
@@ -82,6 +82,9 @@ interface Tally {
  */
 const CAUSE_CHECKS: ReadonlySet<string> = new Set(['response-schema', 'content-type']);
 
+/** The families whose checks send requests a correct server refuses: invalid inputs, absent ids, unknown paths, wrong methods. */
+const PROVOKING_FAMILIES: ReadonlySet<string> = new Set(['negative', 'errors', 'routing']);
+
 /** Past this many failing exchanges per check, operation and reason, the rest are counted in the last listed result's `alike`. */
 const MAX_FAILURES_LISTED = 10;
 
@@ -126,7 +129,12 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     settings.seed,
     runTag,
     client,
-    { readOnly: settings.readOnly, ...(settings.origin ? { origin: settings.origin } : {}), headerNames: Object.keys(options.headers ?? {}) },
+    {
+      readOnly: settings.readOnly,
+      ...(settings.origin ? { origin: settings.origin } : {}),
+      headerNames: Object.keys(options.headers ?? {}),
+      provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
+    },
     selection.operations,
     {
       onExchange(record) {
@@ -250,7 +258,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     formatVersion: REPORT_FORMAT_VERSION,
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
     // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
-    warnings: contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })),
+    warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx)],
     summary: {
       total: results.length,
       passed: results.filter((r) => r.verdict === 'passed').length,
@@ -265,6 +273,36 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   };
   emit({ type: 'run-finished', report });
   return report;
+}
+
+/**
+ * The run had no credentials for some secured operations: say so once, with what to pass, so that the skipped
+ * checks on them ("requires credentials") are not mistaken for a clean bill (credentials.ts).
+ */
+function credentialWarnings(ctx: RunContext): RunWarning[] {
+  const without = ctx.operations.filter((operation) => ctx.credentials.missingFor(operation) !== undefined);
+  if (without.length === 0) return [];
+  const schemes = [...new Set(without.map((operation) => ctx.credentials.missingFor(operation)!))];
+  return [
+    {
+      pointer: '/components/securitySchemes',
+      message: `${without.length} of ${ctx.operations.length} operations require credentials the run does not send (${schemes.slice(0, 3).join('; ')}${schemes.length > 3 ? '; …' : ''}): pass them with --header 'Authorization: …' or the scheme's own header`,
+      skipped: 'checks whose requests were refused with 401 or 403 on those operations (skipped, "requires credentials")',
+    },
+  ];
+}
+
+/** Operations that document no error answer, met with the run's invalid requests: the document's gap, said once (status-documented.ts). */
+function silentOnErrorsWarnings(ctx: RunContext): RunWarning[] {
+  const silent = [...ctx.silentOnErrors];
+  if (silent.length === 0) return [];
+  return [
+    {
+      pointer: '/paths',
+      message: `${silent.length} operation${silent.length === 1 ? '' : 's'} document${silent.length === 1 ? 's' : ''} no 4xx answer (no 4xx code, 4XX or default), yet must refuse invalid requests: ${silent.slice(0, 5).join(', ')}${silent.length > 5 ? ', …' : ''}`,
+      skipped: "status-documented, on their 4xx answers to the run's invalid requests (every other rule still applies to them)",
+    },
+  ];
 }
 
 /** Runs `task` over `items`, at most `limit` at a time. */

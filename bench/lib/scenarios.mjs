@@ -46,7 +46,24 @@ async function createPet(url, categoryId, name) {
   return JSON.parse(res.body).id;
 }
 
-/** @type {readonly { id: string, title: string, target: number, expected: readonly number[], setup: (url: string) => Promise<{ ctx: any, recorded: Record<string, any>, notes: string[] }>, load: (ctx: any, server: { kind: 'mock' | 'baseline', url: string }, connections: number) => Promise<object[]> }[]} */
+/**
+ * A published document the generic engine serves (issue 22, point 8: at least 0.8x of bare node:http on a
+ * foreign document): Twilio's Messaging API, committed under fixtures/published. Its services collection is
+ * `GET /v1/Services` (an envelope, `services`), its item `GET /v1/Services/{Sid}`; the default data is the
+ * document's own example record.
+ */
+export const FOREIGN_SPEC = 'fixtures/published/twilio/twilio_messaging_v1.json';
+const FOREIGN_LIST = '/v1/Services';
+
+async function foreignServices(url) {
+  const res = await request(url, { path: FOREIGN_LIST });
+  expectStatus(`GET ${FOREIGN_LIST} (${FOREIGN_SPEC})`, res, 200);
+  const services = JSON.parse(res.body).services;
+  if (!Array.isArray(services) || services.length === 0 || typeof services[0].sid !== 'string') throw new Error(`GET ${FOREIGN_LIST}: no services with a sid in ${res.body.slice(0, 200)}`);
+  return { res, sid: services[0].sid, count: services.length };
+}
+
+/** @type {readonly { id: string, title: string, target: number, expected: readonly number[], spec?: string, setup: (url: string) => Promise<{ ctx: any, recorded: Record<string, any>, notes: string[] }>, load: (ctx: any, server: { kind: 'mock' | 'baseline', url: string }, connections: number) => Promise<object[]> }[]} */
 export const SCENARIOS = [
   {
     id: 'getPet',
@@ -194,6 +211,38 @@ export const SCENARIOS = [
     },
     async load() {
       return [{ method: 'POST', path: '/pets', headers: JSON_HEADERS, body: REJECTED_BODY }];
+    },
+  },
+  {
+    id: 'foreignList',
+    title: 'Twilio: GET /v1/Services',
+    // Issue 22, point 8: the generic engine on a foreign document, at least 0.8x of bare node:http.
+    target: 0.8,
+    expected: [200],
+    spec: FOREIGN_SPEC,
+    async setup(url) {
+      const { res, count } = await foreignServices(url);
+      return { ctx: {}, recorded: { routes: { [`GET ${FOREIGN_LIST}`]: recordOf(res) } }, notes: [`${count} service(s) in the envelope, ${res.body.length} body bytes`] };
+    },
+    async load() {
+      return [{ method: 'GET', path: FOREIGN_LIST }];
+    },
+  },
+  {
+    id: 'foreignItem',
+    title: 'Twilio: GET /v1/Services/{Sid}',
+    target: 0.8,
+    expected: [200],
+    spec: FOREIGN_SPEC,
+    async setup(url) {
+      const { sid } = await foreignServices(url);
+      const path = `${FOREIGN_LIST}/${sid}`;
+      const res = await request(url, { path });
+      expectStatus(`GET ${path}`, res, 200);
+      return { ctx: { path }, recorded: { routes: { [`GET ${path}`]: recordOf(res) } }, notes: [`${sid}, ${res.body.length} body bytes`] };
+    },
+    async load(ctx) {
+      return [{ method: 'GET', path: ctx.path }];
     },
   },
 ];

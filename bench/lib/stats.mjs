@@ -90,6 +90,11 @@ export function flattenMetrics(results) {
     put(`sessions.${s.pets}.writerSessionBytes`, s.writerSessionBytes, 'lower');
     for (const read of ['listPage', 'filteredPage', 'getPet']) put(`sessions.${s.pets}.${read}.ratio`, s[read]?.ratio, 'lower');
   }
+  for (const d of results.big?.documents ?? []) {
+    put(`big.${d.name}.startupMs`, d.startupMs, 'lower');
+    put(`big.${d.name}.peakRssBytes`, d.peakRssBytes, 'lower');
+    put(`big.${d.name}.runnerWallMs`, d.runnerWallMs, 'lower');
+  }
   for (const r of results.runner?.runs ?? []) {
     put(`runner.${r.label}.wallMs`, r.wallMs, 'lower');
     put(`runner.${r.label}.exchangesPerSecond`, r.exchangesPerSecond, 'higher');

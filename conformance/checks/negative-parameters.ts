@@ -2,7 +2,7 @@ import type { Operation } from '../../src/contract/index.js';
 import type { Case, ParamValue, RunContext } from '../context.js';
 import { parameterMutations } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { documentedStatus, judgeRejection, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
+import { judgeRejection, validationStatuses, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
 
 /**
  * For every operation with path or query parameters: values that break the
@@ -71,7 +71,7 @@ async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, p
   const writes = operation.method !== 'get' && operation.method !== 'head';
   const before = writes ? await snapshot(c, operation, inputs) : undefined;
   const call = await c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
-  judgeRejection(c, call, documentedStatus(operation, 400), before ? await stateChanged(c, before) : []);
+  judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), before ? await stateChanged(c, before) : []);
 }
 
 /** Re-validates the exact texts sent with the operation's compiled parameter validators. */

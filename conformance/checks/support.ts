@@ -4,7 +4,7 @@
  * invalid request must not change, the verdict on an answer to an invalid
  * request, and reading a collection without paging through it.
  */
-import type { MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
+import type { Contract, MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
 import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
@@ -251,7 +251,9 @@ export function totalCount(call: Call): number | undefined {
  * no-server-error and an Error body to error-shape, so one defect is
  * reported once.
  */
-export function judgeRejection(c: Case, call: Call, expectedStatus: number | undefined, changed: readonly Finding[]): void {
+export function judgeRejection(c: Case, call: Call, expected: number | readonly number[] | undefined, changed: readonly Finding[]): void {
+  const accepted = expected === undefined ? [] : typeof expected === 'number' ? [expected] : expected;
+  const expectedStatus = accepted.length === 0 ? undefined : accepted.length === 1 ? accepted[0] : accepted.join(' or ');
   if (call.problem) return c.fail(call.problem);
   const status = call.status ?? 0;
   if (status >= 500) return c.skip(`answered ${status}; that is no-server-error's finding`);
@@ -266,7 +268,7 @@ export function judgeRejection(c: Case, call: Call, expectedStatus: number | und
       ...changed,
     ]);
   }
-  if (expectedStatus !== undefined && status !== expectedStatus) {
+  if (accepted.length > 0 && !accepted.includes(status)) {
     return c.fail(`answered ${status}, not ${expectedStatus}`, [{ pointer: '/status', keyword: 'status', message: `the document answers this with ${expectedStatus}`, expected: expectedStatus, actual: status }, ...changed]);
   }
   if (changed.length > 0) return c.fail(changed[0]!.message, changed);
@@ -274,6 +276,18 @@ export function judgeRejection(c: Case, call: Call, expectedStatus: number | und
 }
 
 /** The status to expect when the operation documents it, else any 4xx. */
+/**
+ * The statuses that may refuse a request whose content breaks the schema: 400, and also 422 where the operation
+ * documents both and nothing says which is meant (RFC 9110 §15.5.21: 422 is for well-formed content the server
+ * cannot process, which a schema violation is; many APIs answer it). A document with an error catalogue
+ * (`x-error-codes`, ours) names the one status its validation error has, so that one alone is accepted.
+ */
+export function validationStatuses(contract: Contract, operation: Operation): number | readonly number[] | undefined {
+  const documented = [400, 422].filter((status) => operation.responses.has(String(status)));
+  if (contract.errorCodes.size > 0 || documented.length < 2) return documentedStatus(operation, 400);
+  return documented;
+}
+
 export function documentedStatus(operation: Operation, status: number): number | undefined {
   return operation.responses.has(String(status)) ? status : undefined;
 }

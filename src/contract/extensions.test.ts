@@ -55,4 +55,14 @@ describe('derived operationIds', () => {
     ]);
     expect(ids).toEqual(['getPets_2', 'getPets_3', 'getPets']);
   });
+
+  it('a declared id repeated by a later operation (Svix: GET and HEAD /api/v1/health are both v1.health.get) takes the next free suffix, so each operation keeps its own responses', () => {
+    const ids = assignOperationIds([
+      { method: 'get', pathTemplate: '/health', declaredId: 'v1.health.get' },
+      { method: 'head', pathTemplate: '/health', declaredId: 'v1.health.get' },
+      { method: 'get', pathTemplate: '/other', declaredId: 'v1.health.get_2' },
+    ]);
+    expect(ids).toEqual(['v1.health.get', 'v1.health.get_3', 'v1.health.get_2']);
+    expect(new Set(ids).size).toBe(3);
+  });
 });

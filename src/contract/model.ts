@@ -147,6 +147,15 @@ export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}
     pathMethods.set(pathTemplate, methods.map((method) => method.toUpperCase()));
   }
   const ids = assignOperationIds(found);
+  found.forEach((entry, i) => {
+    if (entry.declaredId !== undefined && ids[i] !== entry.declaredId) {
+      warnings.add({
+        pointer: `/paths/${entry.pathTemplate.replace(/~/g, '~0').replace(/\//g, '~1')}/${entry.method}/operationId`,
+        message: `operationId "${entry.declaredId}" is already another operation's (OpenAPI requires it unique): this one is "${ids[i]}" in the kit`,
+        skipped: `nothing: --only/--skip and the reports name it "${ids[i]}"`,
+      });
+    }
+  });
   const operations = found.map((entry, i) => buildOperation(entry.pathTemplate, entry.method, entry.raw, entry.pathParameters, ids[i]!));
 
   const operationsById = new Map<string, Operation>();

@@ -1,7 +1,8 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Format, type FormatDefinition, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { linearRegExp } from './safe-pattern.js';
+import { rememberVerdicts } from './verdict-memo.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -38,8 +39,30 @@ export function createAjv(options: Options = {}, dialect: SchemaDialect = '3.0')
   // Ajv2020 shares Ajv's whole public surface (both extend Ajv's core); only the default dialect differs.
   const ajv: Ajv = dialect === '3.1' ? new Ajv2020(settings) : new Ajv(settings);
   addFormats(ajv);
+  rememberFormatVerdicts(ajv);
   ajv.addVocabulary([...OPENAPI_ANNOTATIONS]);
   return ajv;
+}
+
+/**
+ * The string formats, each with its verdicts kept by value (verdict-memo.ts): the mock checks every answer of a
+ * document from elsewhere, with the same `date-time`s and `uri`s in it each time. The same checks, the same
+ * verdicts; Ajv calls a function format as it tests a RegExp one (ajv/lib/vocabularies/format/format.ts).
+ */
+function isSyncStringFormat(format: Format): format is FormatDefinition<string> {
+  return typeof format === 'object' && !(format instanceof RegExp) && format.type !== 'number' && !('async' in format && format.async === true);
+}
+
+function rememberFormatVerdicts(ajv: Ajv): void {
+  for (const [name, format] of Object.entries(ajv.formats)) {
+    if (format instanceof RegExp) ajv.addFormat(name, rememberVerdicts((value) => format.test(value)));
+    else if (typeof format === 'function') ajv.addFormat(name, rememberVerdicts(format));
+    else if (format !== undefined && isSyncStringFormat(format)) {
+      const check = format.validate;
+      if (check instanceof RegExp) ajv.addFormat(name, { ...format, validate: rememberVerdicts((value) => check.test(value)) });
+      else if (typeof check === 'function') ajv.addFormat(name, { ...format, validate: rememberVerdicts(check) });
+    }
+  }
 }
 
 /**

@@ -106,7 +106,7 @@ export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract))
     operations.set(operation.operationId, compileOperation(operation, compile, lazy));
   }
 
-  const compileResponse = makeResponseCompiler(compile);
+  const compileResponse = makeResponseCompiler(compile, contract.strict);
   const unmatched = {
     unknownPath: contract.unmatched.unknownPath ? once(() => compileResponse(contract.unmatched.unknownPath!, '/x-unmatched-requests/unknownPath'), lazy) : undefined,
     wrongMethod: contract.unmatched.wrongMethod ? once(() => compileResponse(contract.unmatched.wrongMethod!, '/x-unmatched-requests/wrongMethod'), lazy) : undefined,
@@ -164,7 +164,7 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
   const bodyValidator = jsonSchema ? once(() => compile(jsonSchema, 'request', `${at}/requestBody`), lazy) : undefined;
   const bodyRequired = operation.requestBody?.required === true;
 
-  const compileResponse = makeResponseCompiler(compile);
+  const compileResponse = makeResponseCompiler(compile, !lazy);
   const responses = new Map<string, () => (headers: HeaderValues, body: unknown) => Diagnostic[]>();
   for (const [status, spec] of operation.responses) responses.set(status, once(() => compileResponse(spec, `${at}/responses/${status}`), lazy));
 
@@ -238,7 +238,7 @@ function problemsOf(validate: ValidateFunction, value: unknown, root: string): D
 }
 
 /** Compiles the body and header validators of one documented response. */
-function makeResponseCompiler(compile: Compile) {
+function makeResponseCompiler(compile: Compile, strict: boolean) {
   return (spec: ResponseSpec, where: string): ((headers: HeaderValues, body: unknown) => Diagnostic[]) => {
     const headerChecks = spec.headers
       .filter((h) => h.name.toLowerCase() !== 'content-type') // OAS 3.0.3 §4.7.17: Content-Type in headers is ignored
@@ -270,7 +270,9 @@ function makeResponseCompiler(compile: Compile) {
         }
       }
       if (media.length === 0) {
-        if (body !== undefined) diagnostics.push({ pointer: '/body', keyword: 'content', message: 'the document declares no body for this response, yet one was sent' });
+        // Our own document leaves `content` out only where no body is meant. A document from elsewhere that leaves it
+        // out only does not describe the body (OpenAPI 3.0.3 §4.7.17: `content` is optional), so a body breaks nothing.
+        if (body !== undefined && strict) diagnostics.push({ pointer: '/body', keyword: 'content', message: 'the document declares no body for this response, yet one was sent' });
         return diagnostics;
       }
       const rawType = headers['content-type'];
