@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { OpenAPIV3 } from 'openapi-types';
+import { buildContract } from './contract/index.js';
 import { createRouter } from './router.js';
 import { bundledContract } from './test-support.js';
 
@@ -56,5 +58,38 @@ describe('router: one position named differently by two templates', () => {
     const router = createRouter(buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false }));
     expect(router.match('GET', '/brands/BN1')).toMatchObject({ kind: 'match', pathParams: { Sid: 'BN1' } });
     expect(router.match('GET', '/brands/BN1/vettings/VT2')).toMatchObject({ kind: 'match', pathParams: { BrandSid: 'BN1', VettingSid: 'VT2' } });
+  });
+});
+
+describe('router on foreign templates (Twilio, Discourse)', () => {
+  const ok = { responses: { '200': { description: 'ok' } } };
+  const paths: OpenAPIV3.PathsObject = {
+    '/Accounts/{Sid}.json': { get: { operationId: 'fetchAccount', ...ok }, post: { operationId: 'updateAccount', ...ok } },
+    '/Accounts/{AccountSid}/Calls/{Sid}.json': { get: { operationId: 'fetchCall', ...ok } },
+    '/v{version}/status': { get: { operationId: 'status', ...ok } },
+    '/groups/{name}.json': { get: { operationId: 'getGroup', ...ok } },
+    '/groups/{id}.json': { put: { operationId: 'updateGroup', ...ok } },
+    '/groups/{id}': { get: { operationId: 'getGroupPlain', ...ok } },
+  };
+  const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths };
+  const router = createRouter(buildContract({ file: '/tmp/router.yaml', sha256: '0'.repeat(64), document }, { strict: false }));
+
+  it.each([
+    ['GET', '/Accounts/AC123.json', 'fetchAccount', { Sid: 'AC123' }],
+    ['POST', '/Accounts/AC123.json', 'updateAccount', { Sid: 'AC123' }],
+    ['GET', '/Accounts/AC1/Calls/CA2.json', 'fetchCall', { AccountSid: 'AC1', Sid: 'CA2' }],
+    ['GET', '/v2/status', 'status', { version: '2' }],
+    ['GET', '/groups/staff.json', 'getGroup', { name: 'staff' }],
+    ['PUT', '/groups/41.json', 'updateGroup', { id: '41' }],
+    ['GET', '/groups/41', 'getGroupPlain', { id: '41' }],
+  ])('a parameter between literal text in one segment: %s %s → %s', (method, path, operationId, params) => {
+    const match = router.match(method, path);
+    expect(match.kind === 'match' ? [match.operation.operationId, match.pathParams] : match).toEqual([operationId, params]);
+  });
+
+  it('answers 405 with the methods of both same-shape templates, and no match for an empty parameter', () => {
+    expect(router.match('PATCH', '/groups/41.json')).toMatchObject({ kind: 'no-method', allow: ['GET', 'PUT'] });
+    expect(router.match('PATCH', '/Accounts/AC1.json')).toMatchObject({ kind: 'no-method', allow: ['GET', 'POST'] });
+    expect(router.match('GET', '/Accounts/.json').kind).toBe('no-path');
   });
 });

@@ -9,8 +9,13 @@ export type RouteMatch =
 interface Node {
   readonly literal: Map<string, Node>;
   param?: { readonly node: Node };
+  /**
+   * Segments that hold a parameter between literal text (`{id}.json`, `v{version}`; OpenAPI 3.0.3 §4.7.8 "Path
+   * templating" allows a template expression anywhere in a segment): tried after the literals, longest text first.
+   */
+  affixed?: { readonly prefix: string; readonly suffix: string; readonly node: Node }[];
   /** `names`: the template's own parameter names, in order; two templates may name one position differently. */
-  route?: { readonly template: string; readonly byMethod: ReadonlyMap<string, Operation>; readonly allow: readonly string[]; readonly names: readonly string[] };
+  route?: { readonly template: string; readonly byMethod: ReadonlyMap<string, Operation>; readonly allow: readonly string[]; readonly names: readonly string[]; readonly namesOf?: ReadonlyMap<string, readonly string[]> };
 }
 
 export interface Router {
@@ -33,10 +38,21 @@ export function createRouter(contract: Contract, basePath = ''): Router {
     const names: string[] = [];
     for (const segment of splitPath(template)) {
       const param = /^\{([^}]+)\}$/.exec(segment);
+      const affixed = param ? undefined : /^([^{}]*)\{([^{}]+)\}([^{}]*)$/.exec(segment);
       if (param) {
         names.push(param[1]!);
         node.param ??= { node: { literal: new Map() } };
         node = node.param.node;
+      } else if (affixed) {
+        const [, prefix = '', name = '', suffix = ''] = affixed;
+        names.push(name);
+        const list = (node.affixed ??= []);
+        let entry = list.find((e) => e.prefix === prefix && e.suffix === suffix);
+        if (!entry) {
+          list.push((entry = { prefix, suffix, node: { literal: new Map() } }));
+          list.sort((a, b) => b.prefix.length + b.suffix.length - (a.prefix.length + a.suffix.length));
+        }
+        node = entry.node;
       } else {
         let next = node.literal.get(segment);
         if (!next) node.literal.set(segment, (next = { literal: new Map() }));
@@ -47,7 +63,15 @@ export function createRouter(contract: Contract, basePath = ''): Router {
     for (const operation of contract.operations) {
       if (operation.pathTemplate === template) byMethod.set(operation.method.toUpperCase(), operation);
     }
-    node.route = { template, byMethod, allow: methods, names };
+    // Two templates of one shape (`/groups/{name}.json` and `/groups/{id}.json`, which §4.7.8.1 forbids but
+    // documents hold): one route with every method of both, each method keeping its own template's names.
+    const earlier = node.route;
+    if (earlier) {
+      for (const [method, operation] of earlier.byMethod) byMethod.set(method, operation);
+      const namesOf = new Map(earlier.namesOf ?? [...earlier.byMethod.keys()].map((method) => [method, earlier.names] as const));
+      for (const method of byMethod.keys()) if (!namesOf.has(method)) namesOf.set(method, names);
+      node.route = { template: earlier.template, byMethod, allow: [...new Set([...earlier.allow, ...methods])], names: earlier.names, namesOf };
+    } else node.route = { template, byMethod, allow: methods, names };
   }
 
   return {
@@ -69,14 +93,21 @@ export function createRouter(contract: Contract, basePath = ''): Router {
         from = end + 1;
         const segment = decodeSegment(rawSegment);
         if (segment === undefined) return { kind: 'no-path' };
-        const literal: Node | undefined = node.literal.get(segment);
+        const here: Node = node;
+        const literal: Node | undefined = here.literal.get(segment);
         if (literal) {
           node = literal;
-        } else if (node.param && segment !== '') {
-          values.push(segment);
-          node = node.param.node;
         } else {
-          return { kind: 'no-path' };
+          const affixed = here.affixed?.find((e) => segment.length > e.prefix.length + e.suffix.length && segment.startsWith(e.prefix) && segment.endsWith(e.suffix));
+          if (affixed) {
+            values.push(segment.slice(affixed.prefix.length, segment.length - affixed.suffix.length));
+            node = affixed.node;
+          } else if (here.param && segment !== '') {
+            values.push(segment);
+            node = here.param.node;
+          } else {
+            return { kind: 'no-path' };
+          }
         }
       }
       const route = node.route;
@@ -85,7 +116,8 @@ export function createRouter(contract: Contract, basePath = ''): Router {
       const operation = route.byMethod.get(method) ?? (method === 'HEAD' ? route.byMethod.get('GET') : undefined);
       if (!operation) return { kind: 'no-method', pathTemplate: route.template, allow: route.allow };
       const params: Record<string, string> = {};
-      for (let i = 0; i < values.length; i += 1) params[route.names[i]!] = values[i]!;
+      const names = route.namesOf?.get(operation.method.toUpperCase()) ?? route.names;
+      for (let i = 0; i < values.length; i += 1) params[names[i]!] = values[i]!;
       return { kind: 'match', operation, pathParams: params };
     },
   };

@@ -5,25 +5,28 @@
  * field from the schema, replaces a value of the wrong type; the caller validates the result (the document has
  * the last word) and falls back to a generated value when a repair is not enough.
  */
-import type { ValueGenerator, View } from './generate.js';
-import { asSchema, isObject, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { prefixItemsOf, type ValueGenerator, type View } from './generate.js';
+import { allowsNull, asSchema, isObject, jsonTypeOf, mergeAllOf, typeOf, typesOf, type JsonObject, type Schema } from './schemas.js';
 
 const MAX_DEPTH = 10;
 
 export function repair(value: unknown, raw: Schema, generator: ValueGenerator, view: View, depth = 0): unknown {
   if (depth > MAX_DEPTH) return value;
   const s = mergeAllOf(raw);
-  if (value === null) return s.nullable || s.type === undefined ? value : generator.value(s, view, 0, depth);
+  if (value === null) return allowsNull(s) || typeOf(s) === undefined ? value : generator.value(s, view, 0, depth);
   if (s.oneOf || s.anyOf || s.not) return value;
+  if ('const' in s) return structuredClone((s as { const?: unknown }).const);
   if (s.enum && !s.enum.some((option) => option === value)) return generator.value(s, view, 0, depth);
-  const type = typeOf(s);
+  // A 3.1 type list (`[string, integer]`): the value's own type when the list names it, else the first.
+  const own = jsonTypeOf(value);
+  const listed = typesOf(s);
+  const type = listed.includes(own) ? own : own === 'integer' && listed.includes('number') ? 'number' : typeOf(s);
   switch (type) {
     case 'object':
       return isObject(value) ? repairObject(value, s, generator, view, depth) : generator.value(s, view, 0, depth);
     case 'array': {
       if (!Array.isArray(value)) return generator.value(s, view, 0, depth);
-      const items = asSchema('items' in s ? s.items : undefined);
-      return value.map((item: unknown) => repair(item, items, generator, view, depth + 1));
+      return value.map((item: unknown, index) => repair(item, itemAt(s, index), generator, view, depth + 1));
     }
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value) ? value : generator.value(s, view, 0, depth);
@@ -44,7 +47,8 @@ function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, v
   for (const [name, field] of Object.entries(value)) {
     const declared = Object.hasOwn(properties, name) ? mergeAllOf(asSchema(properties[name])) : undefined;
     if (!declared) {
-      if (s.additionalProperties === false) continue;
+      // 3.1's `unevaluatedProperties: false` (2020-12 §11.3) forbids them as well, once allOf is folded in.
+      if (s.additionalProperties === false || (s as { unevaluatedProperties?: unknown }).unevaluatedProperties === false) continue;
       out[name] = isObject(s.additionalProperties) ? repair(field, asSchema(s.additionalProperties), generator, view, depth + 1) : field;
       continue;
     }
@@ -79,6 +83,14 @@ export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator,
   return current;
 }
 
+/** The schema of an array's item at `index`: 3.1's `prefixItems` for the first ones, `items` for the rest. */
+function itemAt(s: Schema, index: number): Schema {
+  const prefix = prefixItemsOf(s);
+  if (index < prefix.length) return prefix[index]!;
+  const rest: unknown = 'items' in s ? s.items : undefined;
+  return isObject(rest) ? asSchema(rest as Schema) : {};
+}
+
 function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
@@ -89,7 +101,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
   if (path.length === 0) return generator.value(s, view, 1);
   const [head, ...rest] = path as [string, ...string[]];
   if (Array.isArray(value) && /^\d+$/.test(head)) {
-    const items = 'items' in s && s.items ? asSchema(s.items) : undefined;
+    const items = 'items' in s || 'prefixItems' in s ? itemAt(s, Number(head)) : undefined;
     if (!items) return generator.value(s, view, 1);
     const copy = [...value];
     copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view);

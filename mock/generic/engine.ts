@@ -13,7 +13,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, parentItemPath, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
@@ -51,7 +51,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
-    const parent = resources.resources.find((other) => other.itemPath === parentItemPath(resource));
+    const parent = parentResource(resource, resources.resources);
     if (parent) parentOf.set(resource, parent);
   }
 
@@ -110,8 +110,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
     const parent = parentOf.get(resource);
     if (!parent) return undefined;
-    const scope = scopeOf(parent, input);
-    const id = idText(parent, input);
+    // By position, not by name: `/Accounts/{AccountSid}/Calls.json` names the id that `/Accounts/{Sid}.json` calls Sid.
+    const values = resource.scopeParams.map((name) => pathValue(input, name));
+    const scope = values.slice(0, -1).join('/');
+    const id = values[values.length - 1] ?? '';
     return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
   };
 
@@ -142,9 +144,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
-    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>): HandlerResult => {
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, record);
+      const body = shaped(operation, code, withEcho(operation, code, record, sent));
       return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
     };
     switch (role) {
@@ -160,11 +162,17 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           if (missing) return missing;
           const scope = scopeOf(resource, input);
           const given = resource.idField && isObject(input.body) ? input.body[resource.idField] : undefined;
+          // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds:
+          // the document's 409 where the create documents one (RFC 9110 §15.5.10), else a record of the mock's own id.
+          if ((typeof given === 'string' || typeof given === 'number') && operation.responses.has('409') && store.get(resource.key, scope, String(given))) {
+            const answer = errors.error('ROUTE_NOT_FOUND', `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}.`);
+            return { status: 409, body: { ...answer.body, code: 'CONFLICT', status: 409 } };
+          }
           // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
           const id = (typeof given === 'string' || typeof given === 'number') && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
           const record = makeRecord(resource, input.body, id);
           store.set(resource.key, scope, id, record);
-          return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) });
+          return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, input.body);
         };
       case 'read':
         return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
@@ -180,8 +188,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           // A replace keeps only what the server owns (the id, readOnly fields, the creation time): the rest is the body.
           const record = makeRecord(resource, input.body, id, existing ? serverOwned(resource, existing) : undefined);
           store.set(resource.key, scope, id, record);
-          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) });
-          return ok(successStatus(operation, [200, 204]), record);
+          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, input.body);
+          return ok(successStatus(operation, [200, 204]), record, undefined, input.body);
         };
       case 'update':
         return (input) =>
@@ -189,7 +197,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, mergePatch(existing, input.body), id, serverOwned(resource, existing));
             store.set(resource.key, scope, id, record);
-            return ok(successStatus(operation, [200, 204]), record);
+            return ok(successStatus(operation, [200, 204]), record, undefined, input.body);
           });
       default:
         return (input) =>
@@ -212,16 +220,49 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         const missing = held(owner, input, () => ({ status: 200 }));
         if ('status' in missing && missing.status === 404) return missing;
       }
-      if (answer) return answer;
-      const status = successStatus(operation, [200, 201, 202, 204]) ?? 200;
+      if (answer) return withEchoAnswer(operation, answer, input.body);
+      // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect.
+      const status = successStatus(operation, [200, 201, 202, 204]) ?? redirectStatus(operation) ?? 200;
       const media = jsonMedia(responseFor(operation, status)?.content ?? []);
       if (!media) return (answer = { status });
       const schema = media.schema ?? {};
       const own = new ValueGenerator(seed ^ hash(operation.operationId));
       const candidates: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => own.value(schema, 'response', variant))];
       const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
-      return (answer = { status, body });
+      answer = { status, body };
+      return withEchoAnswer(operation, answer, input.body);
     };
+  };
+
+  /**
+   * What a client sent, in the answer where the answer's schema declares the same field and the value the mock
+   * has lacks it or is its own invention: an action or a create the mock keeps no record of (`POST /sessions`)
+   * answers with the `shopperReference` it was given, not its example's; a create whose answer declares more than
+   * the record (`legalEntityId`) answers it too. Never a writeOnly field; only when the result still validates.
+   */
+  const withEcho = (operation: Operation, status: number, value: StoredRecord, sent: unknown, overwrite = false): StoredRecord => {
+    if (!isObject(sent)) return value;
+    const schema = responseSchema(operation, status);
+    const record = schema && resourceEnvelope(schema) !== undefined ? propertiesOf(schema).get(resourceEnvelope(schema)!) : schema;
+    if (!record || typeOf(record) !== 'object') return value;
+    const declared = propertiesOf(record);
+    const echoes = Object.entries(sent).filter(([name, field]) => {
+      const property = declared.get(name);
+      return property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name)) && value[name] !== field;
+    });
+    if (echoes.length === 0) return value;
+    // A field the answer bounds more tightly than the request (a longer text, another pattern) stays as it was; the
+    // others echo. What else the answer lacks (a required field the request has no word for) conform() fills later.
+    const all: JsonObject = { ...value, ...Object.fromEntries(echoes) };
+    const broken = new Set(problems(record, all).map((d) => decodeURIComponent(d.pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')));
+    for (const [name] of echoes) if (broken.has(name)) all[name] = value[name];
+    for (const [name] of echoes) if (all[name] === undefined) delete all[name];
+    return all;
+  };
+  const withEchoAnswer = (operation: Operation, answer: HandlerResult, sent: unknown): HandlerResult => {
+    if (!('body' in answer) || !isObject(answer.body) || !isObject(sent)) return answer;
+    const body = withEcho(operation, answer.status, answer.body, sent, true);
+    return body === answer.body ? answer : { ...answer, body };
   };
 
   const handlers = new Map<string, BoundHandler>();
@@ -279,6 +320,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 function documentedJsonType(operation: Operation, status: number): string | undefined {
   const media = jsonMedia(responseFor(operation, status)?.content ?? []);
   return media && !media.mediaType.includes('*') ? media.mediaType : undefined;
+}
+
+/** The lowest 3xx an operation documents (OAS 3.0.3 §4.7.16.2: exact codes, or `3XX`), when it documents one. */
+function redirectStatus(operation: Operation): number | undefined {
+  const codes = [...operation.responses.keys()].filter((key) => /^3\d\d$/.test(key)).map(Number).sort((a, b) => a - b);
+  return codes[0] ?? (operation.responses.has('3XX') ? 302 : undefined);
 }
 
 /** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */

@@ -15,7 +15,7 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en';
  * 70 of them), which a browser bundle of the mock (petstore-kit/msw/browser) would then carry.
  */
 const FakerClass = englishFaker.constructor as new (options: { locale: Faker['rawDefinitions']; seed?: number }) => Faker;
-import { asSchema, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { allowsNull, asSchema, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
 
 export type View = 'response' | 'request';
 
@@ -32,8 +32,10 @@ export class ValueGenerator {
 
   value(raw: Schema, view: View, variant = 0, depth = 0, name = ''): unknown {
     const s = mergeAllOf(raw);
-    // The document's own words first: an example or a default (variant 0), else one of the enum's values.
-    const given = variant === 0 ? (s.example ?? s.default ?? undefined) : undefined;
+    // JSON Schema 2020-12 §6.1.3 (OpenAPI 3.1): `const` is the only value there is.
+    if ('const' in s) return structuredClone((s as { const?: unknown }).const);
+    // The document's own words first: an example (3.1's `examples` list too) or a default (variant 0), else one of the enum's values.
+    const given = variant === 0 ? (s.example ?? firstExample(s) ?? s.default ?? undefined) : undefined;
     if (given !== undefined && given !== null) return structuredClone(given as unknown);
     const options = s.enum?.filter((option) => option !== null) ?? [];
     if (options.length > 0) return options[variant % options.length];
@@ -56,8 +58,10 @@ export class ValueGenerator {
         return this.object(s, view, variant, depth);
       case 'string':
         return this.string(s, name);
+      case 'null':
+        return null;
       default:
-        return s.nullable ? null : this.string(s, name);
+        return allowsNull(s) ? null : this.string(s, name);
     }
   }
 
@@ -77,11 +81,15 @@ export class ValueGenerator {
   }
 
   private array(s: Schema, view: View, variant: number, depth: number, name: string): unknown[] {
-    const items = asSchema('items' in s ? s.items : undefined);
-    const wanted = depth > RICH_DEPTH ? (s.minItems ?? 0) : Math.max(1, s.minItems ?? 1);
-    const length = Math.min(wanted, s.maxItems ?? Number.POSITIVE_INFINITY);
+    // JSON Schema 2020-12 §10.3.1.1-2 (OpenAPI 3.1): `prefixItems` gives the first positions, `items` the rest
+    // (`items: false`: nothing after them).
+    const prefix = prefixItemsOf(s);
+    const rest: unknown = 'items' in s ? s.items : undefined;
+    const items = asSchema(rest === false || rest === true ? undefined : (rest as Schema | undefined));
+    const wanted = Math.max(prefix.length, depth > RICH_DEPTH ? (s.minItems ?? 0) : Math.max(1, s.minItems ?? 1));
+    const length = Math.min(rest === false ? prefix.length : wanted, s.maxItems ?? Number.POSITIVE_INFINITY);
     const out: unknown[] = [];
-    for (let i = 0; i < length && depth < MAX_DEPTH; i += 1) out.push(this.value(items, view, s.uniqueItems ? variant + i : variant, depth + 1, name));
+    for (let i = 0; i < length && depth < MAX_DEPTH; i += 1) out.push(this.value(prefix[i] ?? items, view, s.uniqueItems ? variant + i : variant, depth + 1, name));
     return out;
   }
 
@@ -141,7 +149,10 @@ export class ValueGenerator {
     }
     for (let attempt = 0; attempt < 5; attempt += 1) {
       try {
-        const candidate = this.faker.helpers.fromRegExp(pattern.replace(/^\^|\$$/g, ''));
+        // faker's generator takes no alternation (`(SM|MM)` comes out literally): one alternative of each innermost
+        // group is chosen first, the rest of the pattern left to faker.
+        const source = pattern.replace(/^\^|\$$/g, '').replace(/\((?:\?:)?([^()]*\|[^()]*)\)/g, (_group, alternatives: string) => this.faker.helpers.arrayElement(alternatives.split('|')));
+        const candidate = this.faker.helpers.fromRegExp(source);
         if (check.test(candidate)) return candidate;
       } catch {
         return undefined;
@@ -170,13 +181,29 @@ const FORMATS: Readonly<Record<string, (faker: Faker) => string>> = {
   byte: () => 'aGVsbG8=',
 };
 
+/** A 3.1 schema's `examples` list (JSON Schema 2020-12 meta-data §9.5): its first entry. */
+function firstExample(s: Schema): unknown {
+  const examples: unknown = (s as { examples?: unknown }).examples;
+  return Array.isArray(examples) ? (examples[0] as unknown) : undefined;
+}
+
+/** A 3.1 array schema's `prefixItems` (JSON Schema 2020-12 §10.3.1.1), empty where it has none. */
+export function prefixItemsOf(s: Schema): readonly Schema[] {
+  const prefix: unknown = (s as { prefixItems?: unknown }).prefixItems;
+  return Array.isArray(prefix) ? prefix.map((item) => asSchema(item as Schema)) : [];
+}
+
+/** The bounds as numbers: 3.0's `exclusiveMinimum: true` beside `minimum`, or 3.1's `exclusiveMinimum: 5` alone (2020-12 §6.2.5). */
 function lowerBound(s: Schema, fallback: number, integer: boolean): number {
-  if (typeof s.minimum === 'number') return s.exclusiveMinimum === true ? s.minimum + (integer ? 1 : 0.01) : s.minimum;
+  const exclusive: unknown = s.exclusiveMinimum;
+  if (typeof exclusive === 'number') return Math.max(exclusive + (integer ? 1 : 0.01), typeof s.minimum === 'number' ? s.minimum : Number.NEGATIVE_INFINITY);
   if (typeof s.maximum === 'number' && s.maximum < fallback) return s.maximum - 100;
   return fallback;
 }
 
 function upperBound(s: Schema, fallback: number, integer: boolean): number {
+  const exclusive: unknown = s.exclusiveMaximum;
+  if (typeof exclusive === 'number') return Math.min(exclusive - (integer ? 1 : 0.01), typeof s.maximum === 'number' ? s.maximum : Number.POSITIVE_INFINITY);
   if (typeof s.maximum === 'number') return s.exclusiveMaximum === true ? s.maximum - (integer ? 1 : 0.01) : s.maximum;
   return fallback;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAPIV3 } from 'openapi-types';
 import { buildContract } from '../../src/contract/index.js';
 import { mergePatch } from './engine.js';
-import { inferResources, type MockOverlay } from './infer.js';
+import { inferResources, parentItemPath, parentOf, type MockOverlay } from './infer.js';
 
 type Paths = OpenAPIV3.PathsObject;
 const json = (schema: OpenAPIV3.SchemaObject): { content: { 'application/json': { schema: OpenAPIV3.SchemaObject } } } => ({ content: { 'application/json': { schema } } });
@@ -103,5 +103,22 @@ describe('mergePatch (RFC 7396)', () => {
     expect(mergePatch({ a: 'b', c: { d: 'e', f: 'g' }, list: [1, 2] }, { a: 'z', c: { f: null }, list: [3] })).toEqual({ a: 'z', c: { d: 'e' }, list: [3] });
     // RFC 7396 appendix A: a patch that is not an object replaces the whole target.
     expect(mergePatch({ a: 'b' }, ['c'])).toEqual(['c']);
+  });
+});
+
+describe('a format suffix on the paths (Twilio, Discourse: `/Calls.json`, `/Calls/{Sid}.json`)', () => {
+  const Call: OpenAPIV3.SchemaObject = { type: 'object', properties: { sid: { type: 'string' }, to: { type: 'string' } } };
+  const Account: OpenAPIV3.SchemaObject = { type: 'object', properties: { sid: { type: 'string' } } };
+  const map = mapOf({
+    ...crud('/Accounts.json', '/Accounts/{Sid}.json', Account, param('Sid')),
+    ...crud('/Accounts/{AccountSid}/Calls.json', '/Accounts/{AccountSid}/Calls/{Sid}.json', Call, param('Sid')),
+  });
+
+  it('infers the resource, named without the suffix, nested under the parent item that carries it', () => {
+    const calls = map.resources.find((r) => r.key === '/Accounts/{AccountSid}/Calls.json');
+    expect(calls).toMatchObject({ name: 'Calls', suffix: '.json', idParam: 'Sid', idField: 'sid', scopeParams: ['AccountSid'], itemPath: '/Accounts/{AccountSid}/Calls/{Sid}.json' });
+    expect(parentItemPath(calls!)).toBe('/Accounts/{AccountSid}.json');
+    expect(parentOf(calls!, map.resources)?.key).toBe('/Accounts.json');
+    expect(map.resources.find((r) => r.key === '/Accounts.json')).toMatchObject({ name: 'Accounts', roles: { create: 'create /Accounts.json', read: 'read /Accounts/{Sid}.json' } });
   });
 });

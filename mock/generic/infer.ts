@@ -42,6 +42,8 @@ export interface Resource {
   readonly key: string;
   /** The last literal segment (`things`): the fixtures file name (`things.json`) for a top-level resource. */
   readonly name: string;
+  /** A format suffix both paths carry (`/Calls.json`, `/Calls/{Sid}.json`), which a parent's item path carries too. */
+  readonly suffix?: string;
   readonly collectionPath: string;
   readonly itemPath: string;
   /** The item path's last parameter: the id. */
@@ -115,10 +117,13 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     if ((shapes.get(shapeOf(itemPath)) ?? 0) > 1) continue;
     const segments = itemPath.split('/');
     const last = segments[segments.length - 1] ?? '';
-    const idParam = /^\{([^{}]+)\}$/.exec(last)?.[1];
+    // `{Sid}.json` (Twilio, Discourse): the id with a format suffix, its collection `Calls.json` with the same one.
+    const idMatch = /^\{([^{}]+)\}(\.[A-Za-z0-9]+)?$/.exec(last);
+    const idParam = idMatch?.[1];
     if (idParam === undefined) continue;
-    const collectionPath = segments.slice(0, -1).join('/') || '/';
-    const name = collectionPath.split('/').pop() ?? '';
+    const suffix = idMatch?.[2] ?? '';
+    const collectionPath = suffix === '' ? segments.slice(0, -1).join('/') || '/' : `${segments.slice(0, -1).join('/')}${suffix}`;
+    const name = (collectionPath.split('/').pop() ?? '').slice(0, suffix === '' ? undefined : -suffix.length);
     // `/a/{aId}/{bId}` has no collection segment to name it: not a resource.
     if (name === '' || name.includes('{')) continue;
     if (pathItem(itemPath)['x-mock-collection'] === false || pathItem(collectionPath)['x-mock-collection'] === false) continue;
@@ -145,6 +150,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const resource: Resource = {
       key: collectionPath,
       name,
+      ...(suffix !== '' ? { suffix } : {}),
       collectionPath,
       itemPath,
       idParam,
@@ -222,9 +228,17 @@ function identityField(record: Schema, idParam: string, collection: string, expl
   return undefined;
 }
 
+/** The parent resource of a nested one, among `resources`: the one whose item path is its parent item path. */
+export function parentOf(resource: Resource, resources: readonly Resource[]): Resource | undefined {
+  // By shape: Twilio's `/Accounts/{AccountSid}/Calls.json` hangs from `/Accounts/{Sid}.json`, one template named twice.
+  const wanted = shapeOf(parentItemPath(resource));
+  return resources.find((other) => shapeOf(other.itemPath) === wanted);
+}
+
 /** The item path a nested collection hangs from: `/a/{aId}` for `/a/{aId}/things`. */
 export function parentItemPath(resource: Resource): string {
-  return resource.collectionPath.split('/').slice(0, -1).join('/');
+  const parent = resource.collectionPath.split('/').slice(0, -1).join('/');
+  return resource.suffix && parent.endsWith('}') ? `${parent}${resource.suffix}` : parent;
 }
 
 export function singularOf(plural: string): string {

@@ -7,7 +7,7 @@
 import type { Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import type { ValueGenerator } from './generate.js';
-import { parentItemPath, type Resource, type ResourceMap } from './infer.js';
+import { parentOf, type Resource, type ResourceMap } from './infer.js';
 import { isObject, jsonMedia, responseFor, successStatus } from './schemas.js';
 import type { GenericState, StoredRecord } from './store.js';
 
@@ -98,7 +98,7 @@ function uuidFrom(key: string, n: number): string {
 }
 
 function parentScopesOf(resource: Resource, map: ResourceMap, state: Readonly<Record<string, Readonly<Record<string, readonly StoredRecord[]>>>>): string[] {
-  const parent = map.resources.find((other) => other.itemPath === parentItemPath(resource));
+  const parent = parentOf(resource, map.resources);
   if (!parent) return [];
   const out: string[] = [];
   for (const [scope, records] of Object.entries(state[parent.key] ?? {})) {

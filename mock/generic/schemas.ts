@@ -71,17 +71,46 @@ export function propertiesOf(raw: Schema, depth = 0): ReadonlyMap<string, Schema
   return out;
 }
 
-/** The type a schema asks for, or the one its keywords imply (`properties` → object, `items` → array). */
+/**
+ * The types a schema names: `type: x` (OpenAPI 3.0), or `type: [x, 'null']` (OpenAPI 3.1 §4.8.24, JSON Schema
+ * 2020-12 validation §6.1.1), empty when it names none.
+ */
+export function typesOf(raw: Schema): readonly string[] {
+  const type: unknown = mergeAllOf(raw).type;
+  if (typeof type === 'string') return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** Whether `null` is a value of the schema: 3.0's `nullable: true`, 3.1's `type: [x, 'null']` or `const: null`. */
+export function allowsNull(raw: Schema): boolean {
+  const s = mergeAllOf(raw);
+  return s.nullable === true || typesOf(s).includes('null') || ('const' in s && (s as { const?: unknown }).const === null) || (s.enum?.includes(null) ?? false);
+}
+
+/**
+ * The type a schema asks for, or the one its keywords imply (`properties` → object, `items` → array). Of a 3.1
+ * type list, the first that is not `null`: the one a generated value takes.
+ */
 export function typeOf(raw: Schema): string | undefined {
   const s = mergeAllOf(raw);
-  if (typeof s.type === 'string') return s.type;
+  const types = typesOf(s);
+  if (types.length > 0) return types.find((t) => t !== 'null') ?? 'null';
   if (s.properties || s.additionalProperties !== undefined) return 'object';
-  if ('items' in s && s.items !== undefined) return 'array';
+  if (('items' in s && s.items !== undefined) || 'prefixItems' in s) return 'array';
+  if ('const' in s) return jsonTypeOf((s as { const?: unknown }).const);
   for (const branch of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) {
     const type = typeOf(asSchema(branch));
     if (type !== undefined) return type;
   }
   return undefined;
+}
+
+/** The JSON Schema type of a JSON value (`integer` for a whole number). */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 export function itemsOf(s: Schema): Schema | undefined {
