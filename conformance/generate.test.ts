@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../src/contract/index.js';
+import { loadContract, type Contract, type ParameterSpec } from '../src/contract/index.js';
 import { compileContract, createAjv, toJsonSchema, type CompiledContract } from '../src/schema/index.js';
-import { Generator, mergeAllOf, type Schema } from './generate.js';
+import { absentIdCandidates, Generator, mergeAllOf, type Schema } from './generate.js';
 
 /** A document whose bodies use every construct: placeOrder's body is the Order-with-required allOf, without examples. */
 const DOCUMENT = {
@@ -141,5 +141,22 @@ describe('the generator', () => {
     expect(merged.required).toEqual(['a', 'b']);
     expect(merged.additionalProperties).toBe(false);
     expect(mergeAllOf({ allOf: [{ minimum: 1, maximum: 10 }, { minimum: 3, maximum: 20 }] })).toMatchObject({ minimum: 3, maximum: 10 });
+  });
+});
+
+describe('absentIdCandidates', () => {
+  it("tries the run's tag first even under a pattern, and never the document's example (a mock seeded from the examples holds that record)", () => {
+    const generator = new Generator(1, 'pkTEST', 'g.', () => []);
+    const parameter: ParameterSpec = {
+      name: 'app_id',
+      in: 'path',
+      required: true,
+      explode: false,
+      example: 'unique-app-identifier',
+      schema: { type: 'string', pattern: '^[a-zA-Z0-9\\-_.]+$', maxLength: 256, example: 'unique-app-identifier' },
+    };
+    const candidates = absentIdCandidates(parameter, generator);
+    expect(candidates[0]).toBe('absent-pkTEST');
+    expect(candidates).not.toContain('unique-app-identifier');
   });
 });

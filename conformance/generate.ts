@@ -595,8 +595,15 @@ export function absentIdCandidates(parameter: ParameterSpec, generator: Generato
   if (s.format === 'uuid') return [ABSENT_UUID];
   const out: string[] = [];
   const tag = `absent-${generator.runTag}`;
-  if (typeof s.pattern !== 'string') out.push(typeof s.maxLength === 'number' ? tag.slice(0, Math.max(s.minLength ?? 1, s.maxLength)) : tag);
-  for (let i = 0; i < 3; i += 1) out.push(String(generator.sample(s, 0, i)));
+  // The run's tag first, pattern or not: the caller keeps the first candidate the schema accepts, and a pattern as
+  // open as Svix's `^[a-zA-Z0-9\-_.]+$` takes it.
+  out.push(typeof s.maxLength === 'number' ? tag.slice(0, Math.max(s.minLength ?? 1, s.maxLength)) : tag);
+  // Never the document's own example or default: a mock seeded from the examples (ours, Prism's) holds that very record.
+  const documented = new Set([parameter.example, s.example, s.default].filter((v) => v !== undefined && v !== null).map(String));
+  for (let i = 0; i < 3; i += 1) {
+    const sample = String(generator.sample(s, 0, i));
+    if (!documented.has(sample)) out.push(sample);
+  }
   return out;
 }
 
