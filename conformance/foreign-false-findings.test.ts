@@ -3,6 +3,9 @@
  * small correct server of a constructed document that has each construct
  * the published documents showed the runner stumbling on:
  *
+ * - a create whose answer says more than the reads (`allOf: [Thing, {receipt}]`):
+ *   its reads are still the record's (read back, Location), and the receipt is
+ *   not looked for where they do not declare it;
  * - the created record's id only inside `allOf` (the runner sent
  *   `/things/%7BthingId%7D` and `/things/undefined`);
  * - a list with a required query parameter (left out by list-after-create);
@@ -11,6 +14,7 @@
  * - a documented 302 (taken for a transport problem);
  * - an answer with a body its response does not describe (no `content`: taken for a violation);
  * - a 415 to a body that is not JSON, where the operation lists only 400 (taken for an undocumented status);
+ * - a 404 for an id the runner made up, where the operation lists only 200 (the same);
  * - a request budget too small for the run (reported as failures);
  * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
  *
@@ -46,9 +50,9 @@ paths:
         content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
       responses:
         '201':
-          description: created
+          description: created, with a receipt only this answer carries
           headers: { Location: { schema: { type: string } } }
-          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+          content: { application/json: { schema: { allOf: [ { $ref: '#/components/schemas/Thing' }, { type: object, properties: { receipt: { type: string } } } ] } } }
         '400': { $ref: '#/components/responses/Error' }
         '422': { $ref: '#/components/responses/Error' }
   /things/public:
@@ -78,6 +82,14 @@ paths:
       responses:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
+  /owners/{ownerId}/things:
+    get:
+      operationId: listOwnerThings
+      description: lists only 200; an owner id that names no owner is a 404 all the same
+      parameters:
+        - { name: ownerId, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the owner's things, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Thing' } } } } }
   /ping:
     get:
       operationId: ping
@@ -171,6 +183,8 @@ function thingsServer(): ReturnType<typeof createServer> {
     const method = req.method ?? 'GET';
     // The document declares the 200 without `content`: that leaves its body undescribed, not forbidden (OpenAPI 3.0.3 §4.7.17).
     if (path === '/ping') return method === 'GET' ? send(res, 200, { pong: true }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    // No owner exists: every owner id names nothing (RFC 9110 §15.5.5), though the operation lists only 200.
+    if (/^\/owners\/[^/]+\/things$/.test(path)) return method === 'GET' ? send(res, 404, { message: 'no such owner' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/search') {
       if (method !== 'GET') return send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
       const q = url.searchParams.get('q') ?? '';
@@ -195,7 +209,7 @@ function thingsServer(): ReturnType<typeof createServer> {
         if (!validName(body)) return send(res, 422, { message: 'a name of 1 to 80 characters is required' });
         const thing = { thingId: `t${next++}`, name: body.name };
         things.set(thing.thingId, thing);
-        return send(res, 201, thing, { location: `/things/${thing.thingId}` });
+        return send(res, 201, { ...thing, receipt: `r-${thing.thingId}` }, { location: `/things/${thing.thingId}` });
       }
       return send(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
     }
@@ -290,6 +304,11 @@ describe('a correct server of a document with the constructs that fooled the run
     const tokens = report.results.filter((r) => r.operationId === 'createToken');
     expect(tokens.filter((r) => r.verdict === 'failed')).toEqual([]);
     expect(tokens.some((r) => r.checkId === 'unsupported-media-type' && r.verdict === 'passed')).toBe(true);
+  });
+
+  it('a 404 for an id the runner made up is no undocumented status, though the operation lists only 200', () => {
+    expect(requested.some((line) => /^GET \/owners\/[^/]+\/things/.test(line))).toBe(true);
+    expect(report.results.filter((r) => r.operationId === 'listOwnerThings' && r.checkId === 'status-documented' && r.verdict === 'failed')).toEqual([]);
   });
 
   it('takes the documented 302 as an answer', () => {

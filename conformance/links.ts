@@ -260,12 +260,22 @@ export function sameSchema(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && (a === b || JSON.stringify(a) === JSON.stringify(b));
 }
 
+/**
+ * Whether `answer` is the created record's representation: the same schema, or one the create's answer extends
+ * (`allOf: [Thing, {receipt}]`: the create says a little more about the record than its reads do).
+ */
+export function representsCreated(answer: unknown, created: unknown): boolean {
+  if (sameSchema(answer, created)) return true;
+  const parts = (created as { allOf?: unknown } | undefined)?.allOf;
+  return Array.isArray(parts) && parts.some((part) => sameSchema(answer, part));
+}
+
 /** Does the link read the created record itself (same schema), rather than something about it (its inventory entry)? */
 export function readsSameRecord(kind: ResourceKind, target: LinkTarget): boolean {
   const answer = okSchema(target.operation);
-  if (target.operation.parameters.some((p) => p.in === 'path')) return sameSchema(answer, createdSchema(kind));
+  if (target.operation.parameters.some((p) => p.in === 'path')) return representsCreated(answer, createdSchema(kind));
   const items = (answer as { items?: unknown } | undefined)?.items;
-  return sameSchema(items, createdSchema(kind));
+  return representsCreated(items, createdSchema(kind));
 }
 
 /** The reads of the record itself, non-deprecated ones first (the runner prefers what clients should use). */

@@ -98,10 +98,31 @@ function missing(list: Operation, query: Record<string, ParamValue>, record: Cre
 async function listPage(c: Case, list: Operation, query: Record<string, ParamValue>): Promise<{ items: unknown[] } | { finding: Finding }> {
   const call = await c.call(list, { query });
   if (call.problem) return { finding: { pointer: '/status', keyword: 'list', message: call.problem } };
-  if (call.status !== 200 || !Array.isArray(call.json)) {
-    return { finding: { pointer: '/status', keyword: 'list', message: `${answered(call)}${call.status === 200 ? ' without a JSON array' : ''}; expected 200 with a page`, expected: 200, actual: call.status } };
+  const items = call.status === 200 ? pageItems(call.json, list.pathTemplate.split('/').pop() ?? '') : undefined;
+  if (items === undefined) {
+    return { finding: { pointer: '/status', keyword: 'list', message: `${answered(call)}${call.status === 200 ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected 200 with a page`, expected: 200, actual: call.status } };
   }
-  return { items: call.json };
+  return { items };
+}
+
+/** Envelope members that hold a page's records, by the names APIs give them (`{"data": [...], "done": false}`). */
+const ENVELOPE_MEMBERS = ['data', 'items', 'results', 'records', 'content', 'entries', 'values', 'elements'];
+
+/**
+ * A page's records: the body itself when it is an array, else the array an envelope object holds: the member named
+ * as the path's last segment (Xero's `GET /BankTransfers` → `{"BankTransfers": [...], "Warnings": [...]}`), one named
+ * as lists usually are, or its only array member. Undefined when there is none.
+ */
+function pageItems(body: unknown, lastSegment: string): unknown[] | undefined {
+  if (Array.isArray(body)) return body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const ownName = Object.keys(record).find((key) => key.toLowerCase() === lastSegment.toLowerCase() && Array.isArray(record[key]));
+  if (ownName !== undefined) return record[ownName] as unknown[];
+  const named = ENVELOPE_MEMBERS.map((name) => record[name]).find((value) => Array.isArray(value));
+  if (named !== undefined) return named as unknown[];
+  const arrays = Object.values(record).filter((value): value is unknown[] => Array.isArray(value));
+  return arrays.length === 1 ? arrays[0] : undefined;
 }
 
 /** Each other filter the record has a field for: its own value keeps the record in, another value leaves it out. */

@@ -3,7 +3,7 @@ import { createRouter } from '../../src/router.js';
 import { sameValue } from '../compare.js';
 import { isObject } from '../generate.js';
 import { isUriReference } from '../headers.js';
-import { createdSchema, identityField, okSchema, recordReads, sameSchema } from '../links.js';
+import { createdSchema, identityField, okSchema, recordReads, representsCreated } from '../links.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
 import { resolveReference } from './support.js';
@@ -64,7 +64,7 @@ export const locationResolves: CheckDefinition = {
         continue;
       }
       // It must name a record of the kind created: a GET whose answer has the created record's schema.
-      if (!sameSchema(okSchema(match.operation), createdSchema(kind))) {
+      if (!representsCreated(okSchema(match.operation), createdSchema(kind))) {
         c.fail(`Location ${location} names a ${match.operation.operationId} resource, not what ${kind.create.operationId} created`, [{ pointer: '/header/location', keyword: 'resolves', message: `the Location routes to ${match.operation.operationId}, which reads another kind of record`, expected: recordReads(kind).map((t) => t.operation.pathTemplate).join(' or '), actual: location }]);
         continue;
       }

@@ -11,7 +11,7 @@ import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, samp
 import { excerptJson } from '../json.js';
 import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
-import { sameRecord, sameValue } from '../compare.js';
+import { declaredFields, declaredProperties, sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
 
 export interface PreparedInputs {
@@ -286,6 +286,15 @@ export function validationStatuses(contract: Contract, operation: Operation): nu
   const documented = [400, 422].filter((status) => operation.responses.has(String(status)));
   if (contract.errorCodes.size > 0 || documented.length < 2) return documentedStatus(operation, 400);
   return documented;
+}
+
+/**
+ * The fields of `expected` an operation's answer promises: those its 2xx JSON schema declares, when it declares
+ * any (a free-form answer promises everything). A field only another representation declares is not looked for.
+ */
+export function promisedBy(operation: Operation, expected: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const answer = [...operation.responses].find(([status]) => /^2/.test(status))?.[1].content.find((m) => /json/i.test(m.mediaType))?.schema;
+  return declaredProperties(schema(answer)) ? declaredFields(expected, schema(answer)) : { ...expected };
 }
 
 export function documentedStatus(operation: Operation, status: number): number | undefined {
