@@ -37,7 +37,7 @@ import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
 import { servesPetStore } from './generic/detect.js';
-import { createGenericEngine, type GenericSettings } from './generic/engine.js';
+import type { createGenericEngine, GenericSettings } from './generic/engine.js';
 import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
@@ -88,6 +88,12 @@ export interface MockAppOptions {
   readonly generic?: GenericSettings;
   /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
   readonly engine?: MockEngine;
+  /**
+   * The generic engine (generic/engine.ts), for a document that is not the Pet Store. Handed in rather than imported
+   * here so that what serves only the Pet Store (petstore-kit/msw/browser) does not carry the engine and faker's
+   * English data, three fifths of its bundle (issue 23, point 3).
+   */
+  readonly genericEngine?: typeof createGenericEngine;
 }
 
 export interface MockApp {
@@ -138,6 +144,17 @@ interface Route {
   readonly otherAnswer?: true;
 }
 
+/** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
+function genericEngineFor(options: MockAppOptions, compiled: CompiledContract, basePath: string): MockEngine {
+  if (!options.genericEngine) {
+    throw new KitError(
+      'HANDLER_MISSING',
+      `${compiled.contract.title} is not the Pet Store, and this mock was made without the generic engine that serves any other document: pass { genericEngine } from petstore-kit/msw/generic.`,
+    );
+  }
+  return options.genericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) });
+}
+
 export function createMockApp(options: MockAppOptions): MockApp {
   const { compiled, registry } = options;
   const { contract } = compiled;
@@ -150,7 +167,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
-  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? createGenericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
+  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? genericEngineFor(options, compiled, basePath) : undefined);
   const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);

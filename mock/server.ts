@@ -29,6 +29,7 @@ import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
 import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
+import { createGenericEngine } from './generic/engine.js';
 import { genericStartup } from './generic/startup.js';
 
 export interface MockOptions {
@@ -134,6 +135,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
     return createMockApp({
       ...(generic ? { generic } : {}),
+      genericEngine: createGenericEngine,
       compiled: from,
       registry,
       ...(docs ? { docs } : {}),
