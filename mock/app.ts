@@ -36,6 +36,7 @@ import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
+import { documentBasePath } from './generic/base-path.js';
 import { servesPetStore } from './generic/detect.js';
 import type { createGenericEngine, GenericSettings } from './generic/engine.js';
 import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
@@ -158,7 +159,9 @@ function genericEngineFor(options: MockAppOptions, compiled: CompiledContract, b
 export function createMockApp(options: MockAppOptions): MockApp {
   const { compiled, registry } = options;
   const { contract } = compiled;
-  const basePath = normalizeBasePath(options.basePath ?? '');
+  const generic = options.engine === undefined && options.handlers === undefined && !servesPetStore(contract);
+  // A document from elsewhere is served where its first server says (base-path.ts) unless told otherwise; the Pet Store at the root.
+  const basePath = normalizeBasePath(options.basePath ?? (generic ? documentBasePath(contract.document) : ''));
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
   // RFC 9110 §6.6.1: Date is the origin server's clock. A clock set with --now is the one clients must see, so a
@@ -167,7 +170,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
-  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? genericEngineFor(options, compiled, basePath) : undefined);
+  const engine = options.engine ?? (generic ? genericEngineFor(options, compiled, basePath) : undefined);
   const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);

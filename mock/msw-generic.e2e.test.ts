@@ -39,7 +39,7 @@ async function send(method: string, path: string, json?: unknown): Promise<{ sta
   });
   const text = await response.text();
   const body: unknown = text === '' ? undefined : JSON.parse(text);
-  const match = createRouter(compiled.contract, '').match(method, path.split('?')[0]!);
+  const match = createRouter(compiled.contract, '/api').match(method, path.split('?')[0]!);
   if (match.kind !== 'match') throw new Error(`${method} ${path} names no operation of the document`);
   const verdict = compiled.operations.get(match.operation.operationId)!.response(response.status, Object.fromEntries(response.headers), body);
   expect(verdict.statusKey, `${method} ${path} answered ${response.status}, undocumented: ${text.slice(0, 300)}`).toBeDefined();
@@ -54,14 +54,14 @@ describe('petstore-kit/msw/browser with a document that is not the Pet Store', (
     expect(attempt).toThrow(/genericEngine.*petstore-kit\/msw\/generic/);
   });
 
-  it('with it, keeps state: create, read back, list, delete, then the 404', async () => {
-    const created = await send('POST', '/pets', { name: 'Rex', tag: 'dog' });
+  it("with it, keeps state under the document's server path (/api): create, read back, list, delete, then the 404", async () => {
+    const created = await send('POST', '/api/pets', { name: 'Rex', tag: 'dog' });
     expect(created.status).toBe(200);
     const pet = created.body as { id: number; name: string; tag: string };
     expect(pet).toMatchObject({ name: 'Rex', tag: 'dog' });
-    expect((await send('GET', `/pets/${pet.id}`)).body).toEqual(pet);
-    expect((await send('GET', '/pets?limit=100')).body).toContainEqual(pet);
-    expect((await send('DELETE', `/pets/${pet.id}`)).status).toBe(204);
-    expect((await send('GET', `/pets/${pet.id}`)).status).toBe(404);
+    expect((await send('GET', `/api/pets/${pet.id}`)).body).toEqual(pet);
+    expect((await send('GET', '/api/pets?limit=100')).body).toContainEqual(pet);
+    expect((await send('DELETE', `/api/pets/${pet.id}`)).status).toBe(204);
+    expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(404);
   });
 });
