@@ -280,7 +280,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
  * checks on them ("requires credentials") are not mistaken for a clean bill (credentials.ts).
  */
 function credentialWarnings(ctx: RunContext): RunWarning[] {
-  const without = ctx.operations.filter((operation) => ctx.credentials.missingFor(operation) !== undefined);
+  const without = ctx.credentials.operationsWithout(ctx.operations);
   if (without.length === 0) return [];
   const schemes = [...new Set(without.map((operation) => ctx.credentials.missingFor(operation)!))];
   return [
