@@ -140,11 +140,12 @@ components:
       allOf:
         - type: object
           required: [thingId]
-          properties: { thingId: { type: string, readOnly: true } }
+          # updatedAt is the server's to move on every change, though not marked readOnly (as in Adyen's documents).
+          properties: { thingId: { type: string, readOnly: true }, updatedAt: { type: string, format: date-time } }
         - $ref: '#/components/schemas/NewThing'
 `;
 
-type Thing = { thingId: string; name: string };
+type Thing = { thingId: string; name: string; updatedAt: string };
 /** Every request line the server received, the run's clean-up included. */
 const requested: string[] = [];
 
@@ -152,6 +153,9 @@ const requested: string[] = [];
 function thingsServer(): ReturnType<typeof createServer> {
   const things = new Map<string, Thing>();
   let next = 1;
+  // A clock that moves a second on every change, so an update time always differs from the one before it.
+  let changes = 0;
+  const stamp = (): string => new Date(Date.UTC(2026, 0, 1) + ++changes * 1000).toISOString();
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
@@ -207,7 +211,7 @@ function thingsServer(): ReturnType<typeof createServer> {
         // Well-formed JSON that breaks the schema is 422 here (RFC 9110 §15.5.21), as many APIs answer; malformed JSON is 400.
         if (body === undefined) return send(res, 400, { message: 'the body is not JSON' });
         if (!validName(body)) return send(res, 422, { message: 'a name of 1 to 80 characters is required' });
-        const thing = { thingId: `t${next++}`, name: body.name };
+        const thing = { thingId: `t${next++}`, name: body.name, updatedAt: stamp() };
         things.set(thing.thingId, thing);
         return send(res, 201, { ...thing, receipt: `r-${thing.thingId}` }, { location: `/things/${thing.thingId}` });
       }
@@ -231,7 +235,7 @@ function thingsServer(): ReturnType<typeof createServer> {
         const body = await readJson(req);
         if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
         if (!thing) return send(res, 404, { message: `no thing ${id}` });
-        const updated = { ...thing, name: body.name };
+        const updated = { ...thing, name: body.name, updatedAt: stamp() };
         things.set(id, updated);
         return send(res, 200, updated);
       }
@@ -276,6 +280,12 @@ describe('a correct server of a document with the constructs that fooled the run
     expect(requested.some((line) => line.startsWith('POST /tokens'))).toBe(true);
     // A record whose id never came back is listed as left behind, with why, not deleted at a made-up URL.
     expect(report.cleanup.leftBehind.filter((left) => left.resource.startsWith('createToken')).map((left) => left.reason)).toContainEqual(expect.stringMatching(/needs tokenId, and the answer to createToken did not give it/));
+  });
+
+  it('a PATCH that moves the record\'s update time (updatedAt, date-time) keeps every other field: no patch-keeps-fields failure', () => {
+    const patched = report.results.filter((r) => r.checkId === 'patch-keeps-fields');
+    expect(patched.map((r) => r.verdict)).toContain('passed');
+    expect(patched.filter((r) => r.verdict === 'failed')).toEqual([]);
   });
 
   it('finds the created id inside allOf and reads the record back', () => {

@@ -4,6 +4,7 @@ import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject
 import { createdSchema, recordReads, type LinkTarget, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
+import { isUpdateTime } from '../../src/server-times.js';
 import { promisedBy } from './support.js';
 import type { CheckDefinition } from './types.js';
 
@@ -34,11 +35,14 @@ export const patchKeepsFields: CheckDefinition = {
   },
 };
 
-/** The field to patch: a writable one the record holds, not a boolean where another will do (a flag may start a transition the clean-up cannot undo). */
+/**
+ * The field to patch: a writable one the record holds, not a boolean where another will do (a flag may start a
+ * transition the clean-up cannot undo), nor an update time, which a server may stamp over what it is sent.
+ */
 function fieldToPatch(patchSchema: Schema, record: JsonObject): { name: string; schema: Schema } | undefined {
   const candidates = Object.entries(propertiesOf(patchSchema))
     .map(([name, raw]) => ({ name, schema: mergeAllOf(raw) }))
-    .filter(({ schema: s }) => !s.readOnly);
+    .filter(({ name, schema: s }) => !s.readOnly && !isUpdateTime(name, s));
   return candidates.find(({ schema: s, name }) => s.type !== 'boolean' && name in record) ?? candidates.find(({ name }) => name in record) ?? candidates[0];
 }
 
@@ -62,7 +66,8 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
   const recordSchema = schema(createdSchema(kind));
   // What the record held before: what it was sent and what the 201 said, on the fields the document declares, less what the server owns.
   const before = declaredFields({ ...record.sent, ...record.body }, recordSchema);
-  const owned = new Set(Object.entries(propertiesOf(recordSchema)).filter(([, s]) => mergeAllOf(s).readOnly).map(([name]) => name));
+  // What the server owns: readOnly fields, and update times it moves on a change (src/server-times.ts).
+  const owned = new Set(Object.entries(propertiesOf(recordSchema)).filter(([name, s]) => mergeAllOf(s).readOnly || isUpdateTime(name, mergeAllOf(s))).map(([name]) => name));
   const expected: Record<string, unknown> = Object.fromEntries(Object.entries(before).filter(([name]) => !owned.has(name) || name === field.name));
   expected[field.name] = value;
   const call = await c.follow(target, record, { body, contentType: jsonBodyOf(target.operation)?.mediaType ?? 'application/json' });
