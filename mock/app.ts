@@ -37,7 +37,7 @@ import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
 import { servesPetStore } from './generic/detect.js';
-import { createGenericEngine, type GenericSettings } from './generic/engine.js';
+import type { GenericSettings } from './generic/engine.js';
 import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
@@ -88,7 +88,16 @@ export interface MockAppOptions {
   readonly generic?: GenericSettings;
   /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
   readonly engine?: MockEngine;
+  /**
+   * Builds the generic engine for a document that is not the Pet Store: generic/engine.ts's `createGenericEngine`.
+   * Handed in, not imported here: the engine brings faker and its English data (megabytes of heap) that a Pet Store
+   * process never uses, and with them loaded its requests cost measurably more CPU (issue 22, point 7). The adapters
+   * load the engine only for another document (server.ts) or where they serve any (msw-adapter.ts).
+   */
+  readonly genericEngine?: GenericEngineFactory;
 }
+
+export type GenericEngineFactory = (compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }) => MockEngine;
 
 export interface MockApp {
   handle(request: MockRequest): MockResponse;
@@ -150,7 +159,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
-  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? createGenericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
+  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? genericEngine(options.genericEngine)(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
   const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
@@ -472,6 +481,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
+
+/** The generic engine's factory, which a document other than the Pet Store needs (see MockAppOptions.genericEngine). */
+function genericEngine(factory: GenericEngineFactory | undefined): GenericEngineFactory {
+  if (!factory) throw new KitError('HANDLER_MISSING', 'This document is not the Pet Store: serving it needs the generic engine. Pass genericEngine: createGenericEngine (mock/generic/engine.ts) to createMockApp.');
+  return factory;
+}
 const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
 
 /** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */

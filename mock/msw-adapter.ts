@@ -12,6 +12,7 @@ import type { StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
+import { createGenericEngine } from './generic/engine.js';
 import { createStoreRegistry } from './registry.js';
 
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
@@ -46,6 +47,8 @@ export interface MswMock {
 export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnapshot, kitVersion: string, settings: MswMockSettings): MswMock {
   const registry = createStoreRegistry(initial, settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {});
   const app = createMockApp({
+    // Any document: MSW's entries hand over their document already loaded, and the browser's is synchronous.
+    genericEngine: createGenericEngine,
     compiled,
     registry,
     kitVersion,
