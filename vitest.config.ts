@@ -46,6 +46,7 @@ const OWN_PROCESS = [
   'conformance/hostile-target.test.ts',
   'mock/store.test.ts',
   'mock/msw.e2e.test.ts',
+  'mock/msw-generic.e2e.test.ts',
   'mock/faults.e2e.test.ts',
   'mock/browser.e2e.test.ts',
   'mock/browser-bundle.test.ts',

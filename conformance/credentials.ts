@@ -64,9 +64,9 @@ export class Credentials {
     return this.unmatchedLacking;
   }
 
-  /** The operations of the document the run has no credentials for, by operationId. */
-  operationsWithout(): string[] {
-    return this.contract.operations.filter((operation) => this.missingFor(operation) !== undefined).map((operation) => operation.operationId);
+  /** Those of `operations` (by default the document's) the run has no credentials for. */
+  operationsWithout(operations: readonly Operation[] = this.contract.operations): Operation[] {
+    return operations.filter((operation) => this.missingFor(operation) !== undefined);
   }
 
   private compute(operation: Operation): string | undefined {

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { PUBLISHED_DOCUMENTS, type PublishedDocument } from '../fixtures/published/index.js';
+import { loadContract } from '../src/contract/index.js';
 import { CHECKS } from './checks/index.js';
 import type { CheckResult, Exchange, RunReport } from './model.js';
 import { runConformance } from './runner.js';
@@ -304,6 +305,5 @@ describe('the runner against Prism\'s mock of published documents (issue 21, poi
 
 /** The operationIds of a document's first `count` operations, in document order. */
 async function firstOperations(file: string, count: number): Promise<string[]> {
-  const { loadContract } = await import('../src/contract/index.js');
   return (await loadContract(file)).operations.slice(0, count).map((op) => op.operationId);
 }

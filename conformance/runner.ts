@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { ajvFor, compileContract, type CompiledContract } from '../src/schema/index.js';
+import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
 import { CHECKS, CHECK_FAMILIES, CHECK_IDS, checkInfos, type CheckDefinition } from './checks/index.js';
 import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
@@ -94,9 +94,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
   // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
   // detailed set made on first need for small failing answers (judge.ts).
-  const compiled = compileContract(contract, ajvFor(contract, { allErrors: false, verbose: false }));
+  const compiled = sharedCompiledContract(contract, { allErrors: false, verbose: false });
   let detailed: CompiledContract | undefined;
-  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= compileContract(contract)) };
+  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract)) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
   const startedAt = new Date();
   const started = performance.now();
@@ -280,7 +280,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
  * checks on them ("requires credentials") are not mistaken for a clean bill (credentials.ts).
  */
 function credentialWarnings(ctx: RunContext): RunWarning[] {
-  const without = ctx.operations.filter((operation) => ctx.credentials.missingFor(operation) !== undefined);
+  const without = ctx.credentials.operationsWithout(ctx.operations);
   if (without.length === 0) return [];
   const schemes = [...new Set(without.map((operation) => ctx.credentials.missingFor(operation)!))];
   return [

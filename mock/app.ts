@@ -36,8 +36,9 @@ import { createErrorFactory, type ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
 import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
+import { documentBasePath } from './generic/base-path.js';
 import { servesPetStore } from './generic/detect.js';
-import type { GenericSettings } from './generic/engine.js';
+import type { createGenericEngine, GenericSettings } from './generic/engine.js';
 import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
@@ -89,15 +90,12 @@ export interface MockAppOptions {
   /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
   readonly engine?: MockEngine;
   /**
-   * Builds the generic engine for a document that is not the Pet Store: generic/engine.ts's `createGenericEngine`.
-   * Handed in, not imported here: the engine brings faker and its English data (megabytes of heap) that a Pet Store
-   * process never uses, and with them loaded its requests cost measurably more CPU (issue 22, point 7). The adapters
-   * load the engine only for another document (server.ts) or where they serve any (msw-adapter.ts).
+   * The generic engine (generic/engine.ts), for a document that is not the Pet Store. Handed in rather than imported
+   * here so that what serves only the Pet Store (petstore-kit/msw/browser) does not carry the engine and faker's
+   * English data, three fifths of its bundle (issue 23, point 3).
    */
-  readonly genericEngine?: GenericEngineFactory;
+  readonly genericEngine?: typeof createGenericEngine;
 }
-
-export type GenericEngineFactory = (compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }) => MockEngine;
 
 export interface MockApp {
   handle(request: MockRequest): MockResponse;
@@ -147,10 +145,23 @@ interface Route {
   readonly otherAnswer?: true;
 }
 
+/** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
+function genericEngineFor(options: MockAppOptions, compiled: CompiledContract, basePath: string): MockEngine {
+  if (!options.genericEngine) {
+    throw new KitError(
+      'HANDLER_MISSING',
+      `${compiled.contract.title} is not the Pet Store, and this mock was made without the generic engine that serves any other document: pass { genericEngine } from petstore-kit/msw/generic.`,
+    );
+  }
+  return options.genericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) });
+}
+
 export function createMockApp(options: MockAppOptions): MockApp {
   const { compiled, registry } = options;
   const { contract } = compiled;
-  const basePath = normalizeBasePath(options.basePath ?? '');
+  const generic = options.engine === undefined && options.handlers === undefined && !servesPetStore(contract);
+  // A document from elsewhere is served where its first server says (base-path.ts) unless told otherwise; the Pet Store at the root.
+  const basePath = normalizeBasePath(options.basePath ?? (generic ? documentBasePath(contract.document) : ''));
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
   // RFC 9110 §6.6.1: Date is the origin server's clock. A clock set with --now is the one clients must see, so a
@@ -159,7 +170,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const withNotes = options.notes ?? true;
 
   // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
-  const engine = options.engine ?? (options.handlers === undefined && !servesPetStore(contract) ? genericEngine(options.genericEngine)(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) }) : undefined);
+  const engine = options.engine ?? (generic ? genericEngineFor(options, compiled, basePath) : undefined);
   const errors = engine?.errors ?? createErrorFactory(contract);
   const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
@@ -481,12 +492,6 @@ export function createMockApp(options: MockAppOptions): MockApp {
 }
 
 const noLocation: LocationOf = () => undefined;
-
-/** The generic engine's factory, which a document other than the Pet Store needs (see MockAppOptions.genericEngine). */
-function genericEngine(factory: GenericEngineFactory | undefined): GenericEngineFactory {
-  if (!factory) throw new KitError('HANDLER_MISSING', 'This document is not the Pet Store: serving it needs the generic engine. Pass genericEngine: createGenericEngine (mock/generic/engine.ts) to createMockApp.');
-  return factory;
-}
 const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
 
 /** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */

@@ -126,6 +126,11 @@ describe('mock flags, in process', () => {
     }
   });
 
+  it('leaves the base path to the document when --base-path is not given, and / means the root (regression: the flag defaulted to the root, so a foreign document was never served under its server path)', () => {
+    expect(mockOptionsFrom(['--port', '0'], {})).not.toHaveProperty('basePath');
+    expect(mockOptionsFrom(['--port', '0', '--base-path', '/'], {})).toMatchObject({ basePath: '' });
+  });
+
   it('maps the flags onto MockOptions', () => {
     expect(mockOptionsFrom(['--port', '0', '--host', '::1', '--seed', '3', '--pets', '5', '--fixtures', 'none', '--now', '2027-07-01T00:00:00Z', '--base-path', '/api/', '--cors-origin', 'http://localhost:5173', '--validation', 'warn', '--max-sessions', '8', '--max-session-memory', '64', '-q', '--max-connections', '50', '--idle-timeout', '5000', '--admin-token', 'a-token-of-a-test', '--admin-open'], {})).toEqual({
       port: 0,

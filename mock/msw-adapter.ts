@@ -12,7 +12,6 @@ import type { StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
-import { createGenericEngine } from './generic/engine.js';
 import { createStoreRegistry } from './registry.js';
 
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
@@ -21,7 +20,7 @@ export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
 /** Names of this machine's loopback interface: an origin on one of them is served on all of them (see servedOrigins). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now'> {
+export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine'> {
   /**
    * The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default
    * http://localhost:4010. A loopback origin is served under each loopback name (localhost, 127.0.0.1, [::1]) at
@@ -47,8 +46,6 @@ export interface MswMock {
 export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnapshot, kitVersion: string, settings: MswMockSettings): MswMock {
   const registry = createStoreRegistry(initial, settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {});
   const app = createMockApp({
-    // Any document: MSW's entries hand over their document already loaded, and the browser's is synchronous.
-    genericEngine: createGenericEngine,
     compiled,
     registry,
     kitVersion,
@@ -56,6 +53,7 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     ...(settings.basePath !== undefined ? { basePath: settings.basePath } : {}),
     ...(settings.validation !== undefined ? { validation: settings.validation } : {}),
     ...(settings.now !== undefined ? { now: settings.now } : {}),
+    ...(settings.genericEngine !== undefined ? { genericEngine: settings.genericEngine } : {}),
   });
   const origin = settings.origin ?? DEFAULT_MSW_ORIGIN;
   return {

@@ -13,7 +13,7 @@ import { getHeapStatistics } from 'node:v8';
 import { loadContract } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { compileContract, type CompiledContract } from '../src/schema/index.js';
+import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
 import { reachabilityWarning } from './admin-access.js';
 import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
@@ -109,7 +109,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The docs page serves the document a core was compiled from, read with it (a reload may meet a broken file later).
   const docsOf = new WeakMap<CompiledContract, DocsFiles>();
   const load = async (path: string): Promise<CompiledContract> => {
-    const loaded = compileContract(await loadContract(path, options.allowRefs ? { allowRefs: options.allowRefs } : {}));
+    const loaded = sharedCompiledContract(await loadContract(path, options.allowRefs ? { allowRefs: options.allowRefs } : {}));
     docsOf.set(loaded, await loadDocsFiles(loaded.contract.file));
     return loaded;
   };

@@ -6,11 +6,11 @@
 import type { Contract } from './contract/index.js';
 import { loadContract } from './contract/index.js';
 import { DEFAULT_SPEC_PATH } from './package-info.js';
-import { compileContract, type CompiledContract } from './schema/index.js';
+import { sharedCompiledContract, type CompiledContract } from './schema/index.js';
 
 let cached: Promise<{ contract: Contract; compiled: CompiledContract }> | undefined;
 
 export function bundledContract(): Promise<{ contract: Contract; compiled: CompiledContract }> {
-  cached ??= loadContract(DEFAULT_SPEC_PATH).then((contract) => ({ contract, compiled: compileContract(contract) }));
+  cached ??= loadContract(DEFAULT_SPEC_PATH).then((contract) => ({ contract, compiled: sharedCompiledContract(contract) }));
   return cached;
 }

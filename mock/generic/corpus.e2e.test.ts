@@ -170,12 +170,14 @@ describe.each(PUBLISHED_DOCUMENTS.map((document) => [document.name, document] as
     const refereed = document.operations <= RUNNER_OPERATION_LIMIT;
     // The runner (a process of its own) and Prism start together: Prism's start-up overlaps the runner's work.
     const output = join(work, `${document.name.replace(/\//g, '_')}.json`);
-    const runner = refereed ? runRunner(document.file, mock.url, output) : undefined;
-    const prism = refereed ? await startPrismProxy(document.file, mock.url).catch(async (error: unknown) => {
+    // The mock serves the document under its first server's path (mock.app.basePath); Prism serves it at the root.
+    const served = `${mock.url}${mock.app.basePath}`;
+    const runner = refereed ? runRunner(document.file, served, output) : undefined;
+    const prism = refereed ? await startPrismProxy(document.file, served).catch(async (error: unknown) => {
       await runner?.catch(() => undefined);
       throw error;
     }) : undefined;
-    const client = createForeignClient(mock.url, compiled, '', prism ? { origin: prism.url, referee: prismViolation } : undefined);
+    const client = createForeignClient(mock.url, compiled, mock.app.basePath, prism ? { origin: prism.url, referee: prismViolation } : undefined);
     try {
       const map = inferResources(contract);
       const trips = await roundTrips(client, compiled, map);

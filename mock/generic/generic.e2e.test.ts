@@ -3,6 +3,7 @@
  * against that document (foreign-client.ts), and a create / read / list / replace / update / delete round trip
  * on every resource it inferred.
  */
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { loadContract } from '../../src/contract/index.js';
@@ -22,7 +23,7 @@ describe('petstore-expanded.json, served by the generic engine', () => {
     const spec = examples('petstore-expanded.json');
     compiled = compileContract(await loadContract(spec));
     mock = await startMock({ port: 0, specPath: spec, quiet: true, log: (line) => lines.push(line) });
-    client = createForeignClient(mock.url, compiled);
+    client = createForeignClient(mock.url, compiled, mock.app.basePath);
   });
   afterAll(async () => {
     await client.close();
@@ -32,6 +33,29 @@ describe('petstore-expanded.json, served by the generic engine', () => {
   it('starts instead of refusing the document with HANDLER_MISSING, and prints the resource map', () => {
     expect(lines.join('\n')).toMatch(/1 resource inferred/);
     expect(lines.join('\n')).toMatch(/\/pets\/\{id\}: list create read delete; id field id \(integer\)/);
+  });
+
+  it("serves under the path of the document's first server (http://petstore.swagger.io/api), and says so", async () => {
+    expect(mock.app.basePath).toBe('/api');
+    expect(lines.join('\n')).toMatch(/serving under \/api, the path of the document's first server \(http:\/\/petstore\.swagger\.io\/api\); --base-path \/ serves at the root/);
+    const atRoot = await request(`${mock.url}/pets`);
+    expect(atRoot.statusCode).toBe(404);
+    expect(await atRoot.body.text()).toMatch(/\/api/);
+  });
+
+  it('serves at the root with --base-path /', async () => {
+    const rooted = await startMock({ port: 0, specPath: examples('petstore-expanded.json'), quiet: true, basePath: '', log: () => {} });
+    try {
+      expect(rooted.app.basePath).toBe('');
+      const rootClient = createForeignClient(rooted.url, compiled);
+      try {
+        expect((await rootClient.send('GET', '/pets')).status).toBe(200);
+      } finally {
+        await rootClient.close();
+      }
+    } finally {
+      await rooted.close();
+    }
   });
 
   it('creates, reads back, lists and deletes a pet; the deleted pet is the document\'s 404', async () => {

@@ -2,6 +2,7 @@
  * The generic engine's start-up for the node:http adapter (server.ts): its data options read from disk, and the
  * resource map it inferred printed once (issue 22, point 6), so a user sees at a glance what is stateful.
  */
+import { documentBasePath } from './base-path.js';
 import type { Contract } from '../../src/contract/index.js';
 import type { GenericSettings } from './engine.js';
 import { readFixtureFiles, readOverlay } from './files.js';
@@ -13,6 +14,8 @@ export interface GenericStartupOptions {
   readonly fixtures?: string;
   readonly mockOverlay?: string;
   readonly maxSessions?: number;
+  /** `--base-path`, when given: then the document's own server path is not used, and not announced. */
+  readonly basePath?: string;
 }
 
 export async function genericStartup(contract: Contract, options: GenericStartupOptions, log?: (line: string) => void): Promise<GenericSettings> {
@@ -20,6 +23,10 @@ export async function genericStartup(contract: Contract, options: GenericStartup
   // --fixtures DIR reads `<collection>.json` files; without it the document's examples (or generated records) fill them.
   const fixtures = options.fixtures === 'none' ? 'none' : options.fixtures !== undefined ? await readFixtureFiles(options.fixtures) : undefined;
   if (log) for (const line of resourceLines(contract, inferResources(contract, overlay))) log(line);
+  const served = documentBasePath(contract.document);
+  if (log && options.basePath === undefined && served !== '') {
+    log(`serving under ${served}, the path of the document's first server (${contract.document.servers?.[0]?.url ?? ''}); --base-path / serves at the root`);
+  }
   return {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(fixtures !== undefined ? { fixtures } : {}),

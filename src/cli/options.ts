@@ -40,7 +40,7 @@ export const COMMANDS = {
       'mock-overlay': { type: 'string', placeholder: 'FILE', description: 'for a document other than the Pet Store: corrections to the inferred resources (x-mock-id, x-mock-collection, x-mock-stateless; README "Any document")' },
       pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
       now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
-      'base-path': { type: 'string', placeholder: 'PATH', default: '', description: 'serve under a path prefix, e.g. /api/v1' },
+      'base-path': { type: 'string', placeholder: 'PATH', description: "serve under a path prefix, e.g. /api/v1; / for the root (default: the root for the Pet Store, the path of the document's first server for any other)" },
       'cors-origin': { type: 'string', placeholder: 'ORIGIN', default: '*', description: 'the one origin CORS allows, e.g. http://localhost:5173; * allows any' },
       validation: {
         type: 'string',

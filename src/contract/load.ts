@@ -7,6 +7,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
 import { boundedParsers } from './bounded-parsers.js';
+import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
 
@@ -68,6 +69,10 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     throw new KitError('SPEC_NOT_FOUND', `Cannot read the OpenAPI document ${file}: ${reason}. Pass an existing file with --spec.`, { file, reason });
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const thorough = options.thorough ?? file === DEFAULT_SPEC_PATH;
+  const key = loadKey(file, thorough, options.allowRefs ?? []);
+  const kept = keptDocument(key, sha256);
+  if (kept) return kept;
   const reader = documentReader(file, options.allowRefs ?? []);
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
@@ -88,7 +93,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   // The parsed root is handed back (not read again) and, with `mutateInputSchema`, dereferenced in place rather than as a copy.
   const inPlace = { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options;
 
-  await validateDocument(file, parsed, options.thorough ?? file === DEFAULT_SPEC_PATH, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+  await validateDocument(file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
   let document: OpenAPIV3.Document;
   try {
     document = (await parser.dereference(file, parsed as OpenAPIV3.Document, inPlace)) as OpenAPIV3.Document;
@@ -96,7 +101,8 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
   }
-  return { file, sha256, document, oasVersion };
+  // After the dereference, the reference parser's $refs name every file the document was read from.
+  return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
 }
 
 /**

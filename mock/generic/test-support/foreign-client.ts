@@ -39,8 +39,10 @@ export class RefereeViolation extends Error {
 }
 
 /**
- * `via`: where the document's operations are sent (a proxy such as Prism's, in front of `origin`); the mock's own
- * `/__mock/*` paths always go to `origin`, which no proxy of the document knows.
+ * `basePath`: where the mock serves the document (`mock.app.basePath`); the paths a test sends are the document's,
+ * below it. `via`: where the document's operations are sent (a proxy such as Prism's, in front of `origin` and its
+ * base path, serving the document at its root); the
+ * mock's own `/__mock/*` paths always go to `origin`, which no proxy of the document knows.
  */
 export function createForeignClient(origin: string, compiled: CompiledContract, basePath = '', via?: { readonly origin: string; readonly referee: Referee }): ForeignClient {
   const dispatcher = new Agent({ connections: 8, keepAliveTimeout: 2_000 });
@@ -48,7 +50,8 @@ export function createForeignClient(origin: string, compiled: CompiledContract, 
   let checked = 0;
   return {
     async send(method, path, options = {}) {
-      const match = path.startsWith('/__mock/') ? undefined : router.match(method, path);
+      const own = path.startsWith('/__mock/');
+      const match = own ? undefined : router.match(method, `${basePath}${path}`);
       // Through a referee that checks security (Prism), the credentials the operation's requirement asks for.
       const credentials = via && match?.kind === 'match' ? credentialsFor(compiled.contract, match.operation) : undefined;
       const params = { ...credentials?.query, ...options.query };
@@ -56,7 +59,8 @@ export function createForeignClient(origin: string, compiled: CompiledContract, 
       const headers: Record<string, string> = { ...(path.startsWith('/__mock/') ? { [ADMIN_HEADER]: '1' } : {}), ...credentials?.headers, ...options.headers };
       if (options.json !== undefined) headers['content-type'] ??= 'application/json';
       const target = path.startsWith('/__mock/') || via === undefined ? origin : via.origin;
-      const response = await request(`${target}${path}${query}`, {
+      // A proxy of the document (Prism) serves it at its root and forwards to the mock under its base path.
+      const response = await request(`${target}${own || via ? '' : basePath}${path}${query}`, {
         method: method as Dispatcher.HttpMethod,
         headers,
         ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
@@ -109,7 +113,7 @@ function collectionPathOf(resource: Resource, scope: Readonly<Record<string, str
  * read again (the document's 404) on every resource of the map, under one session. A nested resource works under
  * a parent id the mock already holds (read from the admin state). Throws on the first step that goes wrong.
  */
-export async function roundTrips(client: ForeignClient, compiled: CompiledContract, map: ResourceMap, basePath = '', session = 'round-trips'): Promise<RoundTrip[]> {
+export async function roundTrips(client: ForeignClient, compiled: CompiledContract, map: ResourceMap, session = 'round-trips'): Promise<RoundTrip[]> {
   const { contract } = compiled;
   const generator = new Generator(7, 'rt', '', (operation, value) => compiled.operations.get(operation.operationId)!.body(value));
   const headers = { 'x-mock-session': session };
@@ -152,7 +156,7 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
         out.push({ resource: resource.key, steps: ['skipped: no valid create body could be built'] });
         continue;
       }
-      const created = await client.send('POST', `${basePath}${collectionPathOf(resource, scope)}`, withRequired(create, body));
+      const created = await client.send('POST', `${collectionPathOf(resource, scope)}`, withRequired(create, body));
       if (created.status >= 300) fail('create', created);
       const fromBody = resource.idField && isObject(created.body) ? (created.body[resource.idField] ?? (resource.itemEnvelope && isObject(created.body[resource.itemEnvelope]) ? (created.body[resource.itemEnvelope] as Record<string, unknown>)[resource.idField] : undefined)) : undefined;
       const located = created.headers['location']?.split('/').pop();
@@ -161,7 +165,7 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
     } else if (replace && resource.upsert) {
       id = resource.idKind === 'integer' ? '987654' : resource.idKind === 'uuid' ? '0e0e0e0e-0000-4000-8000-000000000001' : 'round-trip-1';
       const body = bodyFor(replace);
-      const created = await client.send('PUT', `${basePath}${itemPathOf(resource, scope, id)}`, withRequired(replace, body));
+      const created = await client.send('PUT', `${itemPathOf(resource, scope, id)}`, withRequired(replace, body));
       if (created.status >= 300) fail('create by PUT', created);
       steps.push('create by PUT');
     } else {
@@ -173,12 +177,12 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       out.push({ resource: resource.key, steps: [...steps, 'skipped: no id to read back'] });
       continue;
     }
-    const item = `${basePath}${itemPathOf(resource, scope, id)}`;
+    const item = `${itemPathOf(resource, scope, id)}`;
     const read = await client.send('GET', item, withRequired(op('read')));
     if (read.status < 200 || read.status >= 300) fail('read back', read);
     steps.push('read');
     if (resource.roles.list) {
-      const listed = await client.send('GET', `${basePath}${collectionPathOf(resource, scope)}`, withRequired(op('list')));
+      const listed = await client.send('GET', `${collectionPathOf(resource, scope)}`, withRequired(op('list')));
       if (listed.status < 200 || listed.status >= 300) fail('list', listed);
       steps.push('list');
     }
