@@ -6,24 +6,34 @@
 // node:http), and it is steady even on a busy machine: each figure is the
 // fastest of several batches, so a batch that was preempted does not count.
 //
-//   node bench/core.mjs [--batches 9] [--iterations 5000] [--only createPet,listPets]
+//   node bench/core.mjs [--batches 9] [--iterations 5000] [--only createPet,listPets,foreignItem] [--dist DIR]
 //
-// Run `npm run build` first (it imports dist/mock/server.js). For a function-by-
+// Each figure is given twice: wall time (hrtime) and CPU time (process.cpuUsage, user + system), both the
+// fastest batch; on a shared machine the CPU figure is the steadier one (a preempted batch loses wall time,
+// not CPU). foreignList and foreignItem are the generic engine on Twilio Messaging (the bench's
+// scenarios of the same names). `--dist` times another build (the code of an earlier commit, say) with
+// this same script. Run `npm run build` first (it imports dist/mock/server.js). For a function-by-
 // function breakdown of one scenario, run it under the profiler and read the
 // profile with bench/profile.mjs's analyse():
 //   node --cpu-prof --cpu-prof-dir /tmp/core bench/core.mjs --only createPet --batches 40
 import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FOREIGN_SPEC } from './lib/scenarios.mjs';
 import { fmt, formatTable, median } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { batches: { type: 'string', default: '9' }, iterations: { type: 'string', default: '5000' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { batches: { type: 'string', default: '9' }, iterations: { type: 'string', default: '5000' }, only: { type: 'string' }, dist: { type: 'string' } } });
 const only = values.only?.split(',');
 const batches = Number(values.batches);
 const iterations = Number(values.iterations);
 
-const { startMock } = await import(new URL('../dist/mock/server.js', import.meta.url).href);
-const { encodeJson } = await import(new URL('../dist/mock/json.js', import.meta.url).href);
+const dist = values.dist ? pathToFileURL(`${path.resolve(values.dist)}/`) : new URL('../dist/', import.meta.url);
+const { startMock } = await import(new URL('mock/server.js', dist).href);
+const { encodeJson } = await import(new URL('mock/json.js', dist).href);
 const running = await startMock({ port: 0, quiet: true });
 const app = running.app;
+const wantsForeign = !only || only.some((id) => id.startsWith('foreign'));
+const foreign = wantsForeign ? await startMock({ port: 0, quiet: true, log: () => {}, specPath: fileURLToPath(new URL(`../${FOREIGN_SPEC}`, import.meta.url)) }) : undefined;
 
 const headers = { host: '127.0.0.1:4010', connection: 'keep-alive' };
 const jsonHeaders = (length) => ({ ...headers, 'content-type': 'application/json', 'content-length': String(length) });
@@ -61,15 +71,28 @@ const cases = [
   },
   { id: 'rejectPet', request: post('/pets', { categoryId: 0, status: 'lost', colour: 'brown' }), expect: [400] },
 ];
+if (foreign) {
+  const list = () => ({ method: 'GET', path: '/v1/Services', query: {}, headers });
+  const first = foreign.app.handle(list()).body?.services?.[0]?.sid;
+  if (typeof first !== 'string') throw new Error(`foreign: GET /v1/Services answered no service with a sid`);
+  cases.push(
+    { id: 'foreignList', app: foreign.app, request: list, expect: [200] },
+    { id: 'foreignItem', app: foreign.app, request: () => ({ method: 'GET', path: `/v1/Services/${first}`, query: {}, headers }), expect: [200] },
+  );
+}
 
 function time(fn) {
   const perBatch = [];
+  const cpuPerBatch = [];
   for (let b = 0; b < batches; b++) {
+    const cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < iterations; i++) fn();
     perBatch.push(Number(process.hrtime.bigint() - t0) / 1000 / iterations);
+    const cpu = process.cpuUsage(cpu0);
+    cpuPerBatch.push((cpu.user + cpu.system) / iterations);
   }
-  return { min: Math.min(...perBatch), median: median(perBatch) };
+  return { min: Math.min(...perBatch), median: median(perBatch), cpu: Math.min(...cpuPerBatch) };
 }
 
 const rows = [];
@@ -82,6 +105,7 @@ for (const c of cases.filter((x) => !only || only.includes(x.id))) {
     for (let i = 0; i < 20_000; i++) c.run();
     full = time(() => c.run());
   } else {
+    const handle = (request) => (c.app ?? app).handle(request);
     const request = c.request();
     const first = handle(request);
     if (!c.expect.includes(first.status)) throw new Error(`${c.id}: got ${first.status} ${JSON.stringify(first.body)}`);
@@ -95,8 +119,10 @@ for (const c of cases.filter((x) => !only || only.includes(x.id))) {
     handleOnly ? fmt(handleOnly.min / per, 2) : '-',
     fmt(full.min / per, 2),
     fmt(full.median / per, 2),
+    fmt(full.cpu / per, 2),
   ]);
 }
 console.log(`The mock's core in process (Node ${process.version}): µs per request, fastest of ${batches} batches of ${fmt(iterations)}`);
-console.log(formatTable(['scenario', 'handle()', 'handle() + encode', '(median batch)'], rows, ['handle()', 'handle() + encode', '(median batch)']));
+console.log(formatTable(['scenario', 'handle()', 'handle() + encode', '(median batch)', 'CPU µs, handle() + encode'], rows, ['handle()', 'handle() + encode', '(median batch)', 'CPU µs, handle() + encode']));
 await running.close();
+await foreign?.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJson } from './json.js';
+import { encodeJson, immutableJson, isImmutableJson } from './json.js';
 
 describe('encodeJson: JSON.stringify, byte for byte, with the text of immutable records kept', () => {
   it.each([
@@ -45,5 +45,65 @@ describe('encodeJson: JSON.stringify, byte for byte, with the text of immutable 
     const record = Object.freeze({ id: 1, toJSON: () => ({ calls: ++calls }) });
     expect(encodeJson(record)).toBe('{"calls":1}');
     expect(encodeJson(record)).toBe('{"calls":2}');
+  });
+});
+
+describe('immutableJson: deep, frozen copies whose text can be kept (the generic engine\'s records, issue 22)', () => {
+  const record = (): Record<string, unknown> => ({
+    sid: 'MG1',
+    links: { phone_numbers: 'https://example.com/MG1/PhoneNumbers', nested: { deeper: [1, { two: 2 }] } },
+    tags: ['a', 'b'],
+    gone: undefined,
+    nothing: null,
+    ratio: Number.NaN,
+  });
+
+  it('freezes a copy all the way down and leaves the value it was given as it was', () => {
+    const original = record();
+    const copy = immutableJson(original);
+    expect(copy).not.toBe(original);
+    expect(Object.isFrozen(original)).toBe(false);
+    expect(Object.isFrozen(original['links'])).toBe(false);
+    const links = copy['links'] as { nested: { deeper: [number, { two: number }] } };
+    expect(Object.isFrozen(copy) && Object.isFrozen(links) && Object.isFrozen(links.nested.deeper) && Object.isFrozen(links.nested.deeper[1])).toBe(true);
+    expect(() => {
+      links.nested.deeper[1].two = 3;
+    }).toThrow(TypeError);
+    expect(isImmutableJson(copy)).toBe(true);
+    expect(isImmutableJson(original)).toBe(false);
+  });
+
+  it('returns an immutable copy as it is, and shares the immutable parts of a new value', () => {
+    const stored = immutableJson(record());
+    expect(immutableJson(stored)).toBe(stored);
+    const envelope = immutableJson({ data: stored, page: [stored, stored] });
+    expect(envelope.data).toBe(stored);
+    expect(envelope.page[1]).toBe(stored);
+    expect(isImmutableJson(envelope)).toBe(true);
+  });
+
+  it('encodes as JSON.stringify does, byte for byte, whether or not its parts\' text is kept already', () => {
+    const stored = immutableJson(record());
+    const odd = immutableJson({ '2': 'integer-like keys first', b: [undefined, null, , 1.5], ['__proto__']: { own: true }, a: 'Ünïcødé 🐕 "quoted"', empty: {}, none: [] });
+    const envelope = immutableJson({ services: [stored, odd], meta: { page: 0, key: 'services' } });
+    const expected = JSON.stringify(envelope);
+    expect(encodeJson(envelope)).toBe(expected);
+    // Again, now from the kept texts of the envelope and of its records; and a new envelope of the same records.
+    expect(encodeJson(envelope)).toBe(expected);
+    const another = immutableJson({ services: [odd, stored], meta: { page: 1 } });
+    expect(encodeJson(another)).toBe(JSON.stringify(another));
+    expect(encodeJson([stored, odd])).toBe(JSON.stringify([stored, odd]));
+    expect(encodeJson(immutableJson([stored]))).toBe(JSON.stringify([stored]));
+    expect(JSON.parse(JSON.stringify(odd))).toHaveProperty('__proto__', { own: true });
+  });
+
+  it('keeps no text for a copy that holds something other than JSON (a Date): it is frozen, not immutable', () => {
+    const when = new Date(0);
+    const copy = immutableJson({ at: when, id: 1 });
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(isImmutableJson(copy)).toBe(false);
+    expect(encodeJson(copy)).toBe('{"at":"1970-01-01T00:00:00.000Z","id":1}');
+    when.setTime(1000);
+    expect(encodeJson(copy)).toBe('{"at":"1970-01-01T00:00:01.000Z","id":1}');
   });
 });

@@ -29,7 +29,6 @@ import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
 import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
-import { createGenericEngine } from './generic/engine.js';
 import { genericStartup } from './generic/startup.js';
 
 export interface MockOptions {
@@ -133,9 +132,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
     const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
+    const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({
       ...(generic ? { generic } : {}),
-      genericEngine: createGenericEngine,
+      ...(engine ? { genericEngine: engine.createGenericEngine } : {}),
       compiled: from,
       registry,
       ...(docs ? { docs } : {}),

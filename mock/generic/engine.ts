@@ -5,9 +5,10 @@
  * examples or a value generated from its schema, the same for the same seed. Every answer is checked against
  * the document before it leaves (`conform`), and fitted where it does not match.
  */
-import type { Operation } from '../../src/contract/index.js';
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import type { HandlerResult } from '../handlers/types.js';
+import { immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
@@ -16,8 +17,9 @@ import { ValueGenerator } from './generate.js';
 import { inferResources, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
+import { createAnswerPlans, type AnswerPlan } from './plans.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
-import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, responseSchema, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 
 export interface GenericSettings {
@@ -49,6 +51,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
+  const planOf = createAnswerPlans();
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
     const parent = parentResource(resource, resources.resources);
@@ -71,7 +74,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       }
     }
     const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
-    return Object.freeze(isObject(fitted) ? fitted : record);
+    // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
+    return immutableJson(isObject(fitted) ? fitted : record);
   };
 
   const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string => {
@@ -98,7 +102,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   /** A path parameter, typed where the operation declares it, as sent where it does not. */
   const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);
-  const scopeOf = (resource: Resource, input: OperationInput): string => resource.scopeParams.map((name) => pathValue(input, name)).join('/');
+  const scopeOf = (resource: Resource, input: OperationInput): string => (resource.scopeParams.length === 0 ? '' : resource.scopeParams.map((name) => pathValue(input, name)).join('/'));
   const idText = (resource: Resource, input: OperationInput): string => pathValue(input, resource.idParam);
 
   /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
@@ -117,15 +121,21 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
   };
 
-  /** The record in the shape an operation answers it: bare, or in the envelope its schema has (`{ data: ... }`). */
+  /**
+   * The record in the shape an operation answers it: bare, or in the envelope its schema has (`{ data: ... }`). The
+   * envelope of a stored record is made once and kept with it, so a read answers the same object each time.
+   */
+  const envelopes = new Map<string, WeakMap<StoredRecord, unknown>>();
   const shaped = (operation: Operation, status: number, record: StoredRecord): unknown => {
-    const spec = responseFor(operation, status);
-    const media = spec ? jsonMedia(spec.content) : undefined;
-    if (!media) return undefined;
-    const schema = media.schema;
-    if (!schema || typeOf(schema) !== 'object') return record;
-    const key = resourceEnvelope(schema);
-    return key === undefined ? record : { [key]: record };
+    const { shape } = planOf(operation, status);
+    if (shape.kind === 'none') return undefined;
+    if (shape.kind === 'bare') return record;
+    if (!isImmutableJson(record)) return { [shape.key]: record };
+    let kept = envelopes.get(shape.key);
+    if (!kept) envelopes.set(shape.key, (kept = new WeakMap()));
+    let envelope = kept.get(record);
+    if (envelope === undefined) kept.set(record, (envelope = immutableJson({ [shape.key]: record })));
+    return envelope;
   };
 
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
@@ -150,11 +160,24 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
     };
     switch (role) {
-      case 'list':
+      case 'list': {
+        // The answers given since the store last changed, by scope and query: a list read again (a front end polling
+        // it) is the same immutable object, whose text is kept and whose check is remembered.
+        const answered = new WeakMap<GenericStore, { revision: number; answers: Map<string, HandlerResult> }>();
         return (input) => {
           const store = registry.get(input.session);
-          return missingParent(resource, store, input) ?? listAnswer(operation, resource, store.records(resource.key, scopeOf(resource, input)), input.params.query, settings.basePath);
+          const scope = scopeOf(resource, input);
+          const key = `${scope}\u0000${JSON.stringify(input.params.query)}`;
+          let kept = answered.get(store);
+          if (!kept || kept.revision !== store.revision()) answered.set(store, (kept = { revision: store.revision(), answers: new Map() }));
+          const known = kept.answers.get(key);
+          if (known) return known;
+          const answer = missingParent(resource, store, input) ?? listAnswer(operation, resource, store.records(resource.key, scope), input.params.query, settings.basePath);
+          const result = 'body' in answer && answer.body !== undefined ? { ...answer, body: immutableJson(answer.body) } : answer;
+          if (kept.answers.size < KEPT_LIST_ANSWERS) kept.answers.set(key, result);
+          return result;
         };
+      }
       case 'create':
         return (input) => {
           const store = registry.get(input.session);
@@ -229,7 +252,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const own = new ValueGenerator(seed ^ hash(operation.operationId));
       const candidates: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => own.value(schema, 'response', variant))];
       const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
-      answer = { status, body };
+      // An immutable copy (not the document's own example object): its text is kept and its check remembered.
+      answer = { status, body: immutableJson(body) };
       return withEchoAnswer(operation, answer, input.body);
     };
   };
@@ -242,10 +266,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    */
   const withEcho = (operation: Operation, status: number, value: StoredRecord, sent: unknown, overwrite = false): StoredRecord => {
     if (!isObject(sent)) return value;
-    const schema = responseSchema(operation, status);
-    const record = schema && resourceEnvelope(schema) !== undefined ? propertiesOf(schema).get(resourceEnvelope(schema)!) : schema;
-    if (!record || typeOf(record) !== 'object') return value;
-    const declared = propertiesOf(record);
+    const { recordSchema: record, recordProperties: declared } = planOf(operation, status);
+    if (!record || !declared) return value;
     const echoes = Object.entries(sent).filter(([name, field]) => {
       const property = declared.get(name);
       return property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name)) && value[name] !== field;
@@ -271,17 +293,47 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     handlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
   }
 
+  /**
+   * The checks passed, remembered by the identity of an immutable body (mock/json.ts: it and everything in it can
+   * never change) with the operation and status (one plan each) and the values of every header the check reads: the
+   * same validator given the same input gives the same verdict, so a record read again is not checked again (issue
+   * 22, point 8). Header values are compared as strings, with no key built per request.
+   */
+  const passed = new WeakMap<object, Map<AnswerPlan, (string | undefined)[][]>>();
+  const headerValues = (plan: AnswerPlan, headers: Readonly<Record<string, string>>): (string | undefined)[] => plan.checkedHeaders.map((name) => headers[name]);
+  const hasPassed = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): boolean => {
+    const seen = passed.get(body)?.get(plan);
+    if (!seen) return false;
+    const names = plan.checkedHeaders;
+    return seen.some((values) => {
+      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
+      return true;
+    });
+  };
+  const rememberPass = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): void => {
+    let byPlan = passed.get(body);
+    if (!byPlan) passed.set(body, (byPlan = new Map()));
+    let seen = byPlan.get(plan);
+    if (!seen) byPlan.set(plan, (seen = []));
+    // Bounded: a header generated afresh for each answer would add a new entry every time.
+    if (seen.length < KEPT_PASSES) seen.push(headerValues(plan, headers));
+  };
+
   const conform = (operation: Operation, response: MockResponse): MockResponse => {
     const validators = compiled.operations.get(operation.operationId);
     if (!validators || response.raw !== undefined) return response;
-    const headers = withDeclaredHeaders(operation, response, generator);
-    const other = response.body === undefined && response.status < 400 ? otherMediaAnswer(operation, response.status, generator) : undefined;
+    const plan = planOf(operation, response.status);
+    const headers = withDeclaredHeaders(plan, response, generator);
+    const other = response.body === undefined && response.status < 400 && plan.otherMedia ? otherMediaAnswer(plan.otherMedia, generator) : undefined;
     if (other) {
       headers['content-type'] = other.mediaType;
       return { ...response, headers, raw: other.text };
     }
     let body = response.body;
+    const immutableBody = isImmutableJson(body) ? body : undefined;
+    if (immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
     let verdict = validators.response(response.status, headers, body);
+    if (immutableBody && verdict.statusKey !== undefined && verdict.diagnostics.length === 0) rememberPass(immutableBody, plan, headers);
     // RFC 9110 §15.5.1 vs RFC 4918 §11.2: a refusal of a malformed request is 400 or 422, whichever the operation documents.
     const alias = verdict.statusKey === undefined ? REFUSAL_ALIASES[response.status] : undefined;
     const status = alias !== undefined && operation.responses.has(String(alias)) ? alias : response.status;
@@ -293,13 +345,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const documented = documentedErrorBody(operation, words, generator, valid);
       if (documented.kind === 'body') body = documented.body;
     } else {
-      const schema = responseSchema(operation, response.status);
+      const schema = plan.schema;
       // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
       generator.faker.seed(hash(operation.operationId) ^ seed);
       if (schema) body = fitTo(body, schema, generator, 'response', problems);
     }
     if (body === undefined) delete headers['content-type'];
-    else headers['content-type'] = documentedJsonType(operation, status) ?? headers['content-type'] ?? 'application/json';
+    else headers['content-type'] = planOf(operation, status).jsonType ?? headers['content-type'] ?? 'application/json';
     verdict = validators.response(status, headers, body);
     const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
     const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
@@ -316,11 +368,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 }
 
-/** The operation's JSON media type for a status when it is not plain `application/json` (`application/problem+json`). */
-function documentedJsonType(operation: Operation, status: number): string | undefined {
-  const media = jsonMedia(responseFor(operation, status)?.content ?? []);
-  return media && !media.mediaType.includes('*') ? media.mediaType : undefined;
-}
+/** How many list answers an operation keeps per store while the store does not change (scopes and queries). */
+const KEPT_LIST_ANSWERS = 32;
+/** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
+const KEPT_PASSES = 16;
 
 /** The lowest 3xx an operation documents (OAS 3.0.3 §4.7.16.2: exact codes, or `3XX`), when it documents one. */
 function redirectStatus(operation: Operation): number | undefined {
@@ -358,20 +409,12 @@ function serverOwned(resource: Resource, existing: StoredRecord): StoredRecord {
   return kept;
 }
 
-/** The envelope key of an item answer (`{ data: {...} }`), or undefined when the record is answered bare. */
-function resourceEnvelope(schema: Schema): string | undefined {
-  const properties = propertiesOf(schema);
-  if (properties.has('id') || properties.size > 3) return undefined;
-  return ['data', 'item', 'result', 'record'].find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
-}
-
 /** Every header the documented response requires, generated from its schema when the answer lacks it. */
-function withDeclaredHeaders(operation: Operation, response: MockResponse, generator: ValueGenerator): Record<string, string> {
-  const spec = responseFor(operation, response.status);
+function withDeclaredHeaders(plan: AnswerPlan, response: MockResponse, generator: ValueGenerator): Record<string, string> {
   let headers = response.headers;
-  for (const header of spec?.headers ?? []) {
+  for (const header of plan.requiredHeaders) {
     const name = header.name.toLowerCase();
-    if (!header.required || headers[name] !== undefined || name === 'content-type') continue;
+    if (headers[name] !== undefined) continue;
     if (headers === response.headers) headers = { ...response.headers };
     const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
     headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
@@ -383,10 +426,7 @@ function withDeclaredHeaders(operation: Operation, response: MockResponse, gener
  * An answer documented only in another media type (`text/csv`, `application/pdf`): its example when it is text,
  * else a short generated text, sent as that media type (a wildcard one as text/plain).
  */
-function otherMediaAnswer(operation: Operation, status: number, generator: ValueGenerator): { mediaType: string; text: string } | undefined {
-  const content = responseFor(operation, status)?.content ?? [];
-  if (content.length === 0 || jsonMedia(content)) return undefined;
-  const media = content[0]!;
+function otherMediaAnswer(media: MediaTypeSpec, generator: ValueGenerator): { mediaType: string; text: string } {
   const example = [...media.examples.values()].find((value) => typeof value === 'string');
   const mediaType = media.mediaType.includes('*') ? 'text/plain' : media.mediaType.split(';')[0]!.trim();
   return { mediaType, text: typeof example === 'string' ? example : generator.faker.lorem.sentence() };

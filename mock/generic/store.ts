@@ -4,9 +4,11 @@
  *
  * Like the Pet Store's stores (registry.ts), every store is a copy-on-write fork of one initial state that is never
  * written: a session copies only the lists it changes, so `X-Mock-Session` costs next to nothing until it writes.
- * Records are frozen and replaced on change, never edited, so forks and answers share them safely.
+ * Records are frozen all the way down (`immutableJson`) and replaced on change, never edited, so forks and answers
+ * share them safely, and the text of each is written once and kept (mock/json.ts).
  */
 import type { SessionDropReason } from '../domain.js';
+import { immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSIONS } from '../registry.js';
 import type { JsonObject } from './schemas.js';
@@ -24,12 +26,17 @@ export interface GenericStore {
   remove(resource: string, scope: string, id: string): boolean;
   /** The next number of a resource's integer sequence: past every integer id it holds. */
   nextNumber(resource: string): number;
+  /** A number that changes whenever any record of this store is set or removed: what an answer kept from the store is good for. */
+  revision(): number;
   snapshot(): GenericState;
 }
 
-type Lists = Map<string, Map<string, StoredRecord>>;
+/**
+ * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
+ * string to find its list (the resource key and a top-level scope are the same strings every time).
+ */
+type Lists = Map<string, Map<string, Map<string, StoredRecord>>>;
 
-const listKey = (resource: string, scope: string): string => `${resource}\u0000${scope}`;
 const EMPTY: ReadonlyMap<string, StoredRecord> = new Map();
 
 /** Builds the never-written template from a state; `idOf` reads a record's id text. */
@@ -42,11 +49,13 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
       const list = new Map<string, StoredRecord>();
       records.forEach((record, index) => {
         const id = idOf(resource, record, index);
-        list.set(id, Object.isFrozen(record) ? record : Object.freeze({ ...record }));
+        list.set(id, immutableJson(record));
         const numeric = Number(id);
         if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
       });
-      lists.set(listKey(resource, scope), list);
+      let scopes = lists.get(resource);
+      if (!scopes) lists.set(resource, (scopes = new Map()));
+      scopes.set(scope, list);
     }
     sequences.set(resource, highest);
   }
@@ -56,37 +65,41 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
 function fork(template: { lists: Lists; sequences: Map<string, number> }): GenericStore {
   const own: Lists = new Map();
   const sequences = new Map(template.sequences);
-  const read = (key: string): ReadonlyMap<string, StoredRecord> => own.get(key) ?? template.lists.get(key) ?? EMPTY;
-  const write = (key: string): Map<string, StoredRecord> => {
-    let list = own.get(key);
-    if (!list) own.set(key, (list = new Map(template.lists.get(key) ?? EMPTY)));
+  let revision = 0;
+  const read = (resource: string, scope: string): ReadonlyMap<string, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
+  const write = (resource: string, scope: string): Map<string, StoredRecord> => {
+    let scopes = own.get(resource);
+    if (!scopes) own.set(resource, (scopes = new Map()));
+    let list = scopes.get(scope);
+    if (!list) scopes.set(scope, (list = new Map(template.lists.get(resource)?.get(scope) ?? EMPTY)));
     return list;
   };
   return {
-    records: (resource, scope) => read(listKey(resource, scope)).values(),
-    count: (resource, scope) => read(listKey(resource, scope)).size,
-    get: (resource, scope, id) => read(listKey(resource, scope)).get(id),
+    records: (resource, scope) => read(resource, scope).values(),
+    count: (resource, scope) => read(resource, scope).size,
+    get: (resource, scope, id) => read(resource, scope).get(id),
     set(resource, scope, id, record) {
-      write(listKey(resource, scope)).set(id, record);
+      revision += 1;
+      write(resource, scope).set(id, immutableJson(record));
       const numeric = Number(id);
       if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
     },
     remove(resource, scope, id) {
-      const key = listKey(resource, scope);
-      if (!read(key).has(id)) return false;
-      return write(key).delete(id);
+      if (!read(resource, scope).has(id)) return false;
+      revision += 1;
+      return write(resource, scope).delete(id);
     },
     nextNumber(resource) {
       const next = (sequences.get(resource) ?? 0) + 1;
       sequences.set(resource, next);
       return next;
     },
+    revision: () => revision,
     snapshot() {
       const out: Record<string, Record<string, StoredRecord[]>> = {};
-      for (const key of new Set([...template.lists.keys(), ...own.keys()])) {
-        const [resource, scope] = key.split('\u0000') as [string, string];
-        const records = [...read(key).values()];
-        (out[resource] ??= {})[scope] = records;
+      for (const resource of new Set([...template.lists.keys(), ...own.keys()])) {
+        const scopes = new Set([...(template.lists.get(resource)?.keys() ?? []), ...(own.get(resource)?.keys() ?? [])]);
+        for (const scope of scopes) (out[resource] ??= {})[scope] = [...read(resource, scope).values()];
       }
       return out;
     },

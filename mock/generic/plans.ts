@@ -1,0 +1,70 @@
+/**
+ * What answering an operation with a status takes from the document, read once per operation and status instead of on
+ * every request (issue 22, point 8: finding an item answer's envelope key was 7% of a read on Twilio): the shape a
+ * record is answered in, the record schema a client's fields echo into, the headers the answer must carry and those
+ * its check reads, the media type it is sent as. The document does not change under a running engine (`--watch`
+ * builds a new one), so neither does a plan.
+ */
+import type { HeaderSpec, MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import { jsonMedia, propertiesOf, responseFor, typeOf, type Schema } from './schemas.js';
+
+/** How a record is answered: with no JSON body, bare, or in the envelope the answer's schema has (`{ data: ... }`). */
+export type AnswerShape = { readonly kind: 'none' } | { readonly kind: 'bare' } | { readonly kind: 'envelope'; readonly key: string };
+
+export interface AnswerPlan {
+  readonly shape: AnswerShape;
+  /** The answer's JSON schema, when it documents one. */
+  readonly schema: Schema | undefined;
+  /** The properties of the record inside the answer (inside its envelope, if any), when the answer is an object. */
+  readonly recordProperties: ReadonlyMap<string, Schema> | undefined;
+  /** The record schema those properties come from. */
+  readonly recordSchema: Schema | undefined;
+  /** The headers the documented response requires (Content-Type aside). */
+  readonly requiredHeaders: readonly HeaderSpec[];
+  /** Every header the response's check reads: Content-Type and each documented header, lower-cased. */
+  readonly checkedHeaders: readonly string[];
+  /** The JSON media type to send when it is not plain `application/json` (`application/problem+json`). */
+  readonly jsonType: string | undefined;
+  /** The media type documented when the answer has no JSON one (`text/csv`, `application/pdf`). */
+  readonly otherMedia: MediaTypeSpec | undefined;
+}
+
+/** The plans of a document's operations, each made on its first use. */
+export function createAnswerPlans(): (operation: Operation, status: number) => AnswerPlan {
+  const plans = new Map<Operation, Map<number, AnswerPlan>>();
+  return (operation, status) => {
+    let byStatus = plans.get(operation);
+    if (!byStatus) plans.set(operation, (byStatus = new Map()));
+    let plan = byStatus.get(status);
+    if (!plan) byStatus.set(status, (plan = planOf(operation, status)));
+    return plan;
+  };
+}
+
+function planOf(operation: Operation, status: number): AnswerPlan {
+  const spec = responseFor(operation, status);
+  const content = spec?.content ?? [];
+  const media = jsonMedia(content);
+  const schema = media?.schema;
+  const key = schema ? resourceEnvelope(schema) : undefined;
+  const shape: AnswerShape = !media ? { kind: 'none' } : !schema || typeOf(schema) !== 'object' || key === undefined ? { kind: 'bare' } : { kind: 'envelope', key };
+  const recordSchema = schema && key !== undefined ? propertiesOf(schema).get(key) : schema;
+  const headers = spec?.headers ?? [];
+  return {
+    shape,
+    schema,
+    recordSchema,
+    recordProperties: recordSchema && typeOf(recordSchema) === 'object' ? propertiesOf(recordSchema) : undefined,
+    requiredHeaders: headers.filter((header) => header.required && header.name.toLowerCase() !== 'content-type'),
+    checkedHeaders: ['content-type', ...headers.map((header) => header.name.toLowerCase()).filter((name) => name !== 'content-type')],
+    jsonType: media && !media.mediaType.includes('*') ? media.mediaType : undefined,
+    otherMedia: content.length > 0 && !media ? content[0] : undefined,
+  };
+}
+
+/** The envelope key of an item answer (`{ data: {...} }`), or undefined when the record is answered bare. */
+export function resourceEnvelope(schema: Schema): string | undefined {
+  const properties = propertiesOf(schema);
+  if (properties.has('id') || properties.size > 3) return undefined;
+  return ['data', 'item', 'result', 'record'].find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
+}
