@@ -155,14 +155,18 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
 
 /**
  * Where a created record's id is: the body field named like the item's
- * parameter (`thingId`), else `id`, else the one field named like an id
+ * parameter (`thingId`), else `id`, else the parameter's last word
+ * (`event_type_name` → `name`), else the one field named like an id
  * (`thing_id`, `thingID`); with none, the Location header's last segment.
  */
 function idExpression(response: ResponseSpec, idName: string): string | undefined {
   const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
   const properties = Object.keys(propertiesOf(bodySchema));
   const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
-  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? (idLike.length === 1 ? idLike[0] : undefined);
+  // `{event_type_name}` is the record's `name` (Svix), `{team_slug}` its `slug`: the parameter's last word, after `id`.
+  const words = idName.split(/[_-]|(?=[A-Z])/);
+  const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => lastWord !== undefined && name === lastWord) ?? (idLike.length === 1 ? idLike[0] : undefined);
   if (field) return `$response.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   return LOCATION_ID;
 }

@@ -72,28 +72,6 @@ const RUNNER_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   // GET /BankTransfers/{id}, whose BankTransfer requires FromBankAccount, ToBankAccount and Amount: the mock keeps
   // every sent member and fills the required ones, and the runner compares the whole BankTransfers array for equality.
   'xero/accounting': ['create-read-back deleteBankTransfers'],
-  'svix/server': [
-    // GET and HEAD /api/v1/health share the operationId v1.health.get (OAS 3.0.3 §4.7.10: "MUST be unique"); keyed
-    // by it, the runner judges the GET's 204 by the HEAD's statuses (and the mock answers by the HEAD's).
-    'status-documented v1.health.get',
-    // The runner creates `name: user.signup`, the document's example, which the mock's initial data (the document's
-    // examples, issue 22 point 4) already holds; the create documents 409 and answers it.
-    'create-read-back v1.event-type.create',
-    // The "absent id" the runner sends is the document's own example (`unique-app-identifier`, `user.signup`): the
-    // record the mock's initial data holds (built from those examples), or the one the runner's own PUT created
-    // (PUT documents 201: Svix upserts). Under it, every later "absent id" request finds that record.
-    'unknown-id-404 v1.application.update',
-    'unknown-id-404 v1.event-type.update',
-    'unknown-id-404 v1.event-type.delete',
-    'unknown-id-404 v1.endpoint.update',
-    'unknown-id-404 v1.endpoint.delete',
-    'unknown-id-404 v1.endpoint.list',
-    'unknown-id-404 v1.endpoint.create',
-    'unknown-id-404 v1.message.create',
-    'unknown-id-404 v1.message-attempt.list-by-endpoint',
-    'unknown-id-404 v1.message-attempt.list-by-msg',
-    'unknown-id-404 v1.authentication.app-portal-access',
-  ],
 };
 
 /**

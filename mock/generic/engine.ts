@@ -13,7 +13,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, namedResourceOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
@@ -215,11 +215,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const statelessHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
     const owner = resources.resources.filter((r) => operation.pathTemplate.startsWith(`${r.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+    const named = owner ? undefined : namedResourceOf(operation, resources.resources);
     return (input) => {
       if (owner) {
         const missing = held(owner, input, () => ({ status: 200 }));
         if ('status' in missing && missing.status === 404) return missing;
       }
+      if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
       if (answer) return withEchoAnswer(operation, answer, input.body);
       // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect.
       const status = successStatus(operation, [200, 201, 202, 204]) ?? redirectStatus(operation) ?? 200;

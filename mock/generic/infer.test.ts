@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAPIV3 } from 'openapi-types';
 import { buildContract } from '../../src/contract/index.js';
 import { mergePatch } from './engine.js';
-import { inferResources, parentItemPath, parentOf, type MockOverlay } from './infer.js';
+import { inferResources, namedResourceOf, parentItemPath, parentOf, type MockOverlay } from './infer.js';
 
 type Paths = OpenAPIV3.PathsObject;
 const json = (schema: OpenAPIV3.SchemaObject): { content: { 'application/json': { schema: OpenAPIV3.SchemaObject } } } => ({ content: { 'application/json': { schema } } });
@@ -120,5 +120,27 @@ describe('a format suffix on the paths (Twilio, Discourse: `/Calls.json`, `/Call
     expect(parentItemPath(calls!)).toBe('/Accounts/{AccountSid}.json');
     expect(parentOf(calls!, map.resources)?.key).toBe('/Accounts.json');
     expect(map.resources.find((r) => r.key === '/Accounts.json')).toMatchObject({ name: 'Accounts', roles: { create: 'create /Accounts.json', read: 'read /Accounts/{Sid}.json' } });
+  });
+});
+
+describe('namedResourceOf: a path parameter outside the item path that names a record by its id parameter (Svix `/auth/app-portal-access/{app_id}`)', () => {
+  const App: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+  const action = (status: string): OpenAPIV3.OperationObject => ({ operationId: `portal ${status}`, parameters: [param('app_id')], responses: { ...ok({ type: 'object' }), [status]: { description: 'no' } } });
+  function build(extra: Paths) {
+    const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { ...crud('/app', '/app/{app_id}', App, param('app_id')), ...extra } };
+    const contract = buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false });
+    return { contract, map: inferResources(contract) };
+  }
+
+  it('names the resource whose id parameter it shares, when the operation documents a 404', () => {
+    const { contract, map } = build({ '/auth/portal/{app_id}': { post: action('404') } });
+    expect(namedResourceOf(contract.operationsById.get('portal 404')!, map.resources)).toMatchObject({ resource: { key: '/app' }, param: 'app_id' });
+  });
+
+  it('names none when the operation documents no 404, or the parameter is a bare `id` many resources could mean', () => {
+    const { contract, map } = build({ '/auth/portal/{app_id}': { post: action('409') } });
+    expect(namedResourceOf(contract.operationsById.get('portal 409')!, map.resources)).toBeUndefined();
+    const bare = build({ ...crud('/things', '/things/{id}', App, param('id')), '/do/{id}': { post: { operationId: 'do', parameters: [param('id')], responses: { ...ok({ type: 'object' }), '404': { description: 'no' } } } } });
+    expect(namedResourceOf(bare.contract.operationsById.get('do')!, bare.map.resources)).toBeUndefined();
   });
 });

@@ -228,6 +228,22 @@ function identityField(record: Schema, idParam: string, collection: string, expl
   return undefined;
 }
 
+/**
+ * The resource a path parameter of an operation outside every item path names by its id parameter's own name: Svix's
+ * `POST /auth/app-portal-access/{app_id}` names the application of `/app/{app_id}`, so an app no record has is the
+ * document's 404 there too. Only a name one top-level resource alone uses for its id, never a bare `id`, and only
+ * where the operation documents a 404: anything looser would refuse requests a real server serves.
+ */
+export function namedResourceOf(operation: Operation, resources: readonly Resource[]): { readonly resource: Resource; readonly param: string } | undefined {
+  if (!operation.responses.has('404')) return undefined;
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== 'path' || /^(id|sid|key|name)$/i.test(parameter.name)) continue;
+    const named = resources.filter((r) => r.idParam === parameter.name);
+    if (named.length === 1 && named[0]!.scopeParams.length === 0) return { resource: named[0]!, param: parameter.name };
+  }
+  return undefined;
+}
+
 /** The parent resource of a nested one, among `resources`: the one whose item path is its parent item path. */
 export function parentOf(resource: Resource, resources: readonly Resource[]): Resource | undefined {
   // By shape: Twilio's `/Accounts/{AccountSid}/Calls.json` hangs from `/Accounts/{Sid}.json`, one template named twice.
