@@ -90,7 +90,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const candidate = ids.value(s, 'response', 0, 1, resource.idField);
       if (typeof candidate === 'string' && candidate !== '') return candidate;
     }
-    return String(store.nextNumber(resource.key));
+    const next = String(store.nextNumber(resource.key));
+    // A sequence number the path parameter refuses (Adyen's deviceId: exactly 30 characters) gives way to one of its schema.
+    if (resource.idSchema && !valid(resource.idSchema, next)) {
+      const candidate = ids.value(resource.idSchema, 'response', 0, 1, resource.idParam);
+      if (typeof candidate === 'string' && candidate !== '' && valid(resource.idSchema, candidate)) return candidate;
+    }
+    return next;
   };
 
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));

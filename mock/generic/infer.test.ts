@@ -144,3 +144,31 @@ describe('namedResourceOf: a path parameter outside the item path that names a r
     expect(namedResourceOf(bare.contract.operationsById.get('do')!, bare.map.resources)).toBeUndefined();
   });
 });
+
+describe('an item path with no GET (Adyen `PATCH /scaDevices/{deviceId}`)', () => {
+  const Device: OpenAPIV3.SchemaObject = { type: 'object', properties: { name: { type: 'string' } } };
+  const deviceId = param('deviceId', { type: 'string', minLength: 30, maxLength: 30 });
+  const writesOnly = (collection: OpenAPIV3.PathItemObject): Paths => ({
+    '/scaDevices': collection,
+    '/scaDevices/{deviceId}': { parameters: [deviceId], patch: { operationId: 'finish', requestBody: json(Device), responses: { ...ok(Device), '404': { description: 'no' } } } },
+  });
+
+  it('is a resource when its collection has a create: no read role, the path parameter schema kept for ids', () => {
+    const [devices] = mapOf(writesOnly({ post: { operationId: 'begin', requestBody: json(Device), responses: ok(Device, '201') } })).resources;
+    expect(devices).toMatchObject({ key: '/scaDevices', idParam: 'deviceId', idKind: 'string', idSchema: { minLength: 30 }, roles: { create: 'begin', update: 'finish' } });
+    expect(devices!.roles.read).toBeUndefined();
+  });
+
+  it('is no resource without a create or a list on its collection', () => {
+    expect(mapOf(writesOnly({})).resources).toEqual([]);
+  });
+});
+
+describe('a list envelope with a total and a page count (Adyen `{ data, itemsTotal, pagesTotal }`)', () => {
+  it('names both keys, so the answer counts the matching records and their pages instead of inventing numbers', () => {
+    const Store: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, merchantId: { type: 'string' } } };
+    const page: OpenAPIV3.SchemaObject = { type: 'object', properties: { data: { type: 'array', items: Store }, itemsTotal: { type: 'integer' }, pagesTotal: { type: 'integer' } } };
+    const [stores] = mapOf(crud('/stores', '/stores/{storeId}', Store, param('storeId'), page)).resources;
+    expect(stores!.list!.shape).toMatchObject({ kind: 'envelope', itemsKey: 'data', totalKey: 'itemsTotal', pagesKey: 'pagesTotal' });
+  });
+});

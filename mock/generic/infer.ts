@@ -19,7 +19,7 @@ export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
 /** Where a list's records, total and next cursor sit in its answer. */
 export type ListShape =
   | { readonly kind: 'array' }
-  | { readonly kind: 'envelope'; readonly itemsKey: string; readonly totalKey?: string; readonly cursorKey?: string; readonly schema: Schema };
+  | { readonly kind: 'envelope'; readonly itemsKey: string; readonly totalKey?: string; readonly pagesKey?: string; readonly cursorKey?: string; readonly schema: Schema };
 
 /** How a list operation pages, by the query parameters it declares. */
 export interface Paging {
@@ -53,6 +53,8 @@ export interface Resource {
   /** The record field holding the id, when the record has one. */
   readonly idField?: string;
   readonly idKind: IdKind;
+  /** The id parameter's schema when it constrains a string id (a pattern, a format, lengths): generated ids keep to it. */
+  readonly idSchema?: Schema;
   /** The id parameter's bounds, when it has them: generated ids stay inside. */
   readonly idMinimum?: number;
   readonly idMaximum?: number;
@@ -85,7 +87,8 @@ export interface MockOverlay {
 }
 
 const ENVELOPE_KEYS = ['data', 'items', 'results', 'records', 'entries', 'values', 'content', 'list', 'rows', 'nodes', 'elements', 'objects'];
-const TOTAL_KEYS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'totalResults', 'total_results', 'totalElements', 'count', 'size'];
+const TOTAL_KEYS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'itemsTotal', 'items_total', 'totalResults', 'total_results', 'totalElements', 'count', 'size'];
+const PAGES_KEYS = ['totalPages', 'total_pages', 'pagesTotal', 'pages_total', 'pageCount', 'page_count'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next', 'nextPageToken', 'next_page_token', 'nextToken', 'next_token', 'after'];
 const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'page_size', 'pageSize', 'size', 'max_results', 'maxResults', 'top', '$top', 'count', 'first'];
 const OFFSET_PARAMS = ['offset', 'skip', '$skip', 'start', 'from'];
@@ -135,11 +138,13 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const replace = stateless(itemMethods.get('put'));
     const update = stateless(itemMethods.get('patch'));
     const remove = stateless(itemMethods.get('delete'));
-    // A resource someone can read back: an item GET, and a way to make records (or a list that shows them).
-    if (!read || !(create || replace || list)) continue;
+    // A resource someone can read back: an item GET, and a way to make records (or a list that shows them). Without an
+    // item GET, a write on the item (PATCH, PUT or DELETE: Adyen's `PATCH /scaDevices/{deviceId}`) beside a create or
+    // a list on its collection is a resource too: its ids are the ones those made, and any other id is the 404.
+    if (read ? !(create || replace || list) : !((replace || update || remove) && (create || list))) continue;
 
     const found = recordSchemaOf(read, create, replace, list);
-    const idSpec = read.parameters.find((p) => p.in === 'path' && p.name === idParam);
+    const idSpec = (read ?? replace ?? update ?? remove)!.parameters.find((p) => p.in === 'path' && p.name === idParam);
     const scopeParams = [...collectionPath.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
     const explicitId = pathItem(itemPath)['x-mock-id'] ?? pathItem(collectionPath)['x-mock-id'] ?? (found.schema ? extension(mergeAllOf(found.schema), 'x-mock-id') : undefined);
     const idField = found.schema ? identityField(found.schema, idParam, name, typeof explicitId === 'string' ? explicitId : undefined) : undefined;
@@ -157,6 +162,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       scopeParams,
       ...(idField ? { idField } : {}),
       idKind,
+      ...(idSpec && idKind === 'string' && constrainsText(idSpec.schema) ? { idSchema: idSpec.schema } : {}),
       ...(typeof idSpec?.schema.minimum === 'number' ? { idMinimum: idSpec.schema.minimum } : {}),
       ...(typeof idSpec?.schema.maximum === 'number' ? { idMaximum: idSpec.schema.maximum } : {}),
       idIsNumber: fieldSchema ? ['integer', 'number'].includes(typeOf(fieldSchema) ?? '') : idKind === 'integer',
@@ -165,7 +171,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       roles: {
         ...(list ? { list: list.operationId } : {}),
         ...(create && createStatus !== undefined ? { create: create.operationId } : {}),
-        read: read.operationId,
+        ...(read ? { read: read.operationId } : {}),
         ...(replace ? { replace: replace.operationId } : {}),
         ...(update ? { update: update.operationId } : {}),
         ...(remove ? { delete: remove.operationId } : {}),
@@ -193,9 +199,9 @@ function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined
  * The record as the API answers it: the item GET's 200 first, then what a create or replace answers, then a list's
  * items. An item answer that wraps the record in one object property (`{ data: {...} }`) is unwrapped.
  */
-function recordSchemaOf(read: Operation, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
+function recordSchemaOf(read: Operation | undefined, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
   const candidates: (Schema | undefined)[] = [
-    responseSchema(read, successStatus(read, [200]) ?? 200),
+    read ? responseSchema(read, successStatus(read, [200]) ?? 200) : undefined,
     create ? responseSchema(create, successStatus(create, [201, 200]) ?? 201) : undefined,
     replace ? responseSchema(replace, successStatus(replace, [200]) ?? 200) : undefined,
   ];
@@ -264,6 +270,12 @@ export function singularOf(plural: string): string {
   return plural;
 }
 
+/** Whether a string schema says more than `type: string`: a sequence number as text would break it. */
+export function constrainsText(schema: Schema): boolean {
+  const s = mergeAllOf(schema);
+  return s.pattern !== undefined || s.format !== undefined || s.enum !== undefined || s.minLength !== undefined || s.maxLength !== undefined;
+}
+
 function idKindOf(parameter: ParameterSpec | undefined, field: Schema | undefined): IdKind {
   const s = mergeAllOf(parameter?.schema ?? field ?? {});
   const type = typeOf(s);
@@ -283,9 +295,10 @@ function listShapeOf(schema: Schema | undefined): { shape: ListShape; items: Sch
   if (!chosen) return undefined;
   const numeric = (name: string): boolean => ['integer', 'number'].includes(typeOf(properties.get(name)!) ?? '');
   const totalKey = TOTAL_KEYS.find((name) => properties.has(name) && numeric(name));
+  const pagesKey = PAGES_KEYS.find((name) => properties.has(name) && numeric(name));
   const cursorKey = CURSOR_KEYS.find((name) => properties.has(name) && ['string', undefined].includes(typeOf(properties.get(name)!)));
   return {
-    shape: { kind: 'envelope', itemsKey: chosen[0], ...(totalKey ? { totalKey } : {}), ...(cursorKey ? { cursorKey } : {}), schema },
+    shape: { kind: 'envelope', itemsKey: chosen[0], ...(totalKey ? { totalKey } : {}), ...(pagesKey ? { pagesKey } : {}), ...(cursorKey ? { cursorKey } : {}), schema },
     items: itemsOf(chosen[1]) ?? {},
   };
 }
