@@ -187,7 +187,8 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
   const links = items.flatMap((item): LinkSpec[] => {
     const idName = /\{([^}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(item.pathTemplate)![1]!;
     const expression = idExpression(response, idName);
-    if (!expression) return [];
+    // `/badges/{id}.json`: the Location's last segment carries the suffix too (`24.json`), so only a body field names the id.
+    if (!expression || (expression === LOCATION_ID && !item.pathTemplate.endsWith('}'))) return [];
     return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression } }];
   });
   return links.length > 0 ? { response, links } : undefined;

@@ -13,7 +13,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, namedResourceOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
@@ -220,12 +220,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    */
   const statelessHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
-    const owner = resources.resources.filter((r) => operation.pathTemplate.startsWith(`${r.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+    const owner = ownerOf(operation, resources.resources);
     const named = owner ? undefined : namedResourceOf(operation, resources.resources);
     return (input) => {
       if (owner) {
-        const missing = held(owner, input, () => ({ status: 200 }));
-        if ('status' in missing && missing.status === 404) return missing;
+        // By position: the operation may call the owner's id otherwise (`{paymentInstrumentId}` under `/paymentInstruments/{id}`).
+        const values = owner.params.map((name) => pathValue(input, name));
+        const id = values[values.length - 1] ?? '';
+        if (!registry.get(input.session).get(owner.resource.key, values.slice(0, -1).join('/'), id)) return notFound(owner.resource, `${singularOf(owner.resource.name)} ${id}`);
       }
       if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
       if (answer) return withEchoAnswer(operation, answer, input.body);

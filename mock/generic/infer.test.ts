@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAPIV3 } from 'openapi-types';
 import { buildContract } from '../../src/contract/index.js';
 import { mergePatch } from './engine.js';
-import { inferResources, namedResourceOf, parentItemPath, parentOf, type MockOverlay } from './infer.js';
+import { inferResources, namedResourceOf, ownerOf, parentItemPath, parentOf, type MockOverlay } from './infer.js';
 
 type Paths = OpenAPIV3.PathsObject;
 const json = (schema: OpenAPIV3.SchemaObject): { content: { 'application/json': { schema: OpenAPIV3.SchemaObject } } } => ({ content: { 'application/json': { schema } } });
@@ -170,5 +170,15 @@ describe('a list envelope with a total and a page count (Adyen `{ data, itemsTot
     const page: OpenAPIV3.SchemaObject = { type: 'object', properties: { data: { type: 'array', items: Store }, itemsTotal: { type: 'integer' }, pagesTotal: { type: 'integer' } } };
     const [stores] = mapOf(crud('/stores', '/stores/{storeId}', Store, param('storeId'), page)).resources;
     expect(stores!.list!.shape).toMatchObject({ kind: 'envelope', itemsKey: 'data', totalKey: 'itemsTotal', pagesKey: 'pagesTotal' });
+  });
+});
+
+describe('ownerOf: the resource an operation path extends, whatever it names the id (Adyen `/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers`)', () => {
+  it('matches the item path by shape and gives the operation its own parameter names', () => {
+    const Instrument: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+    const paths: Paths = { ...crud('/paymentInstruments', '/paymentInstruments/{id}', Instrument, param('id')), '/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers': { get: { operationId: 'users', parameters: [param('paymentInstrumentId')], responses: ok({ type: 'object' }) } } };
+    const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths };
+    const contract = buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false });
+    expect(ownerOf(contract.operationsById.get('users')!, inferResources(contract).resources)).toMatchObject({ resource: { key: '/paymentInstruments' }, params: ['paymentInstrumentId'] });
   });
 });

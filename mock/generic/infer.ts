@@ -235,6 +235,19 @@ function identityField(record: Schema, idParam: string, collection: string, expl
 }
 
 /**
+ * The resource whose item path an operation's path extends (`/reports/{id}/export`), matched by shape, since the
+ * operation may name the id otherwise (Adyen's `/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers` under
+ * `/paymentInstruments/{id}`); with the operation's own names for the resource's scope and id parameters, in order.
+ */
+export function ownerOf(operation: Operation, resources: readonly Resource[]): { readonly resource: Resource; readonly params: readonly string[] } | undefined {
+  const shape = shapeOf(operation.pathTemplate);
+  const owner = resources.filter((r) => shape.startsWith(`${shapeOf(r.itemPath)}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+  if (!owner) return undefined;
+  const names = [...operation.pathTemplate.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+  return { resource: owner, params: names.slice(0, owner.scopeParams.length + 1) };
+}
+
+/**
  * The resource a path parameter of an operation outside every item path names by its id parameter's own name: Svix's
  * `POST /auth/app-portal-access/{app_id}` names the application of `/app/{app_id}`, so an app no record has is the
  * document's 404 there too. Only a name one top-level resource alone uses for its id, never a bare `id`, and only
