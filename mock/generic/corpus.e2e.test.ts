@@ -60,9 +60,6 @@ function runnerWantsBareArray(defect: RunnerDefect, contract: Contract): boolean
  * issue 22 with the exchange): the mock cannot answer both the runner and the document.
  */
 const RUNNER_MISTAKES: Readonly<Record<string, readonly string[]>> = {
-  // Merchant (the read's schema) has additionalProperties: false and no legalEntityId / businessLineId: the create
-  // answers them (CreateMerchantResponse declares them), the read may not.
-  'adyen/management-v3': ['create-read-back post-merchants'],
   // GET /sessions/{sessionId} answers SessionResultResponse (additionalProperties: false; id, status, reference, ...),
   // another representation than the created session: merchantAccount or amount cannot be read back there.
   'adyen/checkout-v71': ['create-read-back post-sessions'],
