@@ -554,6 +554,7 @@ export class Case {
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
       generated = this.checkValid(kind.create, { body: enriched });
     }
+    if (options.body === undefined && generated.ok && isObject(generated.body)) generated = { ok: true, body: this.ownIdentity(kind, generated.body) };
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
@@ -572,6 +573,25 @@ export class Case {
       };
     }
     return { ok: true, record: { kind, sent: body, body: created, call } };
+  }
+
+  /**
+   * A body whose client-chosen identity (the field the kind's links read its path id from: Svix's event type `name`)
+   * is the run's own. The generator leaves a string with a pattern or format as the document's example gave it, and a
+   * server that holds that example (a mock seeded from the examples, a shared sandbox) rightly refuses the create
+   * with its documented 409. The run tag is appended in the first form the body's validator accepts; none, and the
+   * body stays as it was.
+   */
+  private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
+    const field = identityField(kind);
+    const value = field === undefined ? undefined : body[field];
+    if (field === undefined || typeof value !== 'string' || value.includes(this.ctx.runTag)) return body;
+    const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
+    for (const separator of ['-', '_', '.', '']) {
+      const candidate = { ...body, [field]: `${value}${separator}${tag}` };
+      if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
+    }
+    return body;
   }
 
   /**

@@ -146,7 +146,9 @@ export class Generator {
       const property = properties[name];
       if (!(name in base) && property && !schema(property).readOnly) base[name] = this.sample(schema(property), 1);
     }
-    return this.uniquify(base, merged);
+    // A bound field names a record the run owns (`merchantId: "119"`): a tag on it would name no record, and two
+    // records bound to one parent would no longer share it (list-contains-created filters by it).
+    return this.uniquify(base, merged, new Set(Object.keys(bindings)));
   }
 
   /**
@@ -174,11 +176,12 @@ export class Generator {
     return out;
   }
 
-  /** Makes every free-text string of an object unique to this run, within its maxLength. */
-  uniquify(value: JsonObject, objectSchema: Schema): JsonObject {
+  /** Makes every free-text string of an object unique to this run, within its maxLength; the fields in `keep` stay as they are. */
+  uniquify(value: JsonObject, objectSchema: Schema, keep: ReadonlySet<string> = new Set()): JsonObject {
     const tag = this.nextTag();
     const merged = mergeAllOf(objectSchema);
     for (const [name, propertySchema] of Object.entries(merged.properties ?? {})) {
+      if (keep.has(name)) continue;
       const s = mergeAllOf(schema(propertySchema));
       if (s.type !== 'string' || s.enum || s.format || s.pattern) continue;
       if (!(name in value) && !(merged.required ?? []).includes(name)) continue;

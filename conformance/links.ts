@@ -123,7 +123,47 @@ export function buildLinkModel(contract: Contract): LinkModel {
       }
     }
   }
-  return { kinds, producers, pathProducers };
+  const model = { kinds, producers, pathProducers };
+  addParentProducers(contract, model, pathProducers);
+  return model;
+}
+
+/**
+ * A nested path's parent id (`/owners/{ownerId}/pets`, Twilio's `/Accounts/{AccountSid}/Calls.json`) that no link
+ * binds is the id of a record of the kind whose item path the nested path extends (`/owners/{id}`,
+ * `/Accounts/{Sid}.json`): the run creates one and names it, where it used to invent an id a correct server refuses
+ * with 404. Matched by shape, since the parent's item path often names its id otherwise.
+ */
+function addParentProducers(contract: Contract, model: LinkModel, pathProducers: Map<string, Map<string, Producer>>): void {
+  const items: { shape: string; producer: Producer }[] = [];
+  for (const kind of model.kinds.values()) {
+    for (const target of kind.reads) {
+      const idName = /\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(target.operation.pathTemplate)?.[1];
+      const expression = Object.entries(target.link.parameters).find(([qualified]) => unqualified(qualified) === idName)?.[1];
+      if (typeof expression === 'string' && (expression.startsWith('$response.body') || expression === LOCATION_ID)) items.push({ shape: shapeOf(target.operation.pathTemplate), producer: { kind, expression } });
+    }
+  }
+  if (items.length === 0) return;
+  for (const operation of contract.operations) {
+    const extension = /(\.[A-Za-z0-9]+)$/.exec(operation.pathTemplate)?.[1] ?? '';
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== 'path' || pathProducer(model, operation, parameter.name) !== undefined) continue;
+      const at = operation.pathTemplate.indexOf(`{${parameter.name}}`);
+      // The parameter must close a parent segment: `/owners/{ownerId}/...`, never the path's own last id.
+      const prefix = operation.pathTemplate.slice(0, at + parameter.name.length + 2);
+      if (at < 0 || prefix === operation.pathTemplate || operation.pathTemplate === `${prefix}${extension}`) continue;
+      const parent = items.find((item) => item.shape === shapeOf(prefix) || item.shape === shapeOf(`${prefix}${extension}`));
+      if (!parent) continue;
+      const own = pathProducers.get(operation.operationId) ?? new Map<string, Producer>();
+      own.set(parameter.name, parent.producer);
+      pathProducers.set(operation.operationId, own);
+    }
+  }
+}
+
+/** `/a/{aId}/b` and `/a/{x}/b` are one shape. */
+function shapeOf(template: string): string {
+  return template.replace(/\{[^{}]*\}/g, '{}');
 }
 
 /** What inferLinks found for a create: the response that gives the record and the links it would have declared. */
@@ -145,9 +185,10 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
   const items = contract.operations.filter((op) => ['get', 'put', 'patch', 'delete'].includes(op.method) && sameResourcePath(create.pathTemplate, op.pathTemplate));
   if (items.length === 0) return undefined;
   const links = items.flatMap((item): LinkSpec[] => {
-    const idName = /\{([^}/]+)\}$/.exec(item.pathTemplate)![1]!;
+    const idName = /\{([^}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(item.pathTemplate)![1]!;
     const expression = idExpression(response, idName);
-    if (!expression) return [];
+    // `/badges/{id}.json`: the Location's last segment carries the suffix too (`24.json`), so only a body field names the id.
+    if (!expression || (expression === LOCATION_ID && !item.pathTemplate.endsWith('}'))) return [];
     return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression } }];
   });
   return links.length > 0 ? { response, links } : undefined;
@@ -155,20 +196,27 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
 
 /**
  * Where a created record's id is: the body field named like the item's
- * parameter (`thingId`), else `id`, else the one field named like an id
+ * parameter (`thingId`), else `id`, else it in another case (`{Sid}`: `sid`), else the parameter's last word
+ * (`event_type_name` → `name`), else the one field named like an id
  * (`thing_id`, `thingID`); with none, the Location header's last segment.
  */
 function idExpression(response: ResponseSpec, idName: string): string | undefined {
   const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
   const properties = Object.keys(propertiesOf(bodySchema));
   const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
-  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? (idLike.length === 1 ? idLike[0] : undefined);
+  // `{event_type_name}` is the record's `name` (Svix), `{team_slug}` its `slug`: the parameter's last word, after `id`.
+  const words = idName.split(/[_-]|(?=[A-Z])/);
+  const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => name.toLowerCase() === idName.toLowerCase()) ?? properties.find((name) => lastWord !== undefined && name === lastWord) ?? (idLike.length === 1 ? idLike[0] : undefined);
   if (field) return `$response.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   return LOCATION_ID;
 }
 
 /** `/pets/{petId}` is an item of `/pets`. */
 function sameResourcePath(collection: string, item: string): boolean {
+  // `/Accounts.json` and `/Accounts/{Sid}.json` (Twilio): a format suffix both carry.
+  const extension = /(\.[A-Za-z0-9]+)$/.exec(collection)?.[1];
+  if (extension && new RegExp(`^${escapeRegExp(collection.slice(0, -extension.length))}/\\{[^}/]+\\}${escapeRegExp(extension)}$`).test(item)) return true;
   return new RegExp(`^${escapeRegExp(collection)}/\\{[^}/]+\\}$`).test(item);
 }
 

@@ -12,6 +12,11 @@ export function isServerTime(name: string, schema: { readonly format?: string })
   return schema.format === 'date-time' && SERVER_TIMES.test(name);
 }
 
+/** A field named as a creation time (`createdAt`, `inserted_on`), whatever its type: a replace keeps it. */
+export function isCreationTimeName(name: string): boolean {
+  return SERVER_TIMES.test(name) && !UPDATE_TIMES.test(name);
+}
+
 /** A `date-time` field a server moves on every change of the record (`updatedAt`, `last_modified`). */
 export function isUpdateTime(name: string, schema: { readonly format?: string }): boolean {
   return isServerTime(name, schema) && UPDATE_TIMES.test(name);

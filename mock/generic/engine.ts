@@ -7,6 +7,7 @@
  */
 import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
+import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
@@ -14,7 +15,7 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { inferResources, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
+import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import { createAnswerPlans, type AnswerPlan } from './plans.js';
@@ -38,8 +39,6 @@ export interface GenericEngine extends MockEngine {
 }
 
 const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
-const SERVER_TIMES = /^(created|updated|modified|inserted|last_?modified|last_?updated)(_?at|_?on|_?date|_?time)?$/i;
-const UPDATED_TIMES = /^(updated|modified|last_?modified|last_?updated)/i;
 
 export function createGenericEngine(compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }): GenericEngine {
   const { contract } = compiled;
@@ -67,8 +66,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       for (const [name, raw] of propertiesOf(schema)) {
         const property = mergeAllOf(raw);
         if (name === resource.idField) continue;
-        const isTime = property.format === 'date-time' && SERVER_TIMES.test(name);
-        if (isTime && (UPDATED_TIMES.test(name) || existing?.[name] === undefined)) record[name] = clock();
+        if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = clock();
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
         else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
       }
@@ -94,7 +92,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const candidate = ids.value(s, 'response', 0, 1, resource.idField);
       if (typeof candidate === 'string' && candidate !== '') return candidate;
     }
-    return String(store.nextNumber(resource.key));
+    const next = String(store.nextNumber(resource.key));
+    // A sequence number the path parameter refuses (Adyen's deviceId: exactly 30 characters) gives way to one of its schema.
+    if (resource.idSchema && !valid(resource.idSchema, next)) {
+      const candidate = ids.value(resource.idSchema, 'response', 0, 1, resource.idParam);
+      if (typeof candidate === 'string' && candidate !== '' && valid(resource.idSchema, candidate)) return candidate;
+    }
+    return next;
   };
 
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
@@ -237,12 +241,16 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    */
   const statelessHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
-    const owner = resources.resources.filter((r) => operation.pathTemplate.startsWith(`${r.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+    const owner = ownerOf(operation, resources.resources);
+    const named = owner ? undefined : namedResourceOf(operation, resources.resources);
     return (input) => {
       if (owner) {
-        const missing = held(owner, input, () => ({ status: 200 }));
-        if ('status' in missing && missing.status === 404) return missing;
+        // By position: the operation may call the owner's id otherwise (`{paymentInstrumentId}` under `/paymentInstruments/{id}`).
+        const values = owner.params.map((name) => pathValue(input, name));
+        const id = values[values.length - 1] ?? '';
+        if (!registry.get(input.session).get(owner.resource.key, values.slice(0, -1).join('/'), id)) return notFound(owner.resource, `${singularOf(owner.resource.name)} ${id}`);
       }
+      if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
       if (answer) return withEchoAnswer(operation, answer, input.body);
       // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect.
       const status = successStatus(operation, [200, 201, 202, 204]) ?? redirectStatus(operation) ?? 200;
@@ -404,7 +412,7 @@ function serverOwned(resource: Resource, existing: StoredRecord): StoredRecord {
   const properties = resource.recordSchema ? propertiesOf(resource.recordSchema) : new Map<string, Schema>();
   for (const [name, value] of Object.entries(existing)) {
     const property = properties.get(name);
-    if (name === resource.idField || (property && (mergeAllOf(property).readOnly || (SERVER_TIMES.test(name) && !UPDATED_TIMES.test(name))))) kept[name] = value;
+    if (name === resource.idField || (property && (mergeAllOf(property).readOnly || isCreationTimeName(name)))) kept[name] = value;
   }
   return kept;
 }

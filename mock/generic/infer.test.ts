@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenAPIV3 } from 'openapi-types';
 import { buildContract } from '../../src/contract/index.js';
 import { mergePatch } from './engine.js';
-import { inferResources, parentItemPath, parentOf, type MockOverlay } from './infer.js';
+import { inferResources, namedResourceOf, ownerOf, parentItemPath, parentOf, type MockOverlay } from './infer.js';
 
 type Paths = OpenAPIV3.PathsObject;
 const json = (schema: OpenAPIV3.SchemaObject): { content: { 'application/json': { schema: OpenAPIV3.SchemaObject } } } => ({ content: { 'application/json': { schema } } });
@@ -120,5 +120,65 @@ describe('a format suffix on the paths (Twilio, Discourse: `/Calls.json`, `/Call
     expect(parentItemPath(calls!)).toBe('/Accounts/{AccountSid}.json');
     expect(parentOf(calls!, map.resources)?.key).toBe('/Accounts.json');
     expect(map.resources.find((r) => r.key === '/Accounts.json')).toMatchObject({ name: 'Accounts', roles: { create: 'create /Accounts.json', read: 'read /Accounts/{Sid}.json' } });
+  });
+});
+
+describe('namedResourceOf: a path parameter outside the item path that names a record by its id parameter (Svix `/auth/app-portal-access/{app_id}`)', () => {
+  const App: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+  const action = (status: string): OpenAPIV3.OperationObject => ({ operationId: `portal ${status}`, parameters: [param('app_id')], responses: { ...ok({ type: 'object' }), [status]: { description: 'no' } } });
+  function build(extra: Paths) {
+    const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { ...crud('/app', '/app/{app_id}', App, param('app_id')), ...extra } };
+    const contract = buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false });
+    return { contract, map: inferResources(contract) };
+  }
+
+  it('names the resource whose id parameter it shares, when the operation documents a 404', () => {
+    const { contract, map } = build({ '/auth/portal/{app_id}': { post: action('404') } });
+    expect(namedResourceOf(contract.operationsById.get('portal 404')!, map.resources)).toMatchObject({ resource: { key: '/app' }, param: 'app_id' });
+  });
+
+  it('names none when the operation documents no 404, or the parameter is a bare `id` many resources could mean', () => {
+    const { contract, map } = build({ '/auth/portal/{app_id}': { post: action('409') } });
+    expect(namedResourceOf(contract.operationsById.get('portal 409')!, map.resources)).toBeUndefined();
+    const bare = build({ ...crud('/things', '/things/{id}', App, param('id')), '/do/{id}': { post: { operationId: 'do', parameters: [param('id')], responses: { ...ok({ type: 'object' }), '404': { description: 'no' } } } } });
+    expect(namedResourceOf(bare.contract.operationsById.get('do')!, bare.map.resources)).toBeUndefined();
+  });
+});
+
+describe('an item path with no GET (Adyen `PATCH /scaDevices/{deviceId}`)', () => {
+  const Device: OpenAPIV3.SchemaObject = { type: 'object', properties: { name: { type: 'string' } } };
+  const deviceId = param('deviceId', { type: 'string', minLength: 30, maxLength: 30 });
+  const writesOnly = (collection: OpenAPIV3.PathItemObject): Paths => ({
+    '/scaDevices': collection,
+    '/scaDevices/{deviceId}': { parameters: [deviceId], patch: { operationId: 'finish', requestBody: json(Device), responses: { ...ok(Device), '404': { description: 'no' } } } },
+  });
+
+  it('is a resource when its collection has a create: no read role, the path parameter schema kept for ids', () => {
+    const [devices] = mapOf(writesOnly({ post: { operationId: 'begin', requestBody: json(Device), responses: ok(Device, '201') } })).resources;
+    expect(devices).toMatchObject({ key: '/scaDevices', idParam: 'deviceId', idKind: 'string', idSchema: { minLength: 30 }, roles: { create: 'begin', update: 'finish' } });
+    expect(devices!.roles.read).toBeUndefined();
+  });
+
+  it('is no resource without a create or a list on its collection', () => {
+    expect(mapOf(writesOnly({})).resources).toEqual([]);
+  });
+});
+
+describe('a list envelope with a total and a page count (Adyen `{ data, itemsTotal, pagesTotal }`)', () => {
+  it('names both keys, so the answer counts the matching records and their pages instead of inventing numbers', () => {
+    const Store: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, merchantId: { type: 'string' } } };
+    const page: OpenAPIV3.SchemaObject = { type: 'object', properties: { data: { type: 'array', items: Store }, itemsTotal: { type: 'integer' }, pagesTotal: { type: 'integer' } } };
+    const [stores] = mapOf(crud('/stores', '/stores/{storeId}', Store, param('storeId'), page)).resources;
+    expect(stores!.list!.shape).toMatchObject({ kind: 'envelope', itemsKey: 'data', totalKey: 'itemsTotal', pagesKey: 'pagesTotal' });
+  });
+});
+
+describe('ownerOf: the resource an operation path extends, whatever it names the id (Adyen `/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers`)', () => {
+  it('matches the item path by shape and gives the operation its own parameter names', () => {
+    const Instrument: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+    const paths: Paths = { ...crud('/paymentInstruments', '/paymentInstruments/{id}', Instrument, param('id')), '/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers': { get: { operationId: 'users', parameters: [param('paymentInstrumentId')], responses: ok({ type: 'object' }) } } };
+    const document: OpenAPIV3.Document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths };
+    const contract = buildContract({ file: '/tmp/t.yaml', sha256: '0'.repeat(64), document }, { strict: false });
+    expect(ownerOf(contract.operationsById.get('users')!, inferResources(contract).resources)).toMatchObject({ resource: { key: '/paymentInstruments' }, params: ['paymentInstrumentId'] });
   });
 });

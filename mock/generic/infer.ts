@@ -19,7 +19,7 @@ export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
 /** Where a list's records, total and next cursor sit in its answer. */
 export type ListShape =
   | { readonly kind: 'array' }
-  | { readonly kind: 'envelope'; readonly itemsKey: string; readonly totalKey?: string; readonly cursorKey?: string; readonly schema: Schema };
+  | { readonly kind: 'envelope'; readonly itemsKey: string; readonly totalKey?: string; readonly pagesKey?: string; readonly cursorKey?: string; readonly schema: Schema };
 
 /** How a list operation pages, by the query parameters it declares. */
 export interface Paging {
@@ -53,6 +53,8 @@ export interface Resource {
   /** The record field holding the id, when the record has one. */
   readonly idField?: string;
   readonly idKind: IdKind;
+  /** The id parameter's schema when it constrains a string id (a pattern, a format, lengths): generated ids keep to it. */
+  readonly idSchema?: Schema;
   /** The id parameter's bounds, when it has them: generated ids stay inside. */
   readonly idMinimum?: number;
   readonly idMaximum?: number;
@@ -85,7 +87,8 @@ export interface MockOverlay {
 }
 
 const ENVELOPE_KEYS = ['data', 'items', 'results', 'records', 'entries', 'values', 'content', 'list', 'rows', 'nodes', 'elements', 'objects'];
-const TOTAL_KEYS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'totalResults', 'total_results', 'totalElements', 'count', 'size'];
+const TOTAL_KEYS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'itemsTotal', 'items_total', 'totalResults', 'total_results', 'totalElements', 'count', 'size'];
+const PAGES_KEYS = ['totalPages', 'total_pages', 'pagesTotal', 'pages_total', 'pageCount', 'page_count'];
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'next', 'nextPageToken', 'next_page_token', 'nextToken', 'next_token', 'after'];
 const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'page_size', 'pageSize', 'size', 'max_results', 'maxResults', 'top', '$top', 'count', 'first'];
 const OFFSET_PARAMS = ['offset', 'skip', '$skip', 'start', 'from'];
@@ -135,11 +138,13 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const replace = stateless(itemMethods.get('put'));
     const update = stateless(itemMethods.get('patch'));
     const remove = stateless(itemMethods.get('delete'));
-    // A resource someone can read back: an item GET, and a way to make records (or a list that shows them).
-    if (!read || !(create || replace || list)) continue;
+    // A resource someone can read back: an item GET, and a way to make records (or a list that shows them). Without an
+    // item GET, a write on the item (PATCH, PUT or DELETE: Adyen's `PATCH /scaDevices/{deviceId}`) beside a create or
+    // a list on its collection is a resource too: its ids are the ones those made, and any other id is the 404.
+    if (read ? !(create || replace || list) : !((replace || update || remove) && (create || list))) continue;
 
     const found = recordSchemaOf(read, create, replace, list);
-    const idSpec = read.parameters.find((p) => p.in === 'path' && p.name === idParam);
+    const idSpec = (read ?? replace ?? update ?? remove)!.parameters.find((p) => p.in === 'path' && p.name === idParam);
     const scopeParams = [...collectionPath.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
     const explicitId = pathItem(itemPath)['x-mock-id'] ?? pathItem(collectionPath)['x-mock-id'] ?? (found.schema ? extension(mergeAllOf(found.schema), 'x-mock-id') : undefined);
     const idField = found.schema ? identityField(found.schema, idParam, name, typeof explicitId === 'string' ? explicitId : undefined) : undefined;
@@ -157,6 +162,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       scopeParams,
       ...(idField ? { idField } : {}),
       idKind,
+      ...(idSpec && idKind === 'string' && constrainsText(idSpec.schema) ? { idSchema: idSpec.schema } : {}),
       ...(typeof idSpec?.schema.minimum === 'number' ? { idMinimum: idSpec.schema.minimum } : {}),
       ...(typeof idSpec?.schema.maximum === 'number' ? { idMaximum: idSpec.schema.maximum } : {}),
       idIsNumber: fieldSchema ? ['integer', 'number'].includes(typeOf(fieldSchema) ?? '') : idKind === 'integer',
@@ -165,7 +171,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       roles: {
         ...(list ? { list: list.operationId } : {}),
         ...(create && createStatus !== undefined ? { create: create.operationId } : {}),
-        read: read.operationId,
+        ...(read ? { read: read.operationId } : {}),
         ...(replace ? { replace: replace.operationId } : {}),
         ...(update ? { update: update.operationId } : {}),
         ...(remove ? { delete: remove.operationId } : {}),
@@ -193,9 +199,9 @@ function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined
  * The record as the API answers it: the item GET's 200 first, then what a create or replace answers, then a list's
  * items. An item answer that wraps the record in one object property (`{ data: {...} }`) is unwrapped.
  */
-function recordSchemaOf(read: Operation, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
+function recordSchemaOf(read: Operation | undefined, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
   const candidates: (Schema | undefined)[] = [
-    responseSchema(read, successStatus(read, [200]) ?? 200),
+    read ? responseSchema(read, successStatus(read, [200]) ?? 200) : undefined,
     create ? responseSchema(create, successStatus(create, [201, 200]) ?? 201) : undefined,
     replace ? responseSchema(replace, successStatus(replace, [200]) ?? 200) : undefined,
   ];
@@ -228,6 +234,35 @@ function identityField(record: Schema, idParam: string, collection: string, expl
   return undefined;
 }
 
+/**
+ * The resource whose item path an operation's path extends (`/reports/{id}/export`), matched by shape, since the
+ * operation may name the id otherwise (Adyen's `/paymentInstruments/{paymentInstrumentId}/authorisedCardUsers` under
+ * `/paymentInstruments/{id}`); with the operation's own names for the resource's scope and id parameters, in order.
+ */
+export function ownerOf(operation: Operation, resources: readonly Resource[]): { readonly resource: Resource; readonly params: readonly string[] } | undefined {
+  const shape = shapeOf(operation.pathTemplate);
+  const owner = resources.filter((r) => shape.startsWith(`${shapeOf(r.itemPath)}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+  if (!owner) return undefined;
+  const names = [...operation.pathTemplate.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+  return { resource: owner, params: names.slice(0, owner.scopeParams.length + 1) };
+}
+
+/**
+ * The resource a path parameter of an operation outside every item path names by its id parameter's own name: Svix's
+ * `POST /auth/app-portal-access/{app_id}` names the application of `/app/{app_id}`, so an app no record has is the
+ * document's 404 there too. Only a name one top-level resource alone uses for its id, never a bare `id`, and only
+ * where the operation documents a 404: anything looser would refuse requests a real server serves.
+ */
+export function namedResourceOf(operation: Operation, resources: readonly Resource[]): { readonly resource: Resource; readonly param: string } | undefined {
+  if (!operation.responses.has('404')) return undefined;
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== 'path' || /^(id|sid|key|name)$/i.test(parameter.name)) continue;
+    const named = resources.filter((r) => r.idParam === parameter.name);
+    if (named.length === 1 && named[0]!.scopeParams.length === 0) return { resource: named[0]!, param: parameter.name };
+  }
+  return undefined;
+}
+
 /** The parent resource of a nested one, among `resources`: the one whose item path is its parent item path. */
 export function parentOf(resource: Resource, resources: readonly Resource[]): Resource | undefined {
   // By shape: Twilio's `/Accounts/{AccountSid}/Calls.json` hangs from `/Accounts/{Sid}.json`, one template named twice.
@@ -246,6 +281,12 @@ export function singularOf(plural: string): string {
   if (/(ss|x|ch|sh)es$/.test(plural)) return plural.slice(0, -2);
   if (/s$/.test(plural) && !/ss$/.test(plural)) return plural.slice(0, -1);
   return plural;
+}
+
+/** Whether a string schema says more than `type: string`: a sequence number as text would break it. */
+export function constrainsText(schema: Schema): boolean {
+  const s = mergeAllOf(schema);
+  return s.pattern !== undefined || s.format !== undefined || s.enum !== undefined || s.minLength !== undefined || s.maxLength !== undefined;
 }
 
 function idKindOf(parameter: ParameterSpec | undefined, field: Schema | undefined): IdKind {
@@ -267,9 +308,10 @@ function listShapeOf(schema: Schema | undefined): { shape: ListShape; items: Sch
   if (!chosen) return undefined;
   const numeric = (name: string): boolean => ['integer', 'number'].includes(typeOf(properties.get(name)!) ?? '');
   const totalKey = TOTAL_KEYS.find((name) => properties.has(name) && numeric(name));
+  const pagesKey = PAGES_KEYS.find((name) => properties.has(name) && numeric(name));
   const cursorKey = CURSOR_KEYS.find((name) => properties.has(name) && ['string', undefined].includes(typeOf(properties.get(name)!)));
   return {
-    shape: { kind: 'envelope', itemsKey: chosen[0], ...(totalKey ? { totalKey } : {}), ...(cursorKey ? { cursorKey } : {}), schema },
+    shape: { kind: 'envelope', itemsKey: chosen[0], ...(totalKey ? { totalKey } : {}), ...(pagesKey ? { pagesKey } : {}), ...(cursorKey ? { cursorKey } : {}), schema },
     items: itemsOf(chosen[1]) ?? {},
   };
 }

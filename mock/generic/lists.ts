@@ -1,6 +1,6 @@
 /**
  * A list answer as the document shapes it (issue 22, point 2): a bare array or an envelope (`data`, `items`,
- * `results`, ... with a total and a next cursor where it declares them); filtered by the query parameters named
+ * `results`, ... with a total, a page count and a next cursor where it declares them); filtered by the query parameters named
  * like a record field; paged by the paging parameters it declares (limit/offset, page/per_page, cursor); with
  * `X-Total-Count` and `Link` (RFC 8288, rel="next"/"prev") where the response declares those headers.
  */
@@ -48,6 +48,8 @@ export function listAnswer(operation: Operation, resource: Resource, records: It
   if (shape.kind === 'array') return { status, body: page, headers };
   const body: Record<string, unknown> = { [shape.itemsKey]: page };
   if (shape.totalKey) body[shape.totalKey] = matching.length;
+  // The pages of this size the matching records fill (Adyen's `pagesTotal`): at least the one page answered.
+  if (shape.pagesKey) body[shape.pagesKey] = Math.max(1, Math.ceil(matching.length / Math.max(1, limit)));
   if (shape.cursorKey && next !== undefined) body[shape.cursorKey] = encodeCursor(next);
   return { status, body, headers };
 }

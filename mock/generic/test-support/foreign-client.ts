@@ -178,9 +178,12 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       continue;
     }
     const item = `${itemPathOf(resource, scope, id)}`;
-    const read = await client.send('GET', item, withRequired(op('read')));
-    if (read.status < 200 || read.status >= 300) fail('read back', read);
-    steps.push('read');
+    // An item path with no GET (Adyen's `PATCH /scaDevices/{deviceId}`) has nothing to read back through.
+    if (resource.roles.read) {
+      const read = await client.send('GET', item, withRequired(op('read')));
+      if (read.status < 200 || read.status >= 300) fail('read back', read);
+      steps.push('read');
+    }
     if (resource.roles.list) {
       const listed = await client.send('GET', `${collectionPathOf(resource, scope)}`, withRequired(op('list')));
       if (listed.status < 200 || listed.status >= 300) fail('list', listed);
@@ -206,9 +209,11 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
     if (resource.roles.delete) {
       const deleted = await client.send('DELETE', item, withRequired(op('delete')));
       if (deleted.status >= 300) fail('delete', deleted);
-      const gone = await client.send('GET', item, { ...withRequired(op('read')), plainNotFound: true });
-      if (gone.status !== 404) fail('read after delete', gone);
-      steps.push('delete', 'read after delete: 404');
+      // Without an item GET, the deleted record shows as gone to a second DELETE.
+      const again = resource.roles.read ? 'read' : 'delete';
+      const gone = await client.send(resource.roles.read ? 'GET' : 'DELETE', item, { ...withRequired(op(again)), plainNotFound: true });
+      if (gone.status !== 404) fail(`${again} after delete`, gone);
+      steps.push('delete', `${again} after delete: 404`);
     }
     out.push({ resource: resource.key, steps });
   }
