@@ -28,21 +28,23 @@ export function writeDocumentSubset(file: string, dir: string, keep: (method: st
     const kept = Object.entries(item).filter(([key, value]) => !METHODS.has(key) || (isObject(value) && keep(key, path, value)));
     if (kept.some(([key]) => METHODS.has(key))) paths[path] = Object.fromEntries(kept);
   }
-  const components = reachedComponents(document, paths);
-  const subset: Json = { ...document, paths, ...(isObject(document['components']) ? { components } : {}) };
+  const subset: Json = { ...document, paths };
   // Webhooks (3.1) are not operations a client calls: a referee of requests has no use for them.
   delete subset['webhooks'];
+  delete subset['components'];
+  // What reaches a component is whatever is left: the kept paths, and any other member (an `x-webhooks`).
+  if (isObject(document['components'])) subset['components'] = reachedComponents(document, Object.values(subset));
   const out = join(dir, `${basename(file).replace(/\.(ya?ml|json)$/, '')}.subset.json`);
   writeFileSync(out, JSON.stringify(subset));
   return out;
 }
 
-/** The components the kept paths reach, transitively; security schemes are kept whole (they are named, not referenced). */
-function reachedComponents(document: Json, paths: Json): Json {
+/** The components `roots` reach, transitively; security schemes are kept whole (they are named, not referenced). */
+function reachedComponents(document: Json, roots: readonly unknown[]): Json {
   const all = isObject(document['components']) ? document['components'] : {};
   const kept: Record<string, Json> = isObject(all['securitySchemes']) ? { securitySchemes: all['securitySchemes'] } : {};
   const seen = new Set<string>();
-  const pending: unknown[] = [paths, document['security']];
+  const pending: unknown[] = [...roots];
   while (pending.length > 0) {
     const value = pending.pop();
     if (Array.isArray(value)) {
