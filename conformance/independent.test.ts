@@ -30,12 +30,17 @@ const AFTER_SUNSET = new Date('2027-07-01T00:00:00Z');
  * others share two cores with the rest of the suite; at 180 s, runs timed out on a loaded machine with nothing wrong.
  */
 const RUN_TIMEOUT = 600_000;
+/**
+ * The runner's per-request limit (--timeout, 10 s by default), for the same reason: at load 14 (three agents beside
+ * the suite) a plain run's first request waited past 10 s with nothing wrong, and the run stopped as unreachable.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 const LATENCY_FAMILIES = ['response', 'stateful', 'workflow', 'deprecation', 'routing', 'errors'];
 
 async function runAgainst(server: IndependentOptions, run: Partial<RunOptions> = {}): Promise<RunReport> {
   const target = await start({ now: BEFORE_SUNSET, ...server });
   try {
-    return await runConformance({ baseUrl: target.url, seed: 1, ...run });
+    return await runConformance({ baseUrl: target.url, seed: 1, timeoutMs: REQUEST_TIMEOUT_MS, ...run });
   } finally {
     await target.close();
   }
