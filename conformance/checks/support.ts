@@ -77,7 +77,13 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
       } else if (producer && !ctx.settings.readOnly) {
         const outcome = await c.create(producer.kind, { setup: true });
         if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
-        path[parameter.name] = String(evaluateExpression(producer.expression, outcome.record.call.source));
+        const value = evaluateExpression(producer.expression, outcome.record.call.source);
+        // A record without the value its link names (an answer in an envelope, a field left out) gives no id to send:
+        // `/things/undefined` would be a request the runner made up, and its refusal blamed on the target.
+        if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') {
+          return { ok: false, fail: (k) => k.skip(`the ${producer.kind.create.operationId} answer holds no ${parameter.name} where ${producer.expression} points, so there is no id to send`) };
+        }
+        path[parameter.name] = String(value);
       } else {
         path[parameter.name] = styledValue(c, parameter) ?? sampleParameterText(parameter, c.generator);
       }

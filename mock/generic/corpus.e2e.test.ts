@@ -165,7 +165,11 @@ describe.each(PUBLISHED_DOCUMENTS.map((document) => [document.name, document] as
       for (const trip of trips) expect(trip.steps.length, `${trip.resource}: ${trip.steps.join(', ')}`).toBeGreaterThan(0);
       if (!runner) return;
       await runner;
-      const report = JSON.parse(readFileSync(output, 'utf8')) as { defects: RunnerDefect[] };
+      const report = JSON.parse(readFileSync(output, 'utf8')) as { defects: RunnerDefect[]; results: { readonly evidence?: readonly { readonly request: { readonly url: string } }[] }[] };
+      // Regression: a create whose answer held no value where the read's link pointed (Xero's envelopes, no Location)
+      // had the runner send `GET /PurchaseOrders/undefined`, then judge the refusal. No request names `undefined`.
+      const madeUp = report.results.flatMap((r) => (r.evidence ?? []).map((e) => e.request.url)).filter((url) => /\/undefined(\/|\?|$|\.)/.test(url));
+      expect([...new Set(madeUp)]).toEqual([]);
       const mistaken = [...(RUNNER_MISTAKES[document.name] ?? []), ...(KNOWN_GAPS[document.name] ?? [])];
       const named = (d: RunnerDefect): string => `${d.checkId} ${d.operationId ?? ''}`;
       const twins = DOCUMENT_DEFECT_REASONS[document.name] ?? [];
