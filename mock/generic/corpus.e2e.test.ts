@@ -185,5 +185,5 @@ describe.each(PUBLISHED_DOCUMENTS.map((document) => [document.name, document] as
       await runner?.catch(() => undefined);
       await mock.close();
     }
-  }, 400_000);
+  }, 600_000);
 });
