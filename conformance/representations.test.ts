@@ -11,7 +11,9 @@
  * - an invalid body sent to an id the runner made up (no create makes groups): a 404 refuses it as rightly as a 400;
  * - a list answered in an envelope (`{ data, has_more }`), paged by `page` with no total;
  * - records that travel in an envelope array (`{ "Batches": [...] }`), each filled by the server with its id;
- * - one URL two templates name (`/groups/{name}.json` GET, `/groups/{id}.json` PUT): Allow lists both.
+ * - one URL two templates name (`/groups/{name}.json` GET, `/groups/{id}.json` PUT): Allow lists both;
+ * - a DELETE that requires a query parameter the record was created with (Adyen's stored payment methods): the
+ *   check and the clean-up send the record's own value.
  *
  * Against it the runner reports no failure; against the same server answering a date one day off, it does.
  */
@@ -70,6 +72,8 @@ paths:
         '404': { $ref: '#/components/responses/Error' }
     delete:
       operationId: deleteDevice
+      parameters:
+        - { name: owner, in: query, required: true, schema: { type: string, minLength: 1, maxLength: 40 } }
       responses:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
@@ -208,7 +212,9 @@ function devicesHandler(options: { dayOff: boolean }, seen: { created: Set<strin
       const held = devices.get(id);
       if (method === 'GET') return held ? sendJson(res, 200, held) : sendJson(res, 404, { message: `no device ${id}` });
       if (method === 'DELETE') {
-        if (!held) return sendJson(res, 404, { message: `no device ${id}` });
+        // The owner must be the device's own: another owner's name finds no such device.
+        if (!text(url.searchParams.get('owner'))) return sendJson(res, 400, { message: 'owner (1 to 40 characters) is required' });
+        if (!held || held.owner !== url.searchParams.get('owner')) return sendJson(res, 404, { message: `no device ${id}` });
         devices.delete(id);
         return sendJson(res, 204);
       }
@@ -293,6 +299,12 @@ describe('a correct server whose answers represent records otherwise than its re
     expect(urls.length).toBeGreaterThan(0);
     // Each list request of that check named an owner the run created a device for.
     for (const u of urls) expect(owners.created.has(new URL(u).searchParams.get('owner') ?? '')).toBe(true);
+  });
+
+  it('deletes a record with the required query parameter it was created with: delete-removes passes and the clean-up leaves no device behind', () => {
+    expect(passed(report, 'delete-removes', 'deleteDevice')).toBe(true);
+    expect(report.cleanup.leftBehind.filter((left) => left.resource.startsWith('createDevice'))).toEqual([]);
+    expect(report.cleanup.deleted).toBeGreaterThan(0);
   });
 
   it('reads back records the server filled inside an envelope array', () => {
