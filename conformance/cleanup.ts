@@ -173,7 +173,7 @@ export class CleanupRegistry {
       }
     }
     const { operation } = entry.kind.remove;
-    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query) }, { kind: 'operation', operation });
+    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query), headers: requiredHeaders(ctx, operation) }, { kind: 'operation', operation });
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'left', reason: `${operation.operationId} failed: ${record.result.error?.message ?? 'no answer'}` };
     if (response.status >= 200 && response.status < 300) {
@@ -192,7 +192,7 @@ export class CleanupRegistry {
 
   private async readFirst(ctx: RunContext, input: ReadInput): Promise<{ kind: 'error'; message: string } | { kind: 'answer'; status: number; body: unknown }> {
     const { target, path, query } = input;
-    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query) }, operationTarget(target));
+    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query), headers: requiredHeaders(ctx, target.operation) }, operationTarget(target));
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'error', message: record.result.error?.message ?? 'no answer' };
     const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
@@ -220,6 +220,11 @@ function requiredQuery(ctx: RunContext, operation: Operation, query: Record<stri
     if (value !== undefined) out[parameter.name] = value;
   }
   return out;
+}
+
+/** The required header and cookie parameters of a clean-up request (Case.call adds them for the checks' requests). */
+function requiredHeaders(ctx: RunContext, operation: Operation): Record<string, string> {
+  return ctx.headerParameters(operation, ctx.generatorFor('cleanup'), {}, (spec) => spec.required === true);
 }
 
 function unfilled(template: string): string[] {

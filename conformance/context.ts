@@ -162,6 +162,30 @@ export class RunContext {
     return out;
   }
 
+  /**
+   * The header and cookie parameters of an operation that `include` picks, each a value its schema accepts
+   * (serialize.ts writes it); a header in `given` is left to the caller. Case.call sends the required ones always and
+   * the optional ones on every other call; the clean-up, which sends its requests itself, the required ones (Xero's
+   * `xero-tenant-id`: without it every clean-up read was refused with 400).
+   */
+  headerParameters(operation: Operation, generator: Generator, given: Readonly<Record<string, string>>, include: (spec: ParameterSpec) => boolean): Record<string, string> {
+    const out: Record<string, string> = {};
+    const cookies: (readonly [string, string])[] = [];
+    const givenNames = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+    for (const spec of operation.parameters) {
+      if (spec.in !== 'header' && spec.in !== 'cookie') continue;
+      if (spec.in === 'header' && (IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase()) || givenNames.has(spec.name.toLowerCase()))) continue;
+      if (!include(spec)) continue;
+      const value = this.validParameterValue(spec, generator);
+      if (value === undefined) continue;
+      const serialized = serializeParameter(spec, value);
+      if (serialized.header) out[serialized.header[0].toLowerCase()] = serialized.header[1];
+      cookies.push(...(serialized.cookie ?? []));
+    }
+    if (cookies.length > 0 && !givenNames.has('cookie')) out['cookie'] = cookieHeader(cookies);
+    return out;
+  }
+
   /** The generator of one check, seeded from --seed and the check's id. */
   generatorFor(checkId: string): Generator {
     let generator = this.generators.get(checkId);
@@ -493,21 +517,7 @@ export class Case {
    * sets itself is left to the caller.
    */
   private headerParameters(operation: Operation, given: Readonly<Record<string, string>>): Record<string, string> {
-    const out: Record<string, string> = {};
-    const cookies: (readonly [string, string])[] = [];
-    const givenNames = new Set(Object.keys(given).map((name) => name.toLowerCase()));
-    for (const spec of operation.parameters) {
-      if (spec.in !== 'header' && spec.in !== 'cookie') continue;
-      if (spec.in === 'header' && (IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase()) || givenNames.has(spec.name.toLowerCase()))) continue;
-      if (!spec.required && !this.varyOptional()) continue;
-      const value = this.ctx.validParameterValue(spec, this.generator);
-      if (value === undefined) continue;
-      const serialized = serializeParameter(spec, value);
-      if (serialized.header) out[serialized.header[0].toLowerCase()] = serialized.header[1];
-      cookies.push(...(serialized.cookie ?? []));
-    }
-    if (cookies.length > 0 && !givenNames.has('cookie')) out['cookie'] = cookieHeader(cookies);
-    return out;
+    return this.ctx.headerParameters(operation, this.generator, given, (spec) => spec.required === true || this.varyOptional());
   }
 
   /** Optional parameters are sent on every other call of the run, so both their presence and their absence are tried. */

@@ -54,7 +54,9 @@ export const locationResolves: CheckDefinition = {
       }
       const match = router.match('GET', url.pathname);
       const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
-      const result = await c.send({ method: 'GET', path: url.href }, target);
+      // The read's required headers go with it (a tenant header, Xero's xero-tenant-id), as with every call of the run.
+      const headers = match.kind === 'match' ? ctx.headerParameters(match.operation, c.generator, {}, (spec) => spec.required === true) : {};
+      const result = await c.send({ method: 'GET', path: url.href, headers }, target);
       if (result.error || !result.response) {
         c.fail(`GET ${location}: ${result.error?.message ?? 'no answer'}`);
         continue;
