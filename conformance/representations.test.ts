@@ -13,7 +13,9 @@
  * - records that travel in an envelope array (`{ "Batches": [...] }`), each filled by the server with its id;
  * - one URL two templates name (`/groups/{name}.json` GET, `/groups/{id}.json` PUT): Allow lists both;
  * - a DELETE that requires a query parameter the record was created with (Adyen's stored payment methods): the
- *   check and the clean-up send the record's own value.
+ *   check and the clean-up send the record's own value;
+ * - a required header on every request (Xero's `xero-tenant-id`): the probes and the clean-up send it too;
+ * - a record whose id only its Location gives: a list is not searched for it.
  *
  * Against it the runner reports no failure; against the same server answering a date one day off, it does.
  */
@@ -30,6 +32,8 @@ const DOCUMENT = `openapi: 3.0.3
 info: { title: Devices, version: 1.0.0 }
 paths:
   /devices:
+    parameters:
+      - { name: x-tenant, in: header, required: true, schema: { type: string, minLength: 1, maxLength: 40 } }
     get:
       operationId: listDevices
       parameters:
@@ -54,6 +58,7 @@ paths:
   /devices/{deviceId}:
     parameters:
       - { name: deviceId, in: path, required: true, schema: { type: string } }
+      - { name: x-tenant, in: header, required: true, schema: { type: string, minLength: 1, maxLength: 40 } }
     get:
       operationId: getDevice
       responses:
@@ -78,6 +83,10 @@ paths:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
   /batches:
+    get:
+      operationId: listBatches
+      responses:
+        '200': { description: every batch, content: { application/json: { schema: { type: object, properties: { Batches: { type: array, items: { $ref: '#/components/schemas/Batch' } } } } } } }
     post:
       operationId: createBatches
       requestBody:
@@ -147,18 +156,26 @@ components:
           type: array
           minItems: 1
           maxItems: 5
-          items:
-            type: object
-            required: [label]
-            additionalProperties: false
-            properties:
-              batchId: { type: string, readOnly: true }
-              label: { type: string, minLength: 1, maxLength: 40 }
+          items: { $ref: '#/components/schemas/Batch' }
+    Batch:
+      type: object
+      required: [label]
+      additionalProperties: false
+      properties:
+        batchId: { type: string, readOnly: true }
+        label: { type: string, minLength: 1, maxLength: 40 }
     Group:
       type: object
       properties:
         name: { type: string, minLength: 1, maxLength: 40 }
 `;
+
+/** What the correct server saw: the owners it created devices for, the owner of each list, requests without x-tenant. */
+interface Seen {
+  readonly created: Set<string>;
+  readonly listed: string[];
+  readonly untenanted: string[];
+}
 
 interface Device {
   deviceId: string;
@@ -169,7 +186,7 @@ interface Device {
 }
 
 /** A correct server of the document; `dayOff` makes it answer every date a day late (a real defect). */
-function devicesHandler(options: { dayOff: boolean }, seen: { created: Set<string>; listed: string[] }): RequestListener {
+function devicesHandler(options: { dayOff: boolean }, seen: Seen): RequestListener {
   const devices = new Map<string, Device>();
   const batches = new Map<string, { batchId: string; label: string }>();
   let next = 1;
@@ -187,6 +204,13 @@ function devicesHandler(options: { dayOff: boolean }, seen: { created: Set<strin
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // Every device request names its tenant (a required header, as Xero's xero-tenant-id): without it, 400.
+    // (Checked for the methods the document gives these paths; a wrong method is a 405 first, an unknown path a 404.)
+    const documented = (path === '/devices' && ['GET', 'POST'].includes(method)) || (/^\/devices\/[^/]+$/.test(path) && ['GET', 'PATCH', 'DELETE'].includes(method));
+    if (documented && !text(req.headers['x-tenant'])) {
+      seen.untenanted.push(`${method} ${req.url ?? ''}`);
+      return sendJson(res, 400, { message: 'the x-tenant header is required' });
+    }
     if (path === '/devices') {
       if (method === 'GET') {
         const owner = url.searchParams.get('owner') ?? '';
@@ -228,7 +252,8 @@ function devicesHandler(options: { dayOff: boolean }, seen: { created: Set<strin
       return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, PATCH, DELETE' });
     }
     if (path === '/batches') {
-      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (method === 'GET') return sendJson(res, 200, { Batches: [...batches.values()] });
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
       const body = sentJson(req) ? await readJsonBody(req) : undefined;
       const list = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['Batches'] : undefined;
       const valid = Array.isArray(list) && list.length >= 1 && list.length <= 5 && list.every((b) => typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).every((key) => key === 'label') && text((b as Record<string, unknown>)['label']));
@@ -260,14 +285,14 @@ describe('a correct server whose answers represent records otherwise than its re
   let report: RunReport;
   let defective: RunReport;
   /** The owners the correct server created devices for, and the owner of every list request it answered. */
-  const owners = { created: new Set<string>(), listed: [] as string[] };
+  const owners: Seen = { created: new Set(), listed: [], untenanted: [] };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'representations-'));
     spec = join(dir, 'devices.yaml');
     await writeFile(spec, DOCUMENT);
     const correct = await listenOnLoopback(devicesHandler({ dayOff: false }, owners));
-    const dayOff = await listenOnLoopback(devicesHandler({ dayOff: true }, { created: new Set(), listed: [] }));
+    const dayOff = await listenOnLoopback(devicesHandler({ dayOff: true }, { created: new Set(), listed: [], untenanted: [] }));
     servers.push(correct.server, dayOff.server);
     report = await runConformance({ baseUrl: correct.baseUrl, specPath: spec, seed: 5 });
     defective = await runConformance({ baseUrl: dayOff.baseUrl, specPath: spec, seed: 5 });
@@ -309,6 +334,17 @@ describe('a correct server whose answers represent records otherwise than its re
 
   it('reads back records the server filled inside an envelope array', () => {
     expect(passed(report, 'create-read-back', 'createBatches')).toBe(true);
+  });
+
+  it('skips searching a list for a record whose id only its Location gives', () => {
+    const listed = report.results.filter((r) => r.checkId === 'list-contains-created' && r.operationId === 'listBatches');
+    expect(listed.map((r) => r.verdict)).toEqual(['skipped']);
+    expect(listed[0]!.reason).toMatch(/gives the record's id in no body field/);
+  });
+
+  it('sends a required header in its probes and its clean-up as in its checks: no request without x-tenant', () => {
+    expect(owners.untenanted).toEqual([]);
+    expect(report.cleanup.deleted).toBeGreaterThan(0);
   });
 
   it('takes Allow: GET, PUT for a URL two templates name', () => {
