@@ -78,6 +78,9 @@ describe('sameValue and sameRecord', () => {
     expect(compareFields({ replyTo: 1 }, { replyTo: null }, '/body', ANSWER)).toEqual([]);
     expect(compareFields({ replyTo: 1 }, { replyTo: '1' }, '/body', ANSWER)).toEqual([]);
     expect(compareFields({ replyTo: 1 }, { replyTo: '2' }, '/body', ANSWER)).toHaveLength(1);
+    // Empty containers carry no data: a server may leave them out; one with data in it may not be left out.
+    expect(compareFields({ tags: [{}], meta: {} } as Record<string, unknown>, {}, '/body')).toEqual([]);
+    expect(compareFields({ tags: [{ label: 'a' }] }, {}, '/body', PET).map((f) => f.pointer)).toEqual(['/body/tags']);
     // A value the answer can hold is still expected verbatim.
     expect(compareFields({ status: 'open' }, {}, '/body', ANSWER).map((f) => f.message)).toEqual(['status was sent but is missing']);
   });

@@ -15,7 +15,8 @@
  * - a sent value the answer's own schema cannot hold as it was sent (a `date`
  *   sent, a `date-time` answered; an integer sent, a string answered) is
  *   compared by meaning where it is answered, and not expected where it is not:
- *   the document promises no verbatim echo of a value its answer cannot carry.
+ *   the document promises no verbatim echo of a value its answer cannot carry;
+ * - an empty object or array sent (`{}`, `[{}]`) may be left out of the answer.
  *
  * Everything here is iterative (explicit stacks, no recursion), so a target
  * answering 100,000-deep JSON cannot overflow the runner's stack.
@@ -89,6 +90,9 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
       continue;
     }
     if (!Object.prototype.hasOwnProperty.call(actual, key)) {
+      // An empty object or array (or one holding only such) carries no data: a server that leaves it out loses
+      // nothing (Go's omitempty; Xero's envelopes answer no `pagination: {}` or `Warnings: [{}]` they were sent).
+      if (carriesNoData(value)) continue;
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
     } else if (!sameValue(value, actual[key], propertySchema)) {
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
@@ -132,6 +136,18 @@ export function declaredProperties(s: Schema | undefined): Record<string, Schema
     for (const part of [...(current.allOf ?? []), ...(current.oneOf ?? []), ...(current.anyOf ?? [])]) stack.push(schema(part));
   }
   return out;
+}
+
+/** Whether a value is empty containers all the way down (`{}`, `[]`, `[{}]`, `{"a": []}`). */
+function carriesNoData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (Array.isArray(current)) stack.push(...current);
+    else if (isObject(current)) stack.push(...Object.values(current));
+    else return false;
+  }
+  return true;
 }
 
 /** The most records an array may hold for the matching below; past it, records are matched greedily. */
