@@ -168,12 +168,14 @@ describe('records in a named array envelope ({ "Items": [...] })', () => {
       for (const json of [{ Items: [] }, { Items: { Code: 'X1' } }, { Items: [{ Code: 'X2' }, 'X3'] }]) {
         const refused = await client.send(method, path, { headers, json });
         expect(refused.status, `${method} ${JSON.stringify(json)}`).toBe(400);
-        expect(refused.body).toMatchObject({ Message: expect.any(String) });
+        // The document's Error, saying what went wrong in its own `Message`.
+        expect(refused.body).toMatchObject({ Message: expect.stringMatching(/Items|body/) });
       }
     }
     const target = before[0]!;
     const emptyUpdate = await client.send('POST', `/Items/${target.ItemID}`, { headers, json: { Items: [] } });
     expect(emptyUpdate.status).toBe(400);
+    expect(emptyUpdate.body).toMatchObject({ Message: 'Items holds no record; nothing was stored.' });
     expect(itemsOf((await client.send('GET', '/Items', { headers })).body)).toEqual(before);
   });
 });
