@@ -70,7 +70,18 @@ const RUNNER_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   // deleteBankTransfers (POST /BankTransfers, body BankTransfersDelete: id and Status only) read back through
   // GET /BankTransfers/{id}, whose BankTransfer requires FromBankAccount, ToBankAccount and Amount: the mock keeps
   // every sent member and fills the required ones, and the runner compares the whole BankTransfers array for equality.
-  'xero/accounting': ['create-read-back deleteBankTransfers'],
+  //
+  // Where Xero's records travel in an envelope (`{ "Items": [ {...} ] }`) and the mock keeps each as a record, the
+  // runner compares the envelope's array member for equality with what was sent: the record read back holds every
+  // field sent plus those the server owns (ItemID, UpdatedDateUTC), so the arrays always differ; and it expects
+  // envelope members the request carried (`pagination`, `Warnings`: metadata of an answer, not a record's fields) to
+  // be read back. Its POST creates are the collections' create-or-update operations (Xero's PUT is the create).
+  'xero/accounting': [
+    'create-read-back deleteBankTransfers',
+    ...['updateOrCreateCreditNotes', 'updateOrCreateInvoices', 'updateOrCreateItems', 'updateOrCreateManualJournals', 'updateOrCreateQuotes', 'updateOrCreateRepeatingInvoices', 'updateOrCreateBankTransactions', 'updateTaxRate', 'createPayment'].map(
+      (operationId) => `create-read-back ${operationId}`,
+    ),
+  ],
   // createTopicPostPM takes reply_to_post_number as an integer; the create's answer and GET /posts/{id}.json give it as
   // `type: [string, null]`: the 1 the runner sent cannot be answered (seen since the runner pairs `/posts.json` with
   // `/posts/{id}.json`).
