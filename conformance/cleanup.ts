@@ -17,6 +17,7 @@
  * of `..` made `DELETE /things/..`, that is `DELETE /`) is never sent: the
  * record is left behind with the reason (safe-path.ts, issue 20 point 5).
  */
+import type { Operation } from '../src/contract/index.js';
 import type { CleanupReport } from './model.js';
 import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
 import { expandPath, linkInputs } from './context.js';
@@ -83,9 +84,14 @@ export class CleanupRegistry {
       responseHeaders: headers,
     };
     const sent = isObject(record.requestJson) ? record.requestJson : {};
+    // The link's parameters, and the required query parameters the record was sent with (context.ts recordQuery).
+    const inputsOf = (target: LinkTarget): ReturnType<typeof linkInputs> => {
+      const linked = linkInputs(target, source);
+      return { path: linked.path, query: requiredQuery(ctx, target.operation, ctx.recordQuery(target.operation, linked.query, sent)) };
+    };
     // A URL whose template the answer could not fill (its id was not found) is never sent: `DELETE /things/{thingId}`
     // would be the run's mistake, blamed on the target (issue 21, point 3). The record is then listed as left behind.
-    const deleteCandidate = kind.remove ? linkInputs(kind.remove, source) : undefined;
+    const deleteCandidate = kind.remove ? inputsOf(kind.remove) : undefined;
     const deleteInput = kind.remove && deleteCandidate && fills(kind.remove.operation.pathTemplate, deleteCandidate.path) ? deleteCandidate : undefined;
     const deletePath = kind.remove && deleteInput ? expandPath(kind.remove.operation.pathTemplate, deleteInput.path) : undefined;
     const readTarget = recordReads(kind).find((target) => fills(target.operation.pathTemplate, linkInputs(target, source).path));
@@ -100,8 +106,8 @@ export class CleanupRegistry {
       label: `${kind.create.operationId} → ${id && body[id] !== undefined ? `${id} ${String(body[id])}` : `record #${this.seq}`}`,
       ...(deletePath ? { deletePath } : {}),
       ...(deleteInput ? { deleteInput } : {}),
-      ...(readTarget ? { read: { target: readTarget, ...linkInputs(readTarget, source) } } : {}),
-      ...(successor ? { successor: { target: successor, ...linkInputs(successor, source) } } : {}),
+      ...(readTarget ? { read: { target: readTarget, ...inputsOf(readTarget) } } : {}),
+      ...(successor ? { successor: { target: successor, ...inputsOf(successor) } } : {}),
       taggedFields: Object.keys(sent).filter((key) => typeof sent[key] === 'string' && (sent[key] as string).includes(this.runTag)),
       boundFields: Object.fromEntries(properties.filter((name) => ctx.links.producers.has(name) && name in sent).map((name) => [name, sent[name]])),
       url: headers['location'] ?? deletePath ?? record.path,
@@ -202,6 +208,20 @@ export class CleanupRegistry {
 }
 
 /** The path parameters of a template. */
+/**
+ * Every required query parameter of a clean-up request given a value: the clean-up sends its requests itself (not
+ * through Case.call, which fills them), and a DELETE refused for a missing parameter leaves the record behind.
+ */
+function requiredQuery(ctx: RunContext, operation: Operation, query: Record<string, ParamValue>): Record<string, ParamValue> {
+  const out = { ...query };
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== 'query' || !parameter.required || parameter.name in out) continue;
+    const value = ctx.validParameterValue(parameter, ctx.generatorFor('cleanup'));
+    if (value !== undefined) out[parameter.name] = value;
+  }
+  return out;
+}
+
 function unfilled(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }

@@ -53,6 +53,35 @@ describe('sameValue and sameRecord', () => {
     expect(sameRecord({ id: 1, name: 'x', stamp: 1 }, { id: 1, name: 'x', stamp: 2 }, composed)).toBe(true);
   });
 
+  it('hold sent records in an answered array whose records the server filled (each matched once)', () => {
+    const ITEMS: Schema = { type: 'object', properties: { Items: { type: 'array', items: { type: 'object', properties: { ItemID: { type: 'string' }, Code: { type: 'string' }, Name: { type: 'string' } } } } } };
+    const sent = { Items: [{ Code: 'A1', Name: 'Apple' }] };
+    expect(sameValue(sent, { Items: [{ ItemID: 'c8c5', Code: 'A1', Name: 'Apple' }] }, ITEMS)).toBe(true);
+    expect(sameValue(sent, { Items: [{ ItemID: 'c8c5', Code: 'A1', Name: 'Pear' }] }, ITEMS)).toBe(false);
+    // Greedy first-fit would pair {Code: A1} with the first record and leave {Code: A1, Name: Apple} without one.
+    const two = { Items: [{ Code: 'A1' }, { Code: 'A1', Name: 'Apple' }] };
+    expect(sameValue(two, { Items: [{ ItemID: '1', Code: 'A1', Name: 'Apple' }, { ItemID: '2', Code: 'A1', Name: 'Other' }] }, ITEMS)).toBe(true);
+    expect(sameValue(two, { Items: [{ ItemID: '1', Code: 'A1', Name: 'Other' }, { ItemID: '2', Code: 'A1', Name: 'Other' }] }, ITEMS)).toBe(false);
+    expect(sameValue(two, { Items: [{ ItemID: '1', Code: 'A1', Name: 'Apple' }] }, ITEMS)).toBe(false);
+  });
+
+  it('compareFields expects no verbatim echo of a value the answer cannot hold as sent, but judges its meaning', () => {
+    const ANSWER: Schema = {
+      type: 'object',
+      properties: { dateOfBirth: { type: 'string', format: 'date-time' }, replyTo: { type: ['string', 'null'] } as unknown as Schema, status: { type: 'string', enum: ['open'] } },
+    };
+    // A date sent, the answer a date-time: absent is the document's own answer, the same day passes, another day fails.
+    expect(compareFields({ dateOfBirth: '2030-01-23' }, {}, '/body', ANSWER)).toEqual([]);
+    expect(compareFields({ dateOfBirth: '2030-01-23' }, { dateOfBirth: '2030-01-23T00:00:00Z' }, '/body', ANSWER)).toEqual([]);
+    expect(compareFields({ dateOfBirth: '2030-01-23' }, { dateOfBirth: '2030-01-24T00:00:00Z' }, '/body', ANSWER).map((f) => f.pointer)).toEqual(['/body/dateOfBirth']);
+    // An integer sent, the answer `type: [string, null]` (3.1): null or its text pass, other text fails.
+    expect(compareFields({ replyTo: 1 }, { replyTo: null }, '/body', ANSWER)).toEqual([]);
+    expect(compareFields({ replyTo: 1 }, { replyTo: '1' }, '/body', ANSWER)).toEqual([]);
+    expect(compareFields({ replyTo: 1 }, { replyTo: '2' }, '/body', ANSWER)).toHaveLength(1);
+    // A value the answer can hold is still expected verbatim.
+    expect(compareFields({ status: 'open' }, {}, '/body', ANSWER).map((f) => f.message)).toEqual(['status was sent but is missing']);
+  });
+
   it('compareFields names the field that differs and passes server-added fields', () => {
     expect(compareFields({ name: 'Rex' }, { id: 5, name: 'Rex', extra: true }, '/body', PET)).toEqual([]);
     const findings = compareFields({ name: 'Rex' }, { name: 'Max' }, '/body', PET);

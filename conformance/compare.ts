@@ -8,7 +8,14 @@
  *   `…T11:00:00+02:00` and `…T09:00:00.000Z`, RFC 3339 §5.6);
  * - numbers compare as values (`1.0` equals `1`, RFC 8259 §6), and an int64
  *   past 2^53 (a bigint, json.ts) by its exact digits;
- * - arrays compare as multisets: the document promises no order.
+ * - arrays compare as multisets: the document promises no order; an array of
+ *   records holds what was sent when each sent record is in a distinct one of
+ *   its records (a server fills fields in records it stores: Xero's
+ *   `{"Items": [...]}` answers each item with its ItemID);
+ * - a sent value the answer's own schema cannot hold as it was sent (a `date`
+ *   sent, a `date-time` answered; an integer sent, a string answered) is
+ *   compared by meaning where it is answered, and not expected where it is not:
+ *   the document promises no verbatim echo of a value its answer cannot carry.
  *
  * Everything here is iterative (explicit stacks, no recursion), so a target
  * answering 100,000-deep JSON cannot overflow the runner's stack.
@@ -28,6 +35,10 @@ export function sameValue(expected: unknown, actual: unknown, s?: Schema): boole
     const { e, a, s: current } = stack.pop()!;
     if (Array.isArray(e)) {
       if (!Array.isArray(a) || a.length !== e.length) return false;
+      if (e.some(isObject)) {
+        if (!matchesEach(e, a, itemSchema(current))) return false;
+        continue;
+      }
       table ??= new Map();
       const items = itemSchema(current);
       const count = new Map<number, number>();
@@ -69,6 +80,14 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
   for (const [key, value] of Object.entries(expected)) {
     if (value === undefined) continue;
     const propertySchema = declared?.[key] ? schema(declared[key]) : undefined;
+    if (propertySchema && !holdsVerbatim(value, propertySchema)) {
+      // Not expected as sent: absent or null is the document's own answer; a value must mean what was sent.
+      const answered = actual[key];
+      if (answered !== undefined && answered !== null && !sameMeaning(value, answered)) {
+        findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: answered });
+      }
+      continue;
+    }
     if (!Object.prototype.hasOwnProperty.call(actual, key)) {
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
     } else if (!sameValue(value, actual[key], propertySchema)) {
@@ -113,6 +132,89 @@ export function declaredProperties(s: Schema | undefined): Record<string, Schema
     for (const part of [...(current.allOf ?? []), ...(current.oneOf ?? []), ...(current.anyOf ?? [])]) stack.push(schema(part));
   }
   return out;
+}
+
+/** The most records an array may hold for the matching below; past it, records are matched greedily. */
+const MATCHED_RECORDS = 64;
+
+/**
+ * Whether each expected item is held by a distinct actual item (sameValue: its declared fields, equal): a
+ * bipartite matching (Kuhn's augmenting paths), since greedy first-fit can pair an item with the one actual
+ * record another item needed. The recursion goes only as deep as the expected value, which the runner made.
+ */
+function matchesEach(expected: readonly unknown[], actual: readonly unknown[], items: Schema | undefined): boolean {
+  const holds = expected.map((e) => actual.map((a) => sameValue(e, a, items)));
+  const owner = new Array<number>(actual.length).fill(-1);
+  const greedy = expected.length > MATCHED_RECORDS;
+  const assign = (i: number, visited: boolean[]): boolean => {
+    for (let j = 0; j < actual.length; j += 1) {
+      if (!holds[i]![j] || visited[j]) continue;
+      visited[j] = true;
+      if (owner[j] === -1 || (!greedy && assign(owner[j]!, visited))) {
+        owner[j] = i;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let i = 0; i < expected.length; i += 1) if (!assign(i, new Array<boolean>(actual.length).fill(false))) return false;
+  return true;
+}
+
+/**
+ * Whether the answer's schema for a field can hold a sent leaf as it was sent: its type (3.0 `nullable`, 3.1 type
+ * lists), its format (a `date` is no `date-time`), its enum and its lengths, through `allOf`. Objects and arrays are
+ * compared member by member instead.
+ */
+export function holdsVerbatim(value: unknown, s: Schema): boolean {
+  if (typeof value === 'object' && value !== null) return true;
+  const parts: Schema[] = [s, ...(s.allOf ?? []).map((part) => schema(part))];
+  for (const part of parts) {
+    const loose = part as { type?: unknown; nullable?: unknown; enum?: unknown; const?: unknown };
+    const types = Array.isArray(loose.type) ? (loose.type as unknown[]) : loose.type === undefined ? undefined : [loose.type];
+    if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) return false;
+    if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) return false;
+    if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+    if (Array.isArray(loose.enum) && !loose.enum.some((option) => option === value)) return false;
+    if ('const' in loose && loose.const !== undefined && loose.const !== value) return false;
+    if (typeof value === 'string' && ((part.maxLength !== undefined && value.length > part.maxLength) || (part.minLength !== undefined && value.length < part.minLength))) return false;
+  }
+  return true;
+}
+
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function fitsType(value: unknown, type: unknown, nullable: boolean): boolean {
+  if (value === null) return type === 'null' || nullable;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+    case 'number':
+      return typeof value === 'number' || typeof value === 'bigint';
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return false;
+  }
+}
+
+/**
+ * A value answered in another type or format than it was sent, meaning the same: a `date` answered as a
+ * `date-time` of that day, a number as its decimal text (or the reverse), a boolean as `true`/`false`.
+ */
+function sameMeaning(sent: unknown, answered: unknown): boolean {
+  if (leafKey(sent, undefined) === leafKey(answered, undefined)) return true;
+  if (typeof sent === 'string' && typeof answered === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(sent)) return answered.startsWith(`${sent}T`) || answered.startsWith(`${sent}t`) || answered.startsWith(`${sent} `);
+  if (typeof sent === 'string' && typeof answered === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(answered)) return sent.startsWith(answered);
+  const text = (value: unknown): string | undefined => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : typeof value === 'string' ? value.trim() : undefined);
+  const a = text(sent);
+  const b = text(answered);
+  if (a === undefined || b === undefined) return false;
+  if (a === b) return true;
+  const numeric = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+  return numeric.test(a) && numeric.test(b) && Number(a) === Number(b);
 }
 
 /** The schema of an array's items, through `allOf` parts. */

@@ -145,6 +145,23 @@ export class RunContext {
     return value === undefined ? undefined : toParamValue(value);
   }
 
+  /**
+   * `query` with each required query parameter the link left out taken from the record as it was sent, where it
+   * has a field of that name the parameter accepts: Adyen's `DELETE /storedPaymentMethods/{id}` requires the
+   * shopperReference and merchantAccount the record was stored with, and a made-up pair names no record. What the
+   * record cannot give is left to the call, which fills it with a valid value.
+   */
+  recordQuery(operation: Operation, query: Readonly<Record<string, ParamValue>>, sent: unknown): Record<string, ParamValue> {
+    const out: Record<string, ParamValue> = { ...query };
+    if (!isObject(sent)) return out;
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== 'query' || !parameter.required || parameter.name in out) continue;
+      const value = sent[parameter.name];
+      if ((typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && this.compiled.validate(parameter.schema, value, 'request').length === 0) out[parameter.name] = value;
+    }
+    return out;
+  }
+
   /** The generator of one check, seeded from --seed and the check's id. */
   generatorFor(checkId: string): Generator {
     let generator = this.generators.get(checkId);
@@ -515,7 +532,7 @@ export class Case {
   /** Follows a link of a created record: the target operation with the parameters the link binds (OpenAPI 3.0.3 §4.7.20). */
   async follow(target: LinkTarget, record: CreatedRecord, input: Omit<CallInput, 'path' | 'query'> & { readonly query?: CallInput['query'] } = {}): Promise<Call> {
     const { path, query } = linkInputs(target, record.call.source);
-    return this.call(target.operation, { ...input, path, query: { ...query, ...(input.query ?? {}) } });
+    return this.call(target.operation, { ...input, path, query: { ...this.ctx.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
   }
 
   /**

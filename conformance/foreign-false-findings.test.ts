@@ -21,16 +21,15 @@
  * Against it the runner reports no failure; with a tiny budget it reports
  * what it did not run as not run, never as failed.
  */
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { createServer, RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_RUN_PREFIX } from './context.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
+import { listenOnLoopback, readJsonBody, sendJson } from './test-support/small-server.js';
 
 const DOCUMENT = `openapi: 3.0.3
 info: { title: Things, version: 1.0.0 }
@@ -150,99 +149,80 @@ type Thing = { thingId: string; name: string; updatedAt: string };
 const requested: string[] = [];
 
 /** A correct server of the document: things in a Map, every error as {message}. */
-function thingsServer(): ReturnType<typeof createServer> {
+function thingsHandler(): RequestListener {
   const things = new Map<string, Thing>();
   let next = 1;
   // A clock that moves a second on every change, so an update time always differs from the one before it.
   let changes = 0;
   const stamp = (): string => new Date(Date.UTC(2026, 0, 1) + ++changes * 1000).toISOString();
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
-    res.end(text);
-  };
-  const readJson = async (req: IncomingMessage): Promise<unknown> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > 65_536) return undefined;
-      chunks.push(chunk);
-    }
-    try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      return undefined;
-    }
-  };
   const validName = (body: unknown): body is { name: string } => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
     const name = (body as Record<string, unknown>)['name'];
     return typeof name === 'string' && name.length >= 1 && [...name].length <= 80;
   };
-  return createServer(async (req, res) => {
+  return async (req, res) => {
     requested.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
     // The document declares the 200 without `content`: that leaves its body undescribed, not forbidden (OpenAPI 3.0.3 §4.7.17).
-    if (path === '/ping') return method === 'GET' ? send(res, 200, { pong: true }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/ping') return method === 'GET' ? sendJson(res, 200, { pong: true }) : sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     // No owner exists: every owner id names nothing (RFC 9110 §15.5.5), though the operation lists only 200.
-    if (/^\/owners\/[^/]+\/things$/.test(path)) return method === 'GET' ? send(res, 404, { message: 'no such owner' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (/^\/owners\/[^/]+\/things$/.test(path)) return method === 'GET' ? sendJson(res, 404, { message: 'no such owner' }) : sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/search') {
-      if (method !== 'GET') return send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+      if (method !== 'GET') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET' });
       const q = url.searchParams.get('q') ?? '';
-      return q.length >= 1 && q.length <= 5 ? send(res, 200, [...things.values()].filter((t) => t.name.includes(q))) : send(res, 400, { message: 'q must be 1 to 5 characters' });
+      return q.length >= 1 && q.length <= 5 ? sendJson(res, 200, [...things.values()].filter((t) => t.name.includes(q))) : sendJson(res, 400, { message: 'q must be 1 to 5 characters' });
     }
     if (path === '/tokens') {
-      if (method !== 'POST') return send(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
       // 415 for a body that is not JSON (RFC 9110 §15.5.16), though this operation lists only 201 and 400: responses need not be exhaustive.
-      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 415, { message: 'a JSON body is required' });
-      const body = await readJson(req);
-      return validName(body) ? send(res, 201, { name: body.name }) : send(res, 400, { message: 'a name of 1 to 80 characters is required' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 415, { message: 'a JSON body is required' });
+      const body = await readJsonBody(req);
+      return validName(body) ? sendJson(res, 201, { name: body.name }) : sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
     }
-    if (path.startsWith('/tokens/')) return method === 'DELETE' ? send(res, 404, { message: 'no such token' }) : send(res, 405, { message: 'not allowed' }, { allow: 'DELETE' });
+    if (path.startsWith('/tokens/')) return method === 'DELETE' ? sendJson(res, 404, { message: 'no such token' }) : sendJson(res, 405, { message: 'not allowed' }, { allow: 'DELETE' });
     if (path === '/things') {
-      if (method === 'GET') return url.searchParams.get('tenant') === 'acme' ? send(res, 200, [...things.values()]) : send(res, 400, { message: 'tenant must be acme' });
+      if (method === 'GET') return url.searchParams.get('tenant') === 'acme' ? sendJson(res, 200, [...things.values()]) : sendJson(res, 400, { message: 'tenant must be acme' });
       if (method === 'POST') {
         // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
-        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
-        const body = await readJson(req);
+        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+        const body = await readJsonBody(req);
         // Well-formed JSON that breaks the schema is 422 here (RFC 9110 §15.5.21), as many APIs answer; malformed JSON is 400.
-        if (body === undefined) return send(res, 400, { message: 'the body is not JSON' });
-        if (!validName(body)) return send(res, 422, { message: 'a name of 1 to 80 characters is required' });
+        if (body === undefined) return sendJson(res, 400, { message: 'the body is not JSON' });
+        if (!validName(body)) return sendJson(res, 422, { message: 'a name of 1 to 80 characters is required' });
         const thing = { thingId: `t${next++}`, name: body.name, updatedAt: stamp() };
         things.set(thing.thingId, thing);
-        return send(res, 201, { ...thing, receipt: `r-${thing.thingId}` }, { location: `/things/${thing.thingId}` });
+        return sendJson(res, 201, { ...thing, receipt: `r-${thing.thingId}` }, { location: `/things/${thing.thingId}` });
       }
-      return send(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
+      return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, POST' });
     }
-    if (path === '/download') return method === 'GET' ? send(res, 302, { to: '/things?tenant=acme' }, { location: '/things?tenant=acme' }) : send(res, 405, { message: 'not allowed' }, { allow: 'GET' });
-    if (path === '/things/public' && method === 'GET') return send(res, 200, []);
+    if (path === '/download') return method === 'GET' ? sendJson(res, 302, { to: '/things?tenant=acme' }, { location: '/things?tenant=acme' }) : sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET' });
+    if (path === '/things/public' && method === 'GET') return sendJson(res, 200, []);
     const match = /^\/things\/([^/]+)$/.exec(path);
     if (match) {
       const id = decodeURIComponent(match[1]!);
       const thing = things.get(id);
-      if (method === 'GET') return thing ? send(res, 200, thing) : send(res, 404, { message: `no thing ${id}` });
+      if (method === 'GET') return thing ? sendJson(res, 200, thing) : sendJson(res, 404, { message: `no thing ${id}` });
       if (method === 'DELETE') {
-        if (!thing) return send(res, 404, { message: `no thing ${id}` });
+        if (!thing) return sendJson(res, 404, { message: `no thing ${id}` });
         things.delete(id);
-        return send(res, 204);
+        return sendJson(res, 204);
       }
       if (method === 'PATCH') {
         // A body that is not labelled JSON is refused with the documented 400 (this document documents no 415).
-        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return send(res, 400, { message: 'a JSON body is required' });
-        const body = await readJson(req);
-        if (!validName(body)) return send(res, 400, { message: 'a name of 1 to 80 characters is required' });
-        if (!thing) return send(res, 404, { message: `no thing ${id}` });
+        if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+        const body = await readJsonBody(req);
+        if (!validName(body)) return sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
+        if (!thing) return sendJson(res, 404, { message: `no thing ${id}` });
         const updated = { ...thing, name: body.name, updatedAt: stamp() };
         things.set(id, updated);
-        return send(res, 200, updated);
+        return sendJson(res, 200, updated);
       }
-      return send(res, 405, { message: 'not allowed' }, { allow: 'GET, PATCH, DELETE' });
+      return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, PATCH, DELETE' });
     }
-    return send(res, 404, { message: `no route ${path}` });
-  });
+    return sendJson(res, 404, { message: `no route ${path}` });
+  };
 }
 
 describe('a correct server of a document with the constructs that fooled the runner', () => {
@@ -256,10 +236,7 @@ describe('a correct server of a document with the constructs that fooled the run
     dir = await mkdtemp(join(tmpdir(), 'foreign-false-findings-'));
     spec = join(dir, 'things.yaml');
     await writeFile(spec, DOCUMENT);
-    server = thingsServer();
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, baseUrl } = await listenOnLoopback(thingsHandler()));
     report = await runConformance({ baseUrl, specPath: spec, seed: 3 });
   }, 120_000);
   afterAll(async () => {

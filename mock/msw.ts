@@ -10,7 +10,7 @@
  */
 import { loadContract } from '../src/contract/index.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
-import { compileContract } from '../src/schema/index.js';
+import { sharedCompiledContract } from '../src/schema/index.js';
 import { createGenericEngine } from './generic/engine.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 import type { BrowserMockData } from './msw-browser.js';
@@ -27,12 +27,13 @@ export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'spec
  */
 export async function browserData(options: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> = {}): Promise<BrowserMockData> {
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
-  const initial = await initialData(options, compileContract(contract));
+  const initial = await initialData(options, sharedCompiledContract(contract));
   return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion };
 }
 
 export async function createMswMock(options: MswMockOptions = {}): Promise<MswMock> {
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
-  const compiled = compileContract(contract);
+  // Compiled once per process for our document, as the HTTP mock does (server.ts): every test file's MSW set-up reuses it.
+  const compiled = sharedCompiledContract(contract);
   return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, { genericEngine: createGenericEngine, ...options });
 }

@@ -31,7 +31,7 @@ export const listContainsCreated: CheckDefinition = {
       const c = ctx.newCase('list-contains-created', `${kind.create.operationId} twice, then ${list.operationId} with its filters and pages`, list.operationId);
       const idLink = kind.listReads.find((t) => t.operation === list);
       const idParam = idLink ? Object.keys(idLink.link.parameters).map(unqualified)[0] : undefined;
-      const parentParam = list.parameters.find((p) => {
+      const producedParent = list.parameters.find((p) => {
         if (p.in !== 'query') return false;
         const producer = ctx.links.producers.get(p.name);
         return producer !== undefined && producer.kind !== kind && p.name in propertiesOf(createdSchema(kind));
@@ -42,6 +42,9 @@ export const listContainsCreated: CheckDefinition = {
         c.setupFailed(first);
         continue;
       }
+      // A filter the list requires (Adyen's `GET /registeredDevices?paymentInstrumentId=`) is given the value the
+      // record was created with: a made-up value would rightly list none of the run's records.
+      const parentParam = producedParent ?? list.parameters.find((p) => p.in === 'query' && p.required === true && isScalar(first.record.sent[p.name]));
       const records: CreatedRecord[] = [first.record];
       const parentValue = parentParam ? first.record.sent[parentParam.name] : undefined;
       // A second record under the same parent; a state rule may refuse it (one open order per pet), and one record still tests most.
@@ -51,7 +54,7 @@ export const listContainsCreated: CheckDefinition = {
       const field = identityField(kind);
       let narrowing: Record<string, ParamValue> | undefined;
       if (idParam) narrowing = { [idParam]: records.map((r) => String(idOf(r))) };
-      else if (parentParam && (typeof parentValue === 'string' || typeof parentValue === 'number')) narrowing = { [parentParam.name]: parentValue };
+      else if (parentParam && isScalar(parentValue)) narrowing = { [parentParam.name]: parentValue };
 
       const findings: Finding[] = [];
       if (narrowing) {
@@ -80,6 +83,10 @@ export const listContainsCreated: CheckDefinition = {
     }
   },
 };
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
 
 function hasParam(list: Operation, name: string): boolean {
   return list.parameters.some((p) => p.in === 'query' && p.name === name);
@@ -187,25 +194,67 @@ async function boundedSearch(c: Case, list: Operation, records: readonly Created
   const field = identityField(records[0]!.kind);
   const max = Number(list.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum ?? 100);
   const limit: Record<string, ParamValue> = hasParam(list, 'limit') ? { limit: max } : {};
+  const lastSegment = list.pathTemplate.split('/').pop() ?? '';
+  // A required filter the records carry no value for would be filled with a made-up one, which rightly lists none.
+  const unbound = list.parameters.find((p) => p.in === 'query' && p.required === true && !(p.name in limit));
+  if (unbound) return { skip: `${list.operationId} requires ${unbound.name}, which the created records give no value for; a made-up one would list none of them` };
   const first = await c.call(list, { query: limit });
-  if (first.problem || first.status !== 200 || !Array.isArray(first.json)) {
-    return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}; expected 200 with a page`, expected: 200, actual: first.status }];
+  const items = first.status === 200 ? pageItems(first.json, lastSegment) : undefined;
+  if (first.problem || items === undefined) {
+    return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}${first.status === 200 ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected 200 with a page`, expected: 200, actual: first.status }];
   }
-  const seen = [...first.json];
+  const seen = [...items];
   let notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
   if (notFound.length === 0) return [];
-  const total = totalCount(first.headers['x-total-count']);
-  if (hasParam(list, 'offset') && total === undefined && first.json.length >= max) {
-    return { skip: `${list.operationId} has no filter that narrows it to this run's records, they are not on its first page of ${max}, and it answered without a usable X-Total-Count (response-headers reports that), so its last page cannot be found; the runner does not page through a whole collection` };
-  }
-  if (hasParam(list, 'offset') && total !== undefined && total > first.json.length) {
+  const total = totalCount(first.headers['x-total-count']) ?? envelopeTotal(first.json);
+  if (hasParam(list, 'offset') && total !== undefined && total > items.length) {
     const last = await c.call(list, { query: { ...limit, offset: Math.max(0, total - max) } });
-    if (Array.isArray(last.json)) seen.push(...last.json);
+    seen.push(...(last.status === 200 ? (pageItems(last.json, lastSegment) ?? []) : []));
     notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
     if (notFound.length === 0) return [];
     if (total > 2 * max) return { skip: `${list.operationId} has no filter that narrows it to this run's records, and they are in neither its first nor its last page; the runner does not page through a whole collection` };
+    return notFound.map((record) => missing(list, limit, record));
+  }
+  // Only a first page shown to be the whole collection can miss a record: a total no larger than it, or no sign of
+  // another page (a full page under a limit, a page/cursor parameter, a `next` or `has_more` member, a Link rel=next).
+  const whole = total !== undefined ? total <= items.length : !(items.length >= max && hasParam(list, 'limit')) && !pagedOtherwise(list) && !morePages(first.json, first.headers['link']);
+  if (!whole && total === undefined && hasParam(list, 'offset') && items.length >= max) {
+    return { skip: `${list.operationId} has no filter that narrows it to this run's records, they are not on its first page of ${max}, and it answered without a usable X-Total-Count (response-headers reports that), so its last page cannot be found; the runner does not page through a whole collection` };
+  }
+  if (!whole) {
+    return { skip: `${list.operationId} has no filter that narrows it to this run's records, they are not on its first page, and ${total === undefined ? 'it gives no total' : `its total (${total}) says more pages follow`} the runner can reach in two requests; the runner does not page through a whole collection` };
   }
   return notFound.map((record) => missing(list, limit, record));
+}
+
+/** Paging parameters other than limit/offset (page numbers, sizes, cursors, OData's): a first page may not be all. */
+const OTHER_PAGING = /^(page|page_?(number|index|size)|per_?page|cursor|after|before|starting_after|ending_before|page_?token|next_?token|continuation|marker|\$?skip|\$?top)$/i;
+
+function pagedOtherwise(list: Operation): boolean {
+  return list.parameters.some((p) => p.in === 'query' && OTHER_PAGING.test(p.name));
+}
+
+/** An envelope's count of all matching records, by the names APIs give it. */
+const TOTAL_MEMBERS = ['total', 'totalCount', 'total_count', 'totalItems', 'total_items', 'itemsTotal', 'items_total', 'totalResults', 'total_results', 'totalElements', 'total_elements'];
+
+function envelopeTotal(body: unknown): number | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const value = TOTAL_MEMBERS.map((name) => record[name]).find((candidate) => typeof candidate === 'number' && Number.isSafeInteger(candidate) && candidate >= 0);
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** Whether an answer says another page follows: `done: false`, a truthy `has_more`/`hasMore`, a `next` cursor or link, a Link rel=next (RFC 8288). */
+function morePages(body: unknown, link: string | undefined): boolean {
+  if (link !== undefined && /rel\s*=\s*"?[^";,]*\bnext\b/i.test(link)) return true;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const record = body as Record<string, unknown>;
+  // Svix's `{ data, iterator, done }`: `done` says it outright, whatever the iterator holds.
+  if (typeof record['done'] === 'boolean') return !record['done'];
+  return ['has_more', 'hasMore', 'next', 'nextCursor', 'next_cursor', 'nextPageToken', 'next_page_token', 'iterator'].some((name) => {
+    const value = record[name];
+    return value === true || (typeof value === 'string' && value !== '') || (typeof value === 'object' && value !== null);
+  });
 }
 
 /** X-Total-Count as a count (contract.md: the number of matching records), or undefined when absent or not a non-negative integer. */

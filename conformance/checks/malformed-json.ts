@@ -32,7 +32,7 @@ export const malformedJson: CheckDefinition = {
         }
         const before = await snapshot(c, operation, inputs);
         const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: variant.text });
-        judgeRejection(c, call, documentedStatus(operation, 400), [...(await stateChanged(c, before)), ...wrongCode(ctx.contract, call.status, call.json)]);
+        judgeRejection(c, call, documentedStatus(operation, 400), [...(await stateChanged(c, before)), ...wrongCode(ctx.contract, call.status, call.json)], inputs);
       }
     }
   },

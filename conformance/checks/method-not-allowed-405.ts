@@ -71,7 +71,14 @@ function servedElsewhere(pathMethods: ReadonlyMap<string, readonly string[]>, te
   for (const [other, methods] of pathMethods) {
     if (other === template || !methods.includes(method)) continue;
     const parts = other.split('/');
-    if (parts.length === segments.length && parts.every((part, i) => /^\{[^}]+\}$/.test(part) || part === segments[i])) return true;
+    if (parts.length === segments.length && parts.every((part, i) => segmentMatches(part, segments[i]!))) return true;
   }
   return false;
+}
+
+/** Whether a template segment (`{id}`, `{id}.json`, `v{major}`, a literal) matches a concrete one (OAS 3.0.3 §4.7.8). */
+function segmentMatches(part: string, segment: string): boolean {
+  if (!part.includes('{')) return part === segment;
+  const pattern = part.split(/\{[^{}]*\}/).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${pattern}$`).test(segment);
 }

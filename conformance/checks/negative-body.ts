@@ -38,7 +38,7 @@ export const negativeBody: CheckDefinition = {
         before ??= await snapshot(c, operation, inputs);
         const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text });
         const changed = await stateChanged(c, before);
-        judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), changed);
+        judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), changed, inputs);
         // After a change the state to compare with is the new one: take it afresh (twice, as ever).
         if (changed.length > 0) before = undefined;
       }
@@ -48,7 +48,7 @@ export const negativeBody: CheckDefinition = {
         c.mutation = { kind: 'missing-body', pointer: '', description: 'a required body sent empty (zero bytes) as application/json' };
         before ??= await snapshot(c, operation, inputs);
         const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: '' });
-        judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), await stateChanged(c, before));
+        judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), await stateChanged(c, before), inputs);
       }
     }
   },

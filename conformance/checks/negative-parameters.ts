@@ -71,7 +71,7 @@ async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, p
   const writes = operation.method !== 'get' && operation.method !== 'head';
   const before = writes ? await snapshot(c, operation, inputs) : undefined;
   const call = await c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
-  judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), before ? await stateChanged(c, before) : []);
+  judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), before ? await stateChanged(c, before) : [], inputs);
 }
 
 /** Re-validates the exact texts sent with the operation's compiled parameter validators. */

@@ -60,7 +60,9 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
     for (let i = 0; i < 4 && (value === undefined || JSON.stringify(value) === JSON.stringify(current)); i += 1) value = c.generator.sample(field.schema, 1, i);
   }
   const body = { [field.name]: value };
-  const { path, query } = linkInputs(target, record.call.source);
+  const linked = linkInputs(target, record.call.source);
+  const path = linked.path;
+  const query = c.ctx.recordQuery(target.operation, linked.query, record.sent);
   const valid = c.checkValid(target.operation, { path, query, body });
   if (!valid.ok) return c.skip(valid.reason);
   const recordSchema = schema(createdSchema(kind));

@@ -38,7 +38,7 @@ export const unsupportedMediaType: CheckDefinition = {
         }
         const before = await snapshot(c, operation, inputs);
         const call = await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: stringifyJson(inputs.body), contentType: variant.contentType, ...(variant.encoding ? { headers: { 'content-encoding': variant.encoding } } : {}) });
-        judgeRejection(c, call, documentedStatus(operation, 415), await stateChanged(c, before));
+        judgeRejection(c, call, documentedStatus(operation, 415), await stateChanged(c, before), inputs);
       }
     }
   },

@@ -3,7 +3,8 @@
  * over HTTP on a small document written for it: a create or an action answers the fields the client sent where
  * its answer declares them (Adyen's `POST /sessions`, `POST /merchants`); an operation documenting only a redirect
  * answers it (Twilio's OAuth `authorize`: 302); a create of a client-chosen key a record holds gets the document's
- * 409 (Svix's event types, addressed by name). Every answer is checked against the document (foreign-client.ts).
+ * 409 (Svix's event types, addressed by name); a value the answer types otherwise than the request (a date answered
+ * as a date-time, an integer as text) is kept converted. Every answer is checked against the document (foreign-client.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,8 @@ paths:
                   reference: { type: string, maxLength: 20 }
                   merchantAccount: { type: string }
                   expiresAt: { type: string, format: date-time }
+                  bornOn: { type: string, format: date-time }
+                  slot: { type: string }
               example: { id: CS1, reference: EXAMPLE_REFERENCE, merchantAccount: EXAMPLE_ACCOUNT, expiresAt: '2025-01-01T00:00:00Z' }
   /authorize:
     get:
@@ -74,8 +77,27 @@ paths:
       parameters: [{ name: event_type_name, in: path, required: true, schema: { type: string } }]
       responses:
         '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/EventType' } } } }
+  /posts:
+    post:
+      operationId: createPost
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [raw], properties: { raw: { type: string }, replyTo: { type: integer } } } } } }
+      responses:
+        '200': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Post' } } } }
+  /posts/{id}:
+    get:
+      operationId: getPost
+      parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Post' } } } }
 components:
   schemas:
+    Post:
+      type: object
+      required: [id, raw]
+      properties:
+        id: { type: integer }
+        raw: { type: string }
+        replyTo: { type: string, nullable: true }
     SessionIn:
       type: object
       required: [reference]
@@ -83,6 +105,8 @@ components:
         reference: { type: string }
         merchantAccount: { type: string }
         password: { type: string, writeOnly: true }
+        bornOn: { type: string, format: date }
+        slot: { type: integer }
     EventType:
       type: object
       required: [name]
@@ -123,6 +147,19 @@ describe('answers the corpus showed wrong', () => {
     // A reference longer than the answer allows (maxLength 20) is not echoed: the answer stays valid (the client checks it).
     const long = await client.send('POST', '/sessions', { json: { reference: 'a reference far longer than twenty', merchantAccount: 'ACME_DE' } });
     expect(long.body).toMatchObject({ merchantAccount: 'ACME_DE' });
+  });
+
+  it('a value the answer types otherwise than the request echoes converted: a date as that day\'s date-time, a number as its text', async () => {
+    const created = await client.send('POST', '/sessions', { json: { reference: 'R1', bornOn: '2030-01-23', slot: 7 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ reference: 'R1', bornOn: '2030-01-23T00:00:00Z', slot: '7' });
+  });
+
+  it('a record keeps a sent value its schema types otherwise, converted, not replaced by an invented one (Discourse reply_to_post_number)', async () => {
+    const created = await client.send('POST', '/posts', { json: { raw: 'hello', replyTo: 1 } });
+    expect(created.body).toMatchObject({ raw: 'hello', replyTo: '1' });
+    const id = (created.body as { id: number }).id;
+    expect((await client.send('GET', `/posts/${id}`)).body).toMatchObject({ id, raw: 'hello', replyTo: '1' });
   });
 
   it('a create answers a field its own answer declares though the record does not keep it', async () => {

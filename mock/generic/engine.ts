@@ -71,6 +71,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
       }
     }
+    if (schema && isObject(input)) {
+      // A client's value the record types otherwise (Discourse's reply_to_post_number: sent as an integer, answered as
+      // `[string, null]`) is kept converted, not replaced by an invented one, where a conversion keeps its meaning.
+      for (const name of brokenMembers(problems(schema, record))) {
+        const property = Object.hasOwn(input, name) ? propertiesOf(schema).get(name) : undefined;
+        const other = property ? convertedEcho(record[name], mergeAllOf(property)) : undefined;
+        if (other !== undefined) record[name] = other;
+      }
+    }
     const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
     // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
     return immutableJson(isObject(fitted) ? fitted : record);
@@ -352,7 +361,17 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     // A field the answer bounds more tightly than the request (a longer text, another pattern) stays as it was; the
     // others echo. What else the answer lacks (a required field the request has no word for) conform() fills later.
     const all: JsonObject = { ...value, ...Object.fromEntries(echoes) };
-    const broken = new Set(problems(record, all).map((d) => decodeURIComponent(d.pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')));
+    const brokenIn = (candidate: JsonObject): Set<string> => brokenMembers(problems(record, candidate));
+    let broken = brokenIn(all);
+    // A value the answer types otherwise (a `date` sent, a `date-time` answered; a number sent, its text answered)
+    // echoes converted, where the conversion keeps its meaning and fits; else what the mock had stays.
+    let converted = false;
+    for (const [name, field] of echoes) {
+      const property = broken.has(name) ? declared.get(name) : undefined;
+      const other = property ? convertedEcho(field, mergeAllOf(property)) : undefined;
+      if (other !== undefined) (all[name] = other), (converted = true);
+    }
+    if (converted) broken = brokenIn(all);
     for (const [name] of echoes) if (broken.has(name)) all[name] = value[name];
     for (const [name] of echoes) if (all[name] === undefined) delete all[name];
     return all;
@@ -453,6 +472,21 @@ const KEPT_PASSES = 16;
 function redirectStatus(operation: Operation): number | undefined {
   const codes = [...operation.responses.keys()].filter((key) => /^3\d\d$/.test(key)).map(Number).sort((a, b) => a - b);
   return codes[0] ?? (operation.responses.has('3XX') ? 302 : undefined);
+}
+
+/** The top-level members a validation's diagnostics point into. */
+function brokenMembers(diagnostics: readonly { readonly pointer: string }[]): Set<string> {
+  return new Set(diagnostics.map((d) => decodeURIComponent(d.pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')));
+}
+
+/** A sent leaf in the type or format an answer's field declares, when one carries the same meaning. */
+function convertedEcho(value: unknown, property: Schema): unknown {
+  const types = Array.isArray(property.type) ? (property.type as unknown[]) : [property.type];
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && property.format === 'date-time') return `${value}T00:00:00Z`;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && property.format === 'date') return value.slice(0, 10);
+  if ((typeof value === 'number' || typeof value === 'boolean') && types.includes('string')) return String(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (types.includes('number') || (types.includes('integer') && /^-?\d+$/.test(value)))) return Number(value);
+  return undefined;
 }
 
 /** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */

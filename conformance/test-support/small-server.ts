@@ -1,0 +1,43 @@
+/**
+ * The plumbing of the small correct servers the runner's tests write by hand (foreign-false-findings,
+ * representations): a JSON answer, a bounded JSON body, and a server on a free loopback port. Each test keeps its
+ * own routes and rules; only this is shared.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Writes `body` as JSON (no body, and no Content-Type, when it is undefined). */
+export function sendJson(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
+  res.end(body === undefined ? '' : JSON.stringify(body));
+}
+
+/** The request's JSON body; undefined when it is not JSON or longer than 64 KiB (the limit a real server has). */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 65_536) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the request says its body is JSON. */
+export function sentJson(req: IncomingMessage): boolean {
+  return /^application\/json/i.test(req.headers['content-type'] ?? '');
+}
+
+/** A server on 127.0.0.1 at a free port, listening, with its base URL. */
+export async function listenOnLoopback(handler: RequestListener): Promise<{ server: ReturnType<typeof createServer>; baseUrl: string }> {
+  const server = createServer(handler);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
