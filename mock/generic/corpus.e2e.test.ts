@@ -23,7 +23,7 @@ import { startMock } from '../server.js';
 import { writeDocumentSubset } from '../../conformance/test-support/document-subset.js';
 import { BIN, buildIfStale } from '../test-support/child-mock.js';
 import type { Contract } from '../../src/contract/index.js';
-import { inferResources } from './infer.js';
+import { inferResources, type ResourceMap } from './infer.js';
 import { itemsOf } from './schemas.js';
 import { createForeignClient, roundTrips } from './test-support/foreign-client.js';
 import { prismViolation, startPrismProxy, stopPrism } from './test-support/prism-proxy.js';
@@ -58,6 +58,16 @@ function runnerWantsBareArray(defect: RunnerDefect, contract: Contract): boolean
   return media?.schema !== undefined && !itemsOf(media.schema);
 }
 /**
+ * list-contains-created that never learned the created record's id ("does not list the created record undefined"):
+ * Xero's creates answer it inside the envelope (`{ "Items": [ { "ItemID": ... } ] }`), where the runner does not
+ * look. A record the runner cannot name cannot be missing from a list; the mock's list holds it (the round trips
+ * check that on every resource). Only on a list of records that travel in an envelope (the resource's batchKey).
+ */
+function runnerLostTheId(defect: RunnerDefect, map: ResourceMap): boolean {
+  if (defect.checkId !== 'list-contains-created' || !defect.reason.endsWith('does not list the created record undefined') || defect.operationId === undefined) return false;
+  return map.roles.get(defect.operationId)?.resource.batchKey !== undefined;
+}
+/**
  * Findings where the runner expects what the document forbids, by document, check and operation (reported on
  * issue 22 with the exchange): the mock cannot answer both the runner and the document.
  */
@@ -70,7 +80,15 @@ const RUNNER_MISTAKES: Readonly<Record<string, readonly string[]>> = {
   // deleteBankTransfers (POST /BankTransfers, body BankTransfersDelete: id and Status only) read back through
   // GET /BankTransfers/{id}, whose BankTransfer requires FromBankAccount, ToBankAccount and Amount: the mock keeps
   // every sent member and fills the required ones, and the runner compares the whole BankTransfers array for equality.
-  'xero/accounting': ['create-read-back deleteBankTransfers'],
+  //
+  // Where Xero's records travel in an envelope (`{ "BankTransactions": [ {...} ], "pagination": {...} }`) and the mock
+  // keeps each as a record, the runner's enriched create (a POST: the collection's create-or-update, Xero's create
+  // being its PUT) sends the envelope's metadata members too (`pagination: {}`, `Warnings: [{}]`: an answer's paging
+  // and warnings, not a record's fields) and expects to read them back through GET /BankTransactions/{id}.
+  'xero/accounting': [
+    'create-read-back deleteBankTransfers',
+    ...['updateOrCreateBankTransactions', 'updateOrCreateCreditNotes', 'updateOrCreateInvoices', 'updateOrCreateManualJournals'].map((operationId) => `create-read-back ${operationId}`),
+  ],
   // createTopicPostPM takes reply_to_post_number as an integer; the create's answer and GET /posts/{id}.json give it as
   // `type: [string, null]`: the 1 the runner sent cannot be answered (seen since the runner pairs `/posts.json` with
   // `/posts/{id}.json`).
@@ -173,7 +191,7 @@ describe.each(PUBLISHED_DOCUMENTS.map((document) => [document.name, document] as
       const mistaken = [...(RUNNER_MISTAKES[document.name] ?? []), ...(KNOWN_GAPS[document.name] ?? [])];
       const named = (d: RunnerDefect): string => `${d.checkId} ${d.operationId ?? ''}`;
       const twins = DOCUMENT_DEFECT_REASONS[document.name] ?? [];
-      const found = report.defects.filter((d) => !runnerContradiction(d) && !runnerWantsBareArray(d, contract) && !refusedForTwin(d, contract) && !mistaken.includes(named(d)) && !twins.includes(d.reason));
+      const found = report.defects.filter((d) => !runnerContradiction(d) && !runnerWantsBareArray(d, contract) && !runnerLostTheId(d, map) && !refusedForTwin(d, contract) && !mistaken.includes(named(d)) && !twins.includes(d.reason));
       expect(found.map((d) => `${named(d)}: ${d.reason}`)).toEqual([]);
       // What was let through, by name, so a run shows it (and an entry no run shows any more can be struck).
       const contradictions = report.defects.filter(runnerContradiction).length;

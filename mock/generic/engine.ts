@@ -50,7 +50,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
-  const planOf = createAnswerPlans();
+  const planOf = createAnswerPlans((operation) => resources.roles.get(operation.operationId)?.resource.batchKey);
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
     const parent = parentResource(resource, resources.resources);
@@ -135,20 +135,46 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   /**
-   * The record in the shape an operation answers it: bare, or in the envelope its schema has (`{ data: ... }`). The
-   * envelope of a stored record is made once and kept with it, so a read answers the same object each time.
+   * The records in the shape an operation answers them: the first bare, or in the envelope its schema has
+   * (`{ data: ... }`), or all of them in the array member records travel in (`{ Items: [...] }`). The envelope of one
+   * stored record is made once and kept with it, so a read answers the same object each time.
    */
   const envelopes = new Map<string, WeakMap<StoredRecord, unknown>>();
-  const shaped = (operation: Operation, status: number, record: StoredRecord): unknown => {
+  const shaped = (operation: Operation, status: number, records: readonly StoredRecord[]): unknown => {
     const { shape } = planOf(operation, status);
-    if (shape.kind === 'none') return undefined;
+    const [record] = records;
+    if (shape.kind === 'none' || record === undefined) return undefined;
     if (shape.kind === 'bare') return record;
-    if (!isImmutableJson(record)) return { [shape.key]: record };
-    let kept = envelopes.get(shape.key);
-    if (!kept) envelopes.set(shape.key, (kept = new WeakMap()));
+    const wrap = (one: StoredRecord): unknown => (shape.kind === 'batch' ? { [shape.key]: [one] } : { [shape.key]: one });
+    if (shape.kind === 'batch' && records.length > 1) return { [shape.key]: records };
+    if (!isImmutableJson(record)) return wrap(record);
+    // By kind and key: `{ data: {...} }` and `{ data: [...] }` are two envelopes of one record.
+    const memo = `${shape.kind}:${shape.key}`;
+    let kept = envelopes.get(memo);
+    if (!kept) envelopes.set(memo, (kept = new WeakMap()));
     let envelope = kept.get(record);
-    if (envelope === undefined) kept.set(record, (envelope = immutableJson({ [shape.key]: record })));
+    if (envelope === undefined) kept.set(record, (envelope = immutableJson(wrap(record))));
     return envelope;
+  };
+
+  /**
+   * The records a write was sent: its body, or each record of the envelope records travel in (`{ Items: [...] }`).
+   * An envelope whose member is no array, an empty one, or one holding anything but objects is refused: a 400 with
+   * nothing stored (the document's error body for it is fitted by conform()).
+   */
+  const sentRecords = (resource: Resource, body: unknown): { readonly records: readonly unknown[] } | { readonly refused: HandlerResult } => {
+    const key = resource.batchKey;
+    if (key === undefined || !isObject(body) || !Object.hasOwn(body, key)) return { records: [body] };
+    const members = body[key];
+    const refuse = (keyword: string, message: string, at = ''): { refused: HandlerResult } => {
+      const answer = errors.error('VALIDATION_FAILED', `${message}; nothing was stored.`, [{ pointer: `/body/${key}${at}`, keyword, message }]);
+      return { refused: { status: answer.status, body: answer.body } };
+    };
+    if (!Array.isArray(members)) return refuse('type', `${key} must be an array of ${resource.name} records`);
+    if (members.length === 0) return refuse('minItems', `${key} holds no record`);
+    const stray = members.findIndex((member) => !isObject(member));
+    if (stray >= 0) return refuse('type', `${key}[${stray}] is not a record (an object)`, `/${stray}`);
+    return { records: members };
   };
 
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
@@ -167,11 +193,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
-    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown): HandlerResult => {
+    /** The records made or changed (each with what its client sent echoed where the answer declares it). */
+    const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = []): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, withEcho(operation, code, record, sent));
+      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, record, sent[index])));
       return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
     };
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown): HandlerResult => okAll(status, [record], headers, [sent]);
     switch (role) {
       case 'list': {
         // The answers given since the store last changed, by scope and query: a list read again (a front end polling
@@ -192,23 +220,55 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         };
       }
       case 'create':
+      case 'createOrUpdate':
         return (input) => {
           const store = registry.get(input.session);
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
-          const given = resource.idField && isObject(input.body) ? input.body[resource.idField] : undefined;
+          const sent = sentRecords(resource, input.body);
+          if ('refused' in sent) return sent.refused;
+          const givenOf = (element: unknown): string | number | undefined => {
+            const given = resource.idField && isObject(element) ? element[resource.idField] : undefined;
+            return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+          };
+          // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
+          const heldBy = (element: unknown): StoredRecord | undefined => {
+            const given = givenOf(element);
+            return role === 'createOrUpdate' && given !== undefined ? store.get(resource.key, scope, String(given)) : undefined;
+          };
           // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds:
           // the document's 409 where the create documents one (RFC 9110 §15.5.10), else a record of the mock's own id.
-          if ((typeof given === 'string' || typeof given === 'number') && operation.responses.has('409') && store.get(resource.key, scope, String(given))) {
-            const answer = errors.error('ROUTE_NOT_FOUND', `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}.`);
-            return { status: 409, body: { ...answer.body, code: 'CONFLICT', status: 409 } };
+          // Looked at before anything is stored: a batch with one taken key stores none of its records.
+          if (role === 'create' && operation.responses.has('409')) {
+            const taken = sent.records.map(givenOf).find((given) => given !== undefined && store.get(resource.key, scope, String(given)));
+            if (taken !== undefined) {
+              const answer = errors.error('ROUTE_NOT_FOUND', `${singularOf(resource.name)} ${String(taken)} already exists in ${resource.collectionPath}.`);
+              return { status: 409, body: { ...answer.body, code: 'CONFLICT', status: 409 } };
+            }
           }
-          // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
-          const id = (typeof given === 'string' || typeof given === 'number') && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
-          const record = makeRecord(resource, input.body, id);
-          store.set(resource.key, scope, id, record);
-          return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, input.body);
+          const records: StoredRecord[] = [];
+          const created: string[] = [];
+          for (const element of sent.records) {
+            const held = heldBy(element);
+            if (held) {
+              const id = String(givenOf(element));
+              const record = makeRecord(resource, mergePatch(held, element), id, serverOwned(resource, held));
+              store.set(resource.key, scope, id, record);
+              records.push(record);
+              continue;
+            }
+            const given = givenOf(element);
+            // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
+            const id = given !== undefined && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
+            const record = makeRecord(resource, element, id);
+            store.set(resource.key, scope, id, record);
+            records.push(record);
+            created.push(id);
+          }
+          // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
+          const location = created.length === 1 && records.length === 1 ? { location: locationOf(resource, input, created[0]!) } : undefined;
+          return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records);
         };
       case 'read':
         return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
@@ -221,19 +281,27 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const id = idText(resource, input);
           const existing = store.get(resource.key, scope, id);
           if (!existing && !resource.upsert) return notFound(resource, `${singularOf(resource.name)} ${id}`);
+          const sent = sentRecords(resource, input.body);
+          if ('refused' in sent) return sent.refused;
+          // One record at an item path: the first of an envelope's (`{ Items: [ {...} ] }`).
+          const [body] = sent.records;
           // A replace keeps only what the server owns (the id, readOnly fields, the creation time): the rest is the body.
-          const record = makeRecord(resource, input.body, id, existing ? serverOwned(resource, existing) : undefined);
+          const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
           store.set(resource.key, scope, id, record);
-          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, input.body);
-          return ok(successStatus(operation, [200, 204]), record, undefined, input.body);
+          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body);
+          return ok(successStatus(operation, [200, 204]), record, undefined, body);
         };
       case 'update':
         return (input) =>
           held(resource, input, (store, scope, id, existing) => {
+            const sent = sentRecords(resource, input.body);
+            if ('refused' in sent) return sent.refused;
+            // One record at an item path (Xero's `POST /Items/{ItemID}`): the first of an envelope's.
+            const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
-            const record = makeRecord(resource, mergePatch(existing, input.body), id, serverOwned(resource, existing));
+            const record = makeRecord(resource, mergePatch(existing, patch), id, serverOwned(resource, existing));
             store.set(resource.key, scope, id, record);
-            return ok(successStatus(operation, [200, 204]), record, undefined, input.body);
+            return ok(successStatus(operation, [200, 204]), record, undefined, patch);
           });
       default:
         return (input) =>

@@ -81,10 +81,13 @@ export function documentedErrorBody(
 /** Says what went wrong in the fields made for it, where their types allow; `{ error: { message } }` too. */
 function fill(body: JsonObject, schema: Schema, words: ErrorWords, depth: number): JsonObject {
   const properties = propertiesOf(schema);
+  // By name in any case: Xero's Error says `Message` and `Type`.
+  const byLowerName = new Map([...properties.keys()].map((key) => [key.toLowerCase(), key]));
   const set = (names: readonly string[], text: string, number: number): void => {
-    for (const name of names) {
-      const property = properties.get(name);
-      if (!property) continue;
+    for (const wanted of names) {
+      const name = properties.has(wanted) ? wanted : byLowerName.get(wanted.toLowerCase());
+      const property = name === undefined ? undefined : properties.get(name);
+      if (name === undefined || !property) continue;
       const s = mergeAllOf(property);
       if (s.enum) continue;
       const type = typeOf(s);

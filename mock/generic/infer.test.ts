@@ -182,3 +182,67 @@ describe('ownerOf: the resource an operation path extends, whatever it names the
     expect(ownerOf(contract.operationsById.get('users')!, inferResources(contract).resources)).toMatchObject({ resource: { key: '/paymentInstruments' }, params: ['paymentInstrumentId'] });
   });
 });
+
+describe('records that travel in a named array envelope (Xero: `{ "Items": [ {...} ] }`)', () => {
+  const Item: OpenAPIV3.SchemaObject = { type: 'object', required: ['Code'], properties: { ItemID: { type: 'string', format: 'uuid' }, Code: { type: 'string' }, Name: { type: 'string' } } };
+  const Warning: OpenAPIV3.SchemaObject = { type: 'object', properties: { Message: { type: 'string' } } };
+  const Items: OpenAPIV3.SchemaObject = { type: 'object', properties: { pagination: { type: 'object', properties: { page: { type: 'integer' } } }, Warnings: { type: 'array', items: Warning }, Items: { type: 'array', items: Item } } };
+  const itemId = param('ItemID', { type: 'string', format: 'uuid' });
+  const ledger = (extra: Partial<Record<'collection' | 'item', OpenAPIV3.PathItemObject>> = {}): Paths => ({
+    '/Items': {
+      get: { operationId: 'getItems', responses: ok(Items) },
+      put: { operationId: 'createItems', summary: 'Creates one or more items', requestBody: json(Items), responses: ok(Items) },
+      post: { operationId: 'updateOrCreateItems', summary: 'Updates or creates one or more items', requestBody: json(Items), responses: ok(Items) },
+      ...extra.collection,
+    },
+    '/Items/{ItemID}': {
+      parameters: [itemId],
+      get: { operationId: 'getItem', responses: ok(Items) },
+      post: { operationId: 'updateItem', requestBody: json(Items), responses: ok(Items) },
+      delete: { operationId: 'deleteItem', responses: { '204': { description: 'gone' } } },
+      ...extra.item,
+    },
+  });
+
+  it('takes the array member named as the collection for the records: the id field is found, the list reads it too', () => {
+    const [items] = mapOf(ledger()).resources;
+    expect(items).toMatchObject({ batchKey: 'Items', recordSchema: Item, idField: 'ItemID', idKind: 'uuid' });
+    expect(items!.why).toBe('id field ItemID (uuid), records in .Items[]');
+    // Beside `Warnings`, another array: the list's records are the batch key's, not a bare array.
+    expect(items!.list!.shape).toMatchObject({ kind: 'envelope', itemsKey: 'Items' });
+  });
+
+  it('makes PUT on the collection the create when it says so, its POST the create-or-update, the item POST the update', () => {
+    const [items] = mapOf(ledger()).resources;
+    expect(items!.roles).toEqual({ list: 'getItems', create: 'createItems', createOrUpdate: 'updateOrCreateItems', read: 'getItem', update: 'updateItem', delete: 'deleteItem' });
+    // A PUT that documents 201 creates whatever it is called; one that neither says nor documents it leaves POST the create.
+    const documented = mapOf(ledger({ collection: { put: { operationId: 'putItems', requestBody: json(Items), responses: ok(Items, '201') } } })).resources[0]!;
+    expect(documented.roles).toMatchObject({ create: 'putItems', createOrUpdate: 'updateOrCreateItems' });
+    const silent = mapOf(ledger({ collection: { put: { operationId: 'replaceAllItems', requestBody: json(Items), responses: ok(Items) } } })).resources[0]!;
+    expect(silent.roles).toMatchObject({ create: 'updateOrCreateItems' });
+    expect(silent.roles.createOrUpdate).toBeUndefined();
+  });
+
+  it('leaves stateless a POST whose words say it deletes, and an item POST sent something else than the record', () => {
+    const Delete: OpenAPIV3.SchemaObject = { type: 'object', properties: { Status: { type: 'string' } } };
+    const [items] = mapOf(
+      ledger({
+        collection: { post: { operationId: 'deleteItems', summary: 'Deletes one or more items', requestBody: json(Delete), responses: ok(Items) } },
+        item: { post: { operationId: 'archiveItem', requestBody: json(Delete), responses: ok(Items) } },
+      }),
+    ).resources;
+    expect(items!.roles).toEqual({ list: 'getItems', create: 'createItems', read: 'getItem', delete: 'deleteItem' });
+  });
+
+  it('takes a lone array member only when its records carry the id, and never an array of a record that has its own id', () => {
+    const Member: OpenAPIV3.SchemaObject = { type: 'object', properties: { name: { type: 'string' } } };
+    const Group: OpenAPIV3.SchemaObject = { type: 'object', properties: { slug: { type: 'string' }, members: { type: 'array', items: Member } } };
+    expect(mapOf(crud('/groups', '/groups/{slug}', Group, param('slug'))).resources[0]).toMatchObject({ recordSchema: Group, idField: 'slug' });
+    expect(mapOf(crud('/groups', '/groups/{slug}', Group, param('slug'))).resources[0]!.batchKey).toBeUndefined();
+    const Team: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, teams: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } } } };
+    expect(mapOf(crud('/teams', '/teams/{id}', Team, param('id'))).resources[0]!.batchKey).toBeUndefined();
+    const Lone: OpenAPIV3.SchemaObject = { type: 'object', properties: { Status: { type: 'string' }, Records: { type: 'array', items: Item } } };
+    const [lone] = mapOf({ '/Items': { post: { operationId: 'make', requestBody: json(Lone), responses: ok(Lone) } }, '/Items/{ItemID}': { parameters: [itemId], get: { operationId: 'one', responses: ok(Lone) } } }).resources;
+    expect(lone).toMatchObject({ batchKey: 'Records', idField: 'ItemID' });
+  });
+});

@@ -14,7 +14,11 @@ import type { Contract, Operation, ParameterSpec } from '../../src/contract/inde
 import { asSchema, extension, isObject, itemsOf, mergeAllOf, propertiesOf, requestSchema, responseSchema, successStatus, typeOf, type Schema } from './schemas.js';
 
 export type IdKind = 'integer' | 'uuid' | 'string';
-export type Role = 'list' | 'create' | 'read' | 'replace' | 'update' | 'delete';
+/**
+ * `createOrUpdate`: the collection's POST beside a PUT that creates (Xero's `updateOrCreateItems`): each record it is sent
+ * updates the one its id field names, or is created.
+ */
+export type Role = 'list' | 'create' | 'createOrUpdate' | 'read' | 'replace' | 'update' | 'delete';
 
 /** Where a list's records, total and next cursor sit in its answer. */
 export type ListShape =
@@ -64,6 +68,11 @@ export interface Resource {
   readonly recordSchema?: Schema;
   /** Set when an item answer wraps the record (`{ data: {...} }`). */
   readonly itemEnvelope?: string;
+  /**
+   * Set when records travel in an envelope with one array member (Xero's `{ "Items": [ {...} ] }`): a read answers
+   * the record in it, a create or update may send several.
+   */
+  readonly batchKey?: string;
   readonly roles: Readonly<Partial<Record<Role, string>>>;
   /** `PUT` on an item creates it when absent (the document has no create on the collection, or 201 on the PUT). */
   readonly upsert: boolean;
@@ -133,17 +142,29 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const collectionMethods = byPath.get(collectionPath) ?? new Map<string, Operation>();
 
     const list = stateless(collectionMethods.get('get'));
-    const create = stateless(collectionMethods.get('post'));
+    const post = stateless(collectionMethods.get('post'));
+    const put = stateless(collectionMethods.get('put'));
+    // PUT on the collection is the create where the document says so: it documents 201 Created (RFC 9110 §15.3.2),
+    // or its operationId or summary says it creates (Xero's `createItems`, "Creates one or more items"). Then the
+    // collection's POST, where there is one, creates or updates (Xero's `updateOrCreateItems`), unless its own words
+    // say it deletes (Xero's `deleteBankTransfers` is a POST).
+    const putCreates = put !== undefined && (put.responses.has('201') || saysCreate(put));
+    const create = putCreates ? put : post;
+    const postCreatesOrUpdates = putCreates && post && !saysDelete(post) ? post : undefined;
     const read = stateless(itemMethods.get('get'));
     const replace = stateless(itemMethods.get('put'));
-    const update = stateless(itemMethods.get('patch'));
+    const patch = stateless(itemMethods.get('patch'));
     const remove = stateless(itemMethods.get('delete'));
     // A resource someone can read back: an item GET, and a way to make records (or a list that shows them). Without an
     // item GET, a write on the item (PATCH, PUT or DELETE: Adyen's `PATCH /scaDevices/{deviceId}`) beside a create or
     // a list on its collection is a resource too: its ids are the ones those made, and any other id is the 404.
-    if (read ? !(create || replace || list) : !((replace || update || remove) && (create || list))) continue;
+    if (read ? !(create || replace || list) : !((replace || patch || remove) && (create || list))) continue;
 
-    const found = recordSchemaOf(read, create, replace, list);
+    const found = recordSchemaOf(name, idParam, read, create, replace, list);
+    // An item with no PATCH is updated by its POST (Xero's `updateItem`) when that POST is sent the record or its
+    // envelope, and its words do not say it deletes (Xero's `deleteBankTransfer` is sent `{ Status: DELETED }`).
+    const itemPost = stateless(itemMethods.get('post'));
+    const update = patch ?? (itemPost && !saysDelete(itemPost) && sendsRecord(itemPost, found, read) ? itemPost : undefined);
     const idSpec = (read ?? replace ?? update ?? remove)!.parameters.find((p) => p.in === 'path' && p.name === idParam);
     const scopeParams = [...collectionPath.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
     const explicitId = pathItem(itemPath)['x-mock-id'] ?? pathItem(collectionPath)['x-mock-id'] ?? (found.schema ? extension(mergeAllOf(found.schema), 'x-mock-id') : undefined);
@@ -168,17 +189,19 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       idIsNumber: fieldSchema ? ['integer', 'number'].includes(typeOf(fieldSchema) ?? '') : idKind === 'integer',
       ...(found.schema ? { recordSchema: found.schema } : {}),
       ...(found.envelope ? { itemEnvelope: found.envelope } : {}),
+      ...(found.batchKey ? { batchKey: found.batchKey } : {}),
       roles: {
         ...(list ? { list: list.operationId } : {}),
         ...(create && createStatus !== undefined ? { create: create.operationId } : {}),
+        ...(postCreatesOrUpdates && successStatus(postCreatesOrUpdates, [200, 201]) !== undefined ? { createOrUpdate: postCreatesOrUpdates.operationId } : {}),
         ...(read ? { read: read.operationId } : {}),
         ...(replace ? { replace: replace.operationId } : {}),
         ...(update ? { update: update.operationId } : {}),
         ...(remove ? { delete: remove.operationId } : {}),
       },
       upsert,
-      ...(list ? { list: listSpec(list, found.schema) } : {}),
-      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})`,
+      ...(list ? { list: listSpec(list, found.schema, found.batchKey) } : {}),
+      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})${found.batchKey ? `, records in .${found.batchKey}[]` : ''}`,
     };
     resources.push(resource);
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
@@ -195,11 +218,21 @@ function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined
   return isObject(value) ? value : undefined;
 }
 
+/** What the record schema was found in: the record itself, or the envelope member it travels in. */
+interface FoundRecord {
+  readonly schema?: Schema;
+  /** `{ data: {...} }`: the one object member an item answer wraps the record in. */
+  readonly envelope?: string;
+  /** `{ Items: [ {...} ] }`: the array member records travel in (batchKeyOf). */
+  readonly batchKey?: string;
+}
+
 /**
  * The record as the API answers it: the item GET's 200 first, then what a create or replace answers, then a list's
- * items. An item answer that wraps the record in one object property (`{ data: {...} }`) is unwrapped.
+ * items. An item answer that wraps the record in one object property (`{ data: {...} }`) is unwrapped, and so is one
+ * that carries it in an array member (`{ Items: [ {...} ] }`, batchKeyOf).
  */
-function recordSchemaOf(read: Operation | undefined, create?: Operation, replace?: Operation, list?: Operation): { schema?: Schema; envelope?: string } {
+function recordSchemaOf(collection: string, idParam: string, read: Operation | undefined, create?: Operation, replace?: Operation, list?: Operation): FoundRecord {
   const candidates: (Schema | undefined)[] = [
     read ? responseSchema(read, successStatus(read, [200]) ?? 200) : undefined,
     create ? responseSchema(create, successStatus(create, [201, 200]) ?? 201) : undefined,
@@ -210,12 +243,73 @@ function recordSchemaOf(read: Operation | undefined, create?: Operation, replace
     const properties = propertiesOf(candidate);
     const wrapped = ENVELOPE_KEYS.find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
     if (wrapped && properties.size <= 3 && !properties.has('id')) return { schema: properties.get(wrapped)!, envelope: wrapped };
+    const batchKey = batchKeyOf(candidate, collection, idParam);
+    if (batchKey !== undefined) return { schema: itemsOf(properties.get(batchKey)!)!, batchKey };
     return { schema: candidate };
   }
   const listed = list ? listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200)) : undefined;
   if (listed?.items) return { schema: listed.items };
   const body = (create && requestSchema(create)) ?? (replace && requestSchema(replace));
   return body ? { schema: body } : {};
+}
+
+/** Members an envelope of records may carry besides them: paging, warnings, a status, a request id, a time. */
+const BATCH_OTHER_MEMBERS = 4;
+
+/**
+ * The member of an object schema that carries records in an array (Xero's `{ "Items": [ {...} ] }` for `/Items`,
+ * beside `pagination` and `Warnings`): the array member named as the collection (case aside), else the only array
+ * member, when its items are objects and the envelope has few other members and no identity field of its own (a
+ * record with a list of sub-records, `{ id, groups: [...] }`, is not an envelope). An only array member, not named as
+ * the collection, counts only when its items have the identity field: `{ name, members: [...] }` stays a record.
+ */
+function batchKeyOf(schema: Schema, collection: string, idParam: string): string | undefined {
+  const properties = propertiesOf(schema);
+  if (properties.size > BATCH_OTHER_MEMBERS + 1 || carriesId(schema, collection, idParam)) return undefined;
+  const arrays = [...properties].filter(([, property]) => {
+    const items = itemsOf(property);
+    return items !== undefined && typeOf(items) === 'object';
+  });
+  const named = arrays.find(([name]) => name.toLowerCase() === collection.toLowerCase());
+  if (named) return named[0];
+  // Beside an object member named as one record (Discourse's `{ badge: {...}, badge_types: [...] }` for `/badges`),
+  // the array is something else: the record is that member.
+  const singular = singularOf(collection).toLowerCase();
+  if ([...properties].some(([name, property]) => name.toLowerCase() === singular && typeOf(property) === 'object')) return undefined;
+  const only = arrays.length === 1 && [...properties.values()].filter((property) => typeOf(property) === 'array').length === 1 ? arrays[0] : undefined;
+  return only && carriesId(itemsOf(only[1])!, collection, idParam) ? only[0] : undefined;
+}
+
+/**
+ * Whether a schema has an identity field of its own: `id`, or the id parameter's name or `<thing>Id` in any case
+ * (`ItemID`). Not `Id` beside the records (a request id, as Xero's answers carry), nor a `code` or `key`, which
+ * metadata may be called too.
+ */
+function carriesId(schema: Schema, collection: string, idParam: string): boolean {
+  const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return [...propertiesOf(schema).keys()].some((name) => name === 'id' || squash(name) === squash(idParam) || squash(name) === `${squash(singularOf(collection))}id`);
+}
+
+/** Whether an operation's own words say it creates: its operationId (`createItems`) or summary ("Creates one or more"). */
+function saysCreate(operation: Operation): boolean {
+  return /^create/i.test(operation.operationId) || /^\s*creates?\b/i.test(operation.summary ?? '');
+}
+
+/** Whether an operation's own words say it deletes: `deleteBankTransfers`, "Deletes one or more bank transfers". */
+function saysDelete(operation: Operation): boolean {
+  return /^(delete|remove)/i.test(operation.operationId) || /^\s*(deletes?|removes?)\b/i.test(operation.summary ?? '');
+}
+
+/**
+ * Whether an operation is sent the record (its schema, the same object in a dereferenced document) or the read's
+ * answer (its envelope), or an envelope whose array member holds the record: what an update by POST is sent.
+ */
+function sendsRecord(operation: Operation, found: FoundRecord, read: Operation | undefined): boolean {
+  const body = requestSchema(operation);
+  if (!body || !found.schema) return false;
+  if (body === found.schema || (read !== undefined && body === responseSchema(read, successStatus(read, [200]) ?? 200))) return true;
+  const member = found.batchKey ? propertiesOf(body).get(found.batchKey) : undefined;
+  return member !== undefined && itemsOf(member) === found.schema;
 }
 
 /** The identity field: the one x-mock-id names, else the path parameter's own name, `id`, `<thing>Id`, `<thing>_id`, ... */
@@ -297,14 +391,15 @@ function idKindOf(parameter: ParameterSpec | undefined, field: Schema | undefine
   return 'string';
 }
 
-function listShapeOf(schema: Schema | undefined): { shape: ListShape; items: Schema } | undefined {
+function listShapeOf(schema: Schema | undefined, batchKey?: string): { shape: ListShape; items: Schema } | undefined {
   if (!schema) return undefined;
   const items = itemsOf(schema);
   if (items) return { shape: { kind: 'array' }, items };
   if (typeOf(schema) !== 'object') return undefined;
   const properties = propertiesOf(schema);
   const arrays = [...properties].filter(([, p]) => typeOf(p) === 'array');
-  const chosen = arrays.find(([name]) => ENVELOPE_KEYS.includes(name)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+  // Beside other arrays (Xero's `Warnings`), the member the records travel in (`BankTransactions`) holds them.
+  const chosen = arrays.find(([name]) => ENVELOPE_KEYS.includes(name)) ?? (arrays.length === 1 ? arrays[0] : arrays.find(([name]) => name === batchKey));
   if (!chosen) return undefined;
   const numeric = (name: string): boolean => ['integer', 'number'].includes(typeOf(properties.get(name)!) ?? '');
   const totalKey = TOTAL_KEYS.find((name) => properties.has(name) && numeric(name));
@@ -316,8 +411,8 @@ function listShapeOf(schema: Schema | undefined): { shape: ListShape; items: Sch
   };
 }
 
-function listSpec(list: Operation, record: Schema | undefined): ListSpec {
-  const shape = listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200))?.shape ?? { kind: 'array' as const };
+function listSpec(list: Operation, record: Schema | undefined, batchKey: string | undefined): ListSpec {
+  const shape = listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200), batchKey)?.shape ?? { kind: 'array' as const };
   const query = list.parameters.filter((p) => p.in === 'query');
   const pick = (names: readonly string[]): string | undefined => names.find((name) => query.some((p) => p.name === name));
   const paging: Paging = {

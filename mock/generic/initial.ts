@@ -126,6 +126,9 @@ function examplesOf(contract: Contract, resource: Resource): unknown[] {
   const read = resource.roles.read ? contract.operationsById.get(resource.roles.read) : undefined;
   const media = read ? jsonMedia(responseFor(read, 200)?.content ?? []) : undefined;
   for (const example of media?.examples.values() ?? []) {
+    // `{ Items: [ {...} ] }`: the records an item answer carries in its array member.
+    const batch = resource.batchKey && isObject(example) ? example[resource.batchKey] : undefined;
+    if (Array.isArray(batch) && batch.length > 0 && batch.every(isObject)) return batch;
     const record = resource.itemEnvelope && isObject(example) ? example[resource.itemEnvelope] : example;
     if (isObject(record)) return [record];
   }

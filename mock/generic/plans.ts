@@ -6,10 +6,18 @@
  * builds a new one), so neither does a plan.
  */
 import type { HeaderSpec, MediaTypeSpec, Operation } from '../../src/contract/index.js';
-import { jsonMedia, propertiesOf, responseFor, typeOf, type Schema } from './schemas.js';
+import { itemsOf, jsonMedia, propertiesOf, responseFor, typeOf, type Schema } from './schemas.js';
 
-/** How a record is answered: with no JSON body, bare, or in the envelope the answer's schema has (`{ data: ... }`). */
-export type AnswerShape = { readonly kind: 'none' } | { readonly kind: 'bare' } | { readonly kind: 'envelope'; readonly key: string };
+/**
+ * How a record is answered: with no JSON body, bare, in the envelope the answer's schema has (`{ data: ... }`), or in
+ * the array member records travel in (`{ Items: [...] }`, the resource's batchKey), with every record the request
+ * made or changed.
+ */
+export type AnswerShape =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'bare' }
+  | { readonly kind: 'envelope'; readonly key: string }
+  | { readonly kind: 'batch'; readonly key: string };
 
 export interface AnswerPlan {
   readonly shape: AnswerShape;
@@ -29,26 +37,37 @@ export interface AnswerPlan {
   readonly otherMedia: MediaTypeSpec | undefined;
 }
 
-/** The plans of a document's operations, each made on its first use. */
-export function createAnswerPlans(): (operation: Operation, status: number) => AnswerPlan {
+/**
+ * The plans of a document's operations, each made on its first use. `batchKeyOf`: the array member an operation's
+ * resource carries its records in (infer.ts), when it has one.
+ */
+export function createAnswerPlans(batchKeyOf: (operation: Operation) => string | undefined = () => undefined): (operation: Operation, status: number) => AnswerPlan {
   const plans = new Map<Operation, Map<number, AnswerPlan>>();
   return (operation, status) => {
     let byStatus = plans.get(operation);
     if (!byStatus) plans.set(operation, (byStatus = new Map()));
     let plan = byStatus.get(status);
-    if (!plan) byStatus.set(status, (plan = planOf(operation, status)));
+    if (!plan) byStatus.set(status, (plan = planOf(operation, status, batchKeyOf(operation))));
     return plan;
   };
 }
 
-function planOf(operation: Operation, status: number): AnswerPlan {
+function planOf(operation: Operation, status: number, batchKey: string | undefined): AnswerPlan {
   const spec = responseFor(operation, status);
   const content = spec?.content ?? [];
   const media = jsonMedia(content);
   const schema = media?.schema;
+  const batch = schema && batchKey !== undefined && typeOf(schema) === 'object' ? propertiesOf(schema).get(batchKey) : undefined;
+  const batchItems = batch ? itemsOf(batch) : undefined;
   const key = schema ? resourceEnvelope(schema) : undefined;
-  const shape: AnswerShape = !media ? { kind: 'none' } : !schema || typeOf(schema) !== 'object' || key === undefined ? { kind: 'bare' } : { kind: 'envelope', key };
-  const recordSchema = schema && key !== undefined ? propertiesOf(schema).get(key) : schema;
+  const shape: AnswerShape = !media
+    ? { kind: 'none' }
+    : batchItems && batchKey !== undefined
+      ? { kind: 'batch', key: batchKey }
+      : !schema || typeOf(schema) !== 'object' || key === undefined
+        ? { kind: 'bare' }
+        : { kind: 'envelope', key };
+  const recordSchema = batchItems ?? (schema && key !== undefined ? propertiesOf(schema).get(key) : schema);
   const headers = spec?.headers ?? [];
   return {
     shape,

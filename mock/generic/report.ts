@@ -15,6 +15,7 @@ export function describeResources(contract: Contract, map: ResourceMap) {
       item: r.itemPath,
       name: r.name,
       id: { parameter: r.idParam, ...(r.idField ? { field: r.idField } : {}), kind: r.idKind },
+      ...(r.batchKey ? { records: `.${r.batchKey}[]` } : {}),
       ...(r.scopeParams.length > 0 ? { scopedBy: r.scopeParams } : {}),
       operations: r.roles,
       upsert: r.upsert,

@@ -12,7 +12,7 @@ import type { CompiledContract, Diagnostic } from '../../../src/schema/index.js'
 import { ADMIN_HEADER } from '../../admin-access.js';
 import { toExchange, type Exchange } from '../../test-support/contract-client.js';
 import { parentOf, type Resource, type ResourceMap } from '../infer.js';
-import { isObject } from '../schemas.js';
+import { isObject, itemsOf, jsonMedia, propertiesOf } from '../schemas.js';
 import { credentialsFor } from './credentials.js';
 
 export type ForeignExchange = Exchange;
@@ -109,8 +109,10 @@ function collectionPathOf(resource: Resource, scope: Readonly<Record<string, str
 }
 
 /**
- * Create (POST, or PUT on a fresh id where the document says so), read back, list, replace, update, delete and
- * read again (the document's 404) on every resource of the map, under one session. A nested resource works under
+ * Create (POST, PUT on the collection or on a fresh id where the document says so), read back, list, replace,
+ * create-or-update, update, delete and read again (the document's 404) on every resource of the map, under one
+ * session. Where records travel in an envelope (`{ Items: [...] }`), the bodies are envelopes (as the document
+ * shapes them) and every answer must carry the record worked on. A nested resource works under
  * a parent id the mock already holds (read from the admin state). Throws on the first step that goes wrong.
  */
 export async function roundTrips(client: ForeignClient, compiled: CompiledContract, map: ResourceMap, session = 'round-trips'): Promise<RoundTrip[]> {
@@ -130,7 +132,23 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
     }
     const scope = Object.fromEntries(resource.scopeParams.map((name, i) => [name, scopeValues[i]!]));
     const op = (role: keyof Resource['roles']): Operation | undefined => (resource.roles[role] ? contract.operationsById.get(resource.roles[role]!) : undefined);
-    const bodyFor = (operation: Operation): unknown => (operation.requestBody ? generator.validBody(operation, {}) : undefined);
+    /**
+     * Where records travel in an envelope (`{ Items: [...] }`) and the operation is sent it, an envelope of `count`
+     * records sampled from the record schema: the document's own examples may not be one (Xero's say
+     * `bankTransactions` where the schema says `BankTransactions`), and an empty `{}` is valid but carries none.
+     */
+    const envelopeFor = (operation: Operation, count: number): unknown => {
+      const body = operation.requestBody ? jsonMedia(operation.requestBody.content)?.schema : undefined;
+      const member = body && resource.batchKey ? propertiesOf(body).get(resource.batchKey) : undefined;
+      const items = member ? itemsOf(member) : undefined;
+      if (!items || !resource.batchKey) return undefined;
+      for (let variant = 0; variant < 4; variant += 1) {
+        const envelope = { [resource.batchKey]: Array.from({ length: count }, (_, i) => generator.sample(items, 1, variant + i)) };
+        if (compiled.operations.get(operation.operationId)!.body(envelope).length === 0) return envelope;
+      }
+      return undefined;
+    };
+    const bodyFor = (operation: Operation, count = 1): unknown => envelopeFor(operation, count) ?? (operation.requestBody ? generator.validBody(operation, {}) : undefined);
     /** The session header, and a value for every required header and query parameter the operation takes. */
     const withRequired = (operation: Operation | undefined, json?: unknown): { headers: Record<string, string>; query?: Record<string, string>; json?: unknown } => {
       const out: { headers: Record<string, string>; query?: Record<string, string>; json?: unknown } = { headers: { ...headers } };
@@ -147,21 +165,40 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       throw new Error(`${resource.key}: ${step} answered ${exchange.status}: ${exchange.text.slice(0, 300)}`);
     };
 
+    /** The records an answer carries: in the array member they travel in, in the item envelope, or bare. */
+    const recordsIn = (body: unknown): readonly unknown[] => {
+      if (!isObject(body)) return [];
+      if (resource.batchKey && Array.isArray(body[resource.batchKey])) return body[resource.batchKey] as unknown[];
+      return [resource.itemEnvelope && isObject(body[resource.itemEnvelope]) ? body[resource.itemEnvelope] : body];
+    };
+    const idIn = (record: unknown): string | undefined => {
+      const value = resource.idField && isObject(record) ? record[resource.idField] : undefined;
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+    };
+    /** A body for a write on the record `id`: its id field set in every record of an envelope (`{ Items: [...] }`). */
+    const naming = (body: unknown, recordId: string): unknown => {
+      if (!resource.batchKey || !resource.idField || !isObject(body) || !Array.isArray(body[resource.batchKey])) return body;
+      const value = resource.idIsNumber ? Number(recordId) : recordId;
+      return { ...body, [resource.batchKey]: (body[resource.batchKey] as unknown[]).map((record) => (isObject(record) ? { ...record, [resource.idField!]: value } : record)) };
+    };
+
     let id: string | undefined;
     const create = op('create');
     const replace = op('replace');
     if (create) {
-      const body = bodyFor(create);
+      // Two records where they travel in an envelope: one create makes both, the round trip works on the first.
+      const body = bodyFor(create, 2);
       if (create.requestBody?.required && body === undefined) {
         out.push({ resource: resource.key, steps: ['skipped: no valid create body could be built'] });
         continue;
       }
-      const created = await client.send('POST', `${collectionPathOf(resource, scope)}`, withRequired(create, body));
+      // POST, or PUT where the document makes PUT on the collection the create (Xero's `createItems`).
+      const created = await client.send(create.method.toUpperCase(), `${collectionPathOf(resource, scope)}`, withRequired(create, body));
       if (created.status >= 300) fail('create', created);
-      const fromBody = resource.idField && isObject(created.body) ? (created.body[resource.idField] ?? (resource.itemEnvelope && isObject(created.body[resource.itemEnvelope]) ? (created.body[resource.itemEnvelope] as Record<string, unknown>)[resource.idField] : undefined)) : undefined;
+      const fromBody = idIn(recordsIn(created.body)[0]);
       const located = created.headers['location']?.split('/').pop();
-      id = fromBody !== undefined ? String(fromBody) : resource.suffix && located?.endsWith(resource.suffix) ? located.slice(0, -resource.suffix.length) : located;
-      steps.push('create');
+      id = fromBody !== undefined ? fromBody : resource.suffix && located?.endsWith(resource.suffix) ? located.slice(0, -resource.suffix.length) : located;
+      steps.push(create.method === 'put' ? 'create by PUT on the collection' : 'create');
     } else if (replace && resource.upsert) {
       id = resource.idKind === 'integer' ? '987654' : resource.idKind === 'uuid' ? '0e0e0e0e-0000-4000-8000-000000000001' : 'round-trip-1';
       const body = bodyFor(replace);
@@ -178,15 +215,21 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       continue;
     }
     const item = `${itemPathOf(resource, scope, id)}`;
+    /** Where records travel in an envelope, the answer must carry the record `id` names. */
+    const carries = (step: string, exchange: ForeignExchange): void => {
+      if (resource.batchKey && resource.idField && !recordsIn(exchange.body).some((record) => idIn(record) === id)) fail(`${step} (no record ${id} in .${resource.batchKey})`, exchange);
+    };
     // An item path with no GET (Adyen's `PATCH /scaDevices/{deviceId}`) has nothing to read back through.
     if (resource.roles.read) {
       const read = await client.send('GET', item, withRequired(op('read')));
       if (read.status < 200 || read.status >= 300) fail('read back', read);
+      carries('read back', read);
       steps.push('read');
     }
     if (resource.roles.list) {
       const listed = await client.send('GET', `${collectionPathOf(resource, scope)}`, withRequired(op('list')));
       if (listed.status < 200 || listed.status >= 300) fail('list', listed);
+      carries('list', listed);
       steps.push('list');
     }
     if (replace) {
@@ -197,13 +240,26 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
         steps.push('replace');
       }
     }
+    // The collection's create-or-update (Xero's `POST /Items`), sent the record's id: it updates that record.
+    const createOrUpdate = op('createOrUpdate');
+    if (createOrUpdate) {
+      const body = bodyFor(createOrUpdate);
+      if (!(createOrUpdate.requestBody?.required && body === undefined)) {
+        const upserted = await client.send(createOrUpdate.method.toUpperCase(), `${collectionPathOf(resource, scope)}`, withRequired(createOrUpdate, naming(body, id)));
+        if (upserted.status >= 300) fail('create or update', upserted);
+        carries('create or update', upserted);
+        steps.push('create or update');
+      }
+    }
     const update = op('update');
     if (update) {
       const body = bodyFor(update);
       if (!(update.requestBody?.required && body === undefined)) {
-        const updated = await client.send('PATCH', item, withRequired(update, body));
+        // PATCH, or POST on the item where the document updates by POST (Xero's `POST /Items/{ItemID}`).
+        const updated = await client.send(update.method.toUpperCase(), item, withRequired(update, naming(body, id)));
         if (updated.status >= 300) fail('update', updated);
-        steps.push('update');
+        carries('update', updated);
+        steps.push(update.method === 'patch' ? 'update' : `update by ${update.method.toUpperCase()}`);
       }
     }
     if (resource.roles.delete) {
