@@ -1,6 +1,7 @@
 import { isCredentialRefusal } from '../credentials.js';
 import { NOT_APPLICABLE, verdictOf } from '../judge.js';
 import type { Operation } from '../../src/contract/index.js';
+import { twinOf } from '../twins.js';
 import type { CheckDefinition } from './types.js';
 
 /** The status is one the document lists for the operation (OpenAPI 3.0.3 §4.7.16: exact code, then `4XX`, then `default`). */
@@ -26,6 +27,8 @@ export const statusDocumented: CheckDefinition = {
     // A URL with a path parameter may name nothing: 404 is a correct answer there whatever the operation lists (RFC 9110
     // §15.5.5), and the runner often has to make such values up (a parent id for Twilio's ListCall no record holds).
     if (x.status === 404 && x.operation.parameters.some((p) => p.in === 'path')) return NOT_APPLICABLE;
+    // A URL the document names by two templates may be routed to the other one, whose parameters refuse it (twins.ts).
+    if (x.status >= 400 && x.status < 500 && twinOf(ctx.contract, x.operation)) return NOT_APPLICABLE;
     if (x.status >= 400 && x.status < 500 && ctx.settings.provokingChecks?.has(x.record.checkId)) {
       if (!documentsErrors(x.operation)) ctx.silentOnErrors.add(x.operation.operationId);
       return NOT_APPLICABLE;

@@ -13,6 +13,7 @@ import { answered, type Call, type Case, type ParamValue, type RunContext } from
 import { prepareInputs, type PreparedInputs } from './support.js';
 import { parseJson, plainJson } from '../json.js';
 import { ABSENT_ID, type Schema } from '../generate.js';
+import { twinOf } from '../twins.js';
 
 /** 2^63-1, the largest id the document allows; exact as text, which is how it goes into paths and queries. */
 export const INT64_MAX_TEXT = '9223372036854775807';
@@ -136,6 +137,9 @@ export function judgeAcceptance(c: Case, call: Call, expected: 'success' | numbe
   const status = call.status ?? 0;
   if (expected === 'success' ? status >= 200 && status < 300 : status === expected) return c.pass();
   if (status >= 500) return c.skip(`${answered(call)}; that is no-server-error's finding`);
+  const operation = c.operationId === undefined ? undefined : c.ctx.contract.operationsById.get(c.operationId);
+  const twin = operation && status >= 400 && status < 500 ? twinOf(c.ctx.contract, operation) : undefined;
+  if (twin) return c.skip(`${answered(call)}; the document names this URL by two templates (${operation!.pathTemplate} and ${twin.pathTemplate}), which OpenAPI forbids: a server routes it to one, whose parameters may refuse it`);
   if (status >= 400 && ![404, 409, 410].includes(status)) {
     return c.fail(`refused a valid request: ${answered(call)}`, [
       { pointer: '/status', keyword: 'accepted', message: `the request is valid for the document, so it must not be refused with ${status}`, expected: expected === 'success' ? '2xx' : expected, actual: status },
