@@ -130,7 +130,7 @@ async function main() {
   const servers = {};
   const spawnedAt = {};
   spawnedAt.mock = performance.now();
-  servers.mock = await startServer({ name: 'mock (profiled)', args: ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet'], cwd: ROOT, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(dir, 'mock')], timeoutMs: 60_000 });
+  servers.mock = await startServer({ name: 'mock (profiled)', args: ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet', ...(scenario.spec ? ['--spec', scenario.spec] : [])], cwd: ROOT, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(dir, 'mock')], timeoutMs: 60_000 });
   const windows = { mock: [], baseline: [] };
   const counts = { mock: 0, baseline: 0 };
   const rps = { mock: [], baseline: [] };

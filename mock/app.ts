@@ -20,7 +20,7 @@
 import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { isJsonMediaType, type CompiledContract, type Diagnostic, type OperationValidators, type ParsedParameters, type RawParameters } from '../src/schema/index.js';
-import { createRouter } from '../src/router.js';
+import { createRouter, type RouteMatch } from '../src/router.js';
 import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
@@ -45,6 +45,8 @@ import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
 import { locationFromLinks, type LocationOf } from './location.js';
 import { headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
+import { rememberMatches } from './match-memo.js';
+import { rememberParameterPasses, type ParameterCheck } from './parameter-memo.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import { compileRelaxed } from './relaxed.js';
 import { readSession, SESSION_DROPPED_HEADER, SESSION_HEADER } from './session.js';
@@ -130,6 +132,8 @@ const JSON_TYPE = 'application/json';
 interface Route {
   readonly operation: Operation;
   readonly validators: OperationValidators;
+  /** The parameter check of `validators`, its passes remembered by the values read (parameter-memo.ts). */
+  readonly parameters: ParameterCheck;
   readonly relaxed?: OperationValidators;
   readonly handler: BoundHandler;
   readonly deprecation?: Deprecation;
@@ -175,6 +179,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const operationBodyLimit = bodyLimitOf(contract.document);
   const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
   const router = createRouter(contract, basePath);
+  const matchOf = rememberMatches(router);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
   const adminSettings = { errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) };
@@ -199,6 +204,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     routes.set(id, {
       operation,
       validators,
+      parameters: rememberParameterPasses(operation.parameters, (raw) => validators.parameters(raw)),
       handler,
       location,
       expectsBody: operation.requestBody !== undefined,
@@ -364,7 +370,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   /** Step 5, per --validation: strict (400), warn (log, then the guard) or off (the guard only). */
   const validate = (route: Route, raw: RawParameters, body: unknown, control: readonly Diagnostic[], notes: string[]): Checked => {
     if (mode !== 'off' || !route.relaxed) {
-      const params = route.validators.parameters(raw);
+      const params = route.parameters(raw);
       const bodyProblems = route.otherBody ? [] : route.validators.body(body);
       if (params.ok && bodyProblems.length === 0 && control.length === 0) return params;
       const problems = [...control, ...(params.ok ? [] : params.diagnostics), ...bodyProblems];
@@ -417,14 +423,14 @@ export function createMockApp(options: MockAppOptions): MockApp {
         return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
       }
       journalBodyRead = false;
-      const match = router.match(request.method, request.path);
+      const match = matchOf(request.method, request.path);
       const response = api(request, match, corsHeaders);
       journal.record(request, response.status, match.kind === 'match' ? match.operation.operationId : undefined, journalBodyRead);
       return response;
     },
   };
 
-  function api(request: MockRequest, match: ReturnType<typeof router.match>, corsHeaders: Readonly<Record<string, string>>): MockResponse {
+  function api(request: MockRequest, match: RouteMatch, corsHeaders: Readonly<Record<string, string>>): MockResponse {
     if (match.kind === 'no-path') {
       const answer = errors.error('ROUTE_NOT_FOUND', notFoundMessage(request));
       return respond(answer.status, answer.body, corsHeaders);

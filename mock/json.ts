@@ -40,6 +40,14 @@ export function encodeJson(body: unknown, keep = true): string {
 }
 
 /**
+ * Whether `encodeJson` keeps the text of `body`: the same body will always be written the same way, so a transport
+ * may keep what it derives from that text (server.ts keeps its UTF-8 bytes).
+ */
+export function hasKeptText(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && texts.has(body);
+}
+
+/**
  * A deep copy of a JSON value in which every plain object and array is frozen and registered as immutable, so
  * its text can be kept (and a check of it remembered, generic/engine.ts). What is already such a copy is
  * returned as it is, so copying a record that holds stored records costs only the new parts. A value holding

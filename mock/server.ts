@@ -21,7 +21,7 @@ import { loadDocsFiles } from './docs-files.js';
 import type { DocsFiles } from './docs.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
-import { encodeJson } from './json.js';
+import { encodeJson, hasKeptText } from './json.js';
 import { isLargeBody, jsonPieces } from './json-stream.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
@@ -383,14 +383,31 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
     headers['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
   } else if (response.body !== undefined) {
     // Keep the text of records a read answers with; they are likely to be read again (json.ts).
-    text = encodeJson(response.body, method === 'GET' || method === 'HEAD');
-    if (response.fault === 'malformed') text = truncateJson(text);
-    headers['content-length'] = String(Buffer.byteLength(text));
+    const keep = method === 'GET' || method === 'HEAD';
+    text = response.fault === 'malformed' ? truncateJson(encodeJson(response.body, keep)) : encodedBody(response.body, keep);
+    headers['content-length'] = String(typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength);
   }
   if (close) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   // HEAD: the same headers as GET, no body (RFC 9110 §9.3.2).
   res.end(method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * The UTF-8 bytes of a body whose text json.ts keeps (a stored record, a list envelope of a foreign document), encoded
+ * once and kept with it: each later answer hands node:http a Buffer, as bare node:http would, instead of a string it
+ * must join to the head and encode again (issue 22, point 8). Any other body is written as text, as before.
+ */
+const keptBytes = new WeakMap<object, Buffer>();
+function encodedBody(body: unknown, keep: boolean): string | Buffer {
+  const value = typeof body === 'object' && body !== null ? body : undefined;
+  const kept = value && keptBytes.get(value);
+  if (kept !== undefined) return kept;
+  const text = encodeJson(body, keep);
+  if (!keep || !value || !hasKeptText(value)) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  keptBytes.set(value, bytes);
+  return bytes;
 }
 
 /** Writes each piece while the socket takes it, and waits for 'drain' when it does not (a cut socket never drains: the pieces go with it). */
