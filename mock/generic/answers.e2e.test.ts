@@ -89,8 +89,37 @@ paths:
       parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
       responses:
         '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Post' } } } }
+  /employees:
+    get:
+      operationId: listEmployees
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object, properties: { pagination: { type: object }, employees: { type: array, items: { $ref: '#/components/schemas/Employee' } } } } } } }
+    post:
+      operationId: createEmployee
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Employee' } } } }
+      responses:
+        '200': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/EmployeeObject' } } } }
+  /employees/{employeeId}:
+    get:
+      operationId: getEmployee
+      parameters: [{ name: employeeId, in: path, required: true, schema: { type: string, format: uuid } }]
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/EmployeeObject' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Problem' } } } }
 components:
   schemas:
+    Employee:
+      type: object
+      required: [name]
+      properties:
+        employeeId: { type: string, format: uuid, readOnly: true }
+        name: { type: string }
+    EmployeeObject:
+      type: object
+      properties:
+        pagination: { type: object }
+        problem: { $ref: '#/components/schemas/Problem' }
+        employee: { $ref: '#/components/schemas/Employee' }
     Post:
       type: object
       required: [id, raw]
@@ -160,6 +189,16 @@ describe('answers the corpus showed wrong', () => {
     expect(created.body).toMatchObject({ raw: 'hello', replyTo: '1' });
     const id = (created.body as { id: number }).id;
     expect((await client.send('GET', `/posts/${id}`)).body).toMatchObject({ id, raw: 'hello', replyTo: '1' });
+  });
+
+  it('a record answered in one object member named as a record (Xero payroll `{ employee: {...} }`) is kept unwrapped and answered wrapped', async () => {
+    const created = await client.send('POST', '/employees', { json: { name: 'Ada' } });
+    expect(created.status).toBe(200);
+    const employee = (created.body as { employee: { employeeId: string; name: string } }).employee;
+    expect(employee).toMatchObject({ name: 'Ada' });
+    expect(employee.employeeId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await client.send('GET', `/employees/${employee.employeeId}`)).body).toMatchObject({ employee: { employeeId: employee.employeeId, name: 'Ada' } });
+    expect((await client.send('GET', '/employees')).body).toMatchObject({ employees: expect.arrayContaining([expect.objectContaining({ employeeId: employee.employeeId, name: 'Ada' })]) });
   });
 
   it('a create answers a field its own answer declares though the record does not keep it', async () => {

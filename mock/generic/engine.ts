@@ -50,7 +50,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
-  const planOf = createAnswerPlans((operation) => resources.roles.get(operation.operationId)?.resource.batchKey);
+  const planOf = createAnswerPlans((operation) => resources.roles.get(operation.operationId)?.resource);
   const parentOf = new Map<Resource, Resource>();
   for (const resource of resources.resources) {
     const parent = parentResource(resource, resources.resources);

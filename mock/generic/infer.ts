@@ -201,7 +201,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       },
       upsert,
       ...(list ? { list: listSpec(list, found.schema, found.batchKey) } : {}),
-      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})${found.batchKey ? `, records in .${found.batchKey}[]` : ''}`,
+      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})${found.batchKey ? `, records in .${found.batchKey}[]` : ''}${found.envelope ? `, a record in .${found.envelope}` : ''}`,
     };
     resources.push(resource);
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
@@ -243,6 +243,10 @@ function recordSchemaOf(collection: string, idParam: string, read: Operation | u
     const properties = propertiesOf(candidate);
     const wrapped = ENVELOPE_KEYS.find((key) => properties.has(key) && typeOf(properties.get(key)!) === 'object');
     if (wrapped && properties.size <= 3 && !properties.has('id')) return { schema: properties.get(wrapped)!, envelope: wrapped };
+    // One object member named as one record of the collection (Xero payroll's `{ pagination, problem, employee: {...} }`
+    // for `/Employees/{EmployeeID}`), beside at most a few others and no id of its own.
+    const own = [...properties.keys()].find((key) => key.toLowerCase() === singularOf(collection).toLowerCase() && typeOf(properties.get(key)!) === 'object');
+    if (own !== undefined && properties.size <= 4 && !properties.has('id') && !properties.has(idParam)) return { schema: properties.get(own)!, envelope: own };
     const batchKey = batchKeyOf(candidate, collection, idParam);
     if (batchKey !== undefined) return { schema: itemsOf(properties.get(batchKey)!)!, batchKey };
     return { schema: candidate };

@@ -37,29 +37,37 @@ export interface AnswerPlan {
   readonly otherMedia: MediaTypeSpec | undefined;
 }
 
+/** Where an operation's resource (infer.ts) carries its records in an answer, when it does. */
+export interface RecordWrapping {
+  /** The array member records travel in (`{ Items: [...] }`). */
+  readonly batchKey?: string;
+  /** The object member one record is answered in (`{ employee: {...} }`), beside the usual `data`, `item`, ... */
+  readonly itemEnvelope?: string;
+}
+
 /**
- * The plans of a document's operations, each made on its first use. `batchKeyOf`: the array member an operation's
- * resource carries its records in (infer.ts), when it has one.
+ * The plans of a document's operations, each made on its first use. `wrappingOf`: how an operation's resource
+ * carries its records (infer.ts), when it has one.
  */
-export function createAnswerPlans(batchKeyOf: (operation: Operation) => string | undefined = () => undefined): (operation: Operation, status: number) => AnswerPlan {
+export function createAnswerPlans(wrappingOf: (operation: Operation) => RecordWrapping | undefined = () => undefined): (operation: Operation, status: number) => AnswerPlan {
   const plans = new Map<Operation, Map<number, AnswerPlan>>();
   return (operation, status) => {
     let byStatus = plans.get(operation);
     if (!byStatus) plans.set(operation, (byStatus = new Map()));
     let plan = byStatus.get(status);
-    if (!plan) byStatus.set(status, (plan = planOf(operation, status, batchKeyOf(operation))));
+    if (!plan) byStatus.set(status, (plan = planOf(operation, status, wrappingOf(operation) ?? {})));
     return plan;
   };
 }
 
-function planOf(operation: Operation, status: number, batchKey: string | undefined): AnswerPlan {
+function planOf(operation: Operation, status: number, { batchKey, itemEnvelope }: RecordWrapping): AnswerPlan {
   const spec = responseFor(operation, status);
   const content = spec?.content ?? [];
   const media = jsonMedia(content);
   const schema = media?.schema;
   const batch = schema && batchKey !== undefined && typeOf(schema) === 'object' ? propertiesOf(schema).get(batchKey) : undefined;
   const batchItems = batch ? itemsOf(batch) : undefined;
-  const key = schema ? resourceEnvelope(schema) : undefined;
+  const key = schema ? (resourceEnvelope(schema) ?? ownEnvelope(schema, itemEnvelope)) : undefined;
   const shape: AnswerShape = !media
     ? { kind: 'none' }
     : batchItems && batchKey !== undefined
@@ -79,6 +87,13 @@ function planOf(operation: Operation, status: number, batchKey: string | undefin
     jsonType: media && !media.mediaType.includes('*') ? media.mediaType : undefined,
     otherMedia: content.length > 0 && !media ? content[0] : undefined,
   };
+}
+
+/** The resource's own envelope member (`employee` of Xero payroll's `{ employee: {...} }`), where this answer has it. */
+function ownEnvelope(schema: Schema, itemEnvelope: string | undefined): string | undefined {
+  if (itemEnvelope === undefined || typeOf(schema) !== 'object') return undefined;
+  const member = propertiesOf(schema).get(itemEnvelope);
+  return member !== undefined && typeOf(member) === 'object' ? itemEnvelope : undefined;
 }
 
 /** The envelope key of an item answer (`{ data: {...} }`), or undefined when the record is answered bare. */

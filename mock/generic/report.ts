@@ -16,6 +16,7 @@ export function describeResources(contract: Contract, map: ResourceMap) {
       name: r.name,
       id: { parameter: r.idParam, ...(r.idField ? { field: r.idField } : {}), kind: r.idKind },
       ...(r.batchKey ? { records: `.${r.batchKey}[]` } : {}),
+      ...(r.itemEnvelope ? { record: `.${r.itemEnvelope}` } : {}),
       ...(r.scopeParams.length > 0 ? { scopedBy: r.scopeParams } : {}),
       operations: r.roles,
       upsert: r.upsert,
