@@ -173,7 +173,7 @@ export class CleanupRegistry {
       }
     }
     const { operation } = entry.kind.remove;
-    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query), headers: requiredHeaders(ctx, operation) }, { kind: 'operation', operation });
+    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query), headers: ctx.requiredHeaders(operation, ctx.generatorFor('cleanup')) }, { kind: 'operation', operation });
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'left', reason: `${operation.operationId} failed: ${record.result.error?.message ?? 'no answer'}` };
     if (response.status >= 200 && response.status < 300) {
@@ -192,7 +192,7 @@ export class CleanupRegistry {
 
   private async readFirst(ctx: RunContext, input: ReadInput): Promise<{ kind: 'error'; message: string } | { kind: 'answer'; status: number; body: unknown }> {
     const { target, path, query } = input;
-    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query), headers: requiredHeaders(ctx, target.operation) }, operationTarget(target));
+    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query), headers: ctx.requiredHeaders(target.operation, ctx.generatorFor('cleanup')) }, operationTarget(target));
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'error', message: record.result.error?.message ?? 'no answer' };
     const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
@@ -208,23 +208,10 @@ export class CleanupRegistry {
 }
 
 /** The path parameters of a template. */
-/**
- * Every required query parameter of a clean-up request given a value: the clean-up sends its requests itself (not
- * through Case.call, which fills them), and a DELETE refused for a missing parameter leaves the record behind.
- */
+/** Every required query parameter of a clean-up request given a value (a DELETE refused for a missing one leaves the record behind). */
 function requiredQuery(ctx: RunContext, operation: Operation, query: Record<string, ParamValue>): Record<string, ParamValue> {
-  const out = { ...query };
-  for (const parameter of operation.parameters) {
-    if (parameter.in !== 'query' || !parameter.required || parameter.name in out) continue;
-    const value = ctx.validParameterValue(parameter, ctx.generatorFor('cleanup'));
-    if (value !== undefined) out[parameter.name] = value;
-  }
-  return out;
-}
-
-/** The required header and cookie parameters of a clean-up request (Case.call adds them for the checks' requests). */
-function requiredHeaders(ctx: RunContext, operation: Operation): Record<string, string> {
-  return ctx.headerParameters(operation, ctx.generatorFor('cleanup'), {}, (spec) => spec.required === true);
+  const filled = ctx.withRequiredQuery(operation, query, ctx.generatorFor('cleanup')) ?? {};
+  return Object.fromEntries(Object.entries(filled).filter((entry): entry is [string, ParamValue] => entry[1] !== undefined));
 }
 
 function unfilled(template: string): string[] {

@@ -186,6 +186,23 @@ export class RunContext {
     return out;
   }
 
+  /**
+   * `given` with every required query parameter it leaves out filled with a value its schema accepts (Case.call, and
+   * the clean-up, which sends its requests itself). An explicit `undefined` leaves a parameter out on purpose.
+   */
+  withRequiredQuery<Q extends Readonly<Record<string, ParamValue | undefined>>>(operation: Operation, given: Q | undefined, generator: Generator): Q | Record<string, ParamValue | undefined> | undefined {
+    const missing = operation.parameters.filter((p) => p.in === 'query' && p.required && !(given !== undefined && p.name in given));
+    if (missing.length === 0) return given;
+    const out: Record<string, ParamValue | undefined> = { ...(given ?? {}) };
+    for (const spec of missing) out[spec.name] = this.validParameterValue(spec, generator);
+    return out;
+  }
+
+  /** The operation's required header and cookie parameters, for a request sent outside Case.call (probes, clean-up, a Location read). */
+  requiredHeaders(operation: Operation, generator: Generator): Record<string, string> {
+    return this.headerParameters(operation, generator, {}, (spec) => spec.required === true);
+  }
+
   /** The generator of one check, seeded from --seed and the check's id. */
   generatorFor(checkId: string): Generator {
     let generator = this.generators.get(checkId);
@@ -494,11 +511,7 @@ export class Case {
    * An explicit `undefined` leaves a parameter out on purpose.
    */
   private withRequiredQuery(operation: Operation, given: CallInput['query']): CallInput['query'] {
-    const missing = operation.parameters.filter((p) => p.in === 'query' && p.required && !(given !== undefined && p.name in given));
-    if (missing.length === 0) return given;
-    const out: Record<string, ParamValue | undefined> = { ...(given ?? {}) };
-    for (const spec of missing) out[spec.name] = this.ctx.validParameterValue(spec, this.generator);
-    return out;
+    return this.ctx.withRequiredQuery(operation, given, this.generator);
   }
 
   /** A call that was not sent: the case ends skipped with `reason` whatever the check makes of it. */

@@ -407,19 +407,12 @@ function select(contract: Contract, only: readonly string[], skip: readonly stri
   return { checks, operations };
 }
 
-/**
- * The required header parameters of a probe's operation (Xero's `xero-tenant-id`): the probes are judged like any
- * other answer to that operation, and a request without them is one a correct server refuses.
- */
-function probeHeaders(ctx: RunContext, operation: Operation): Record<string, string> {
-  return ctx.headerParameters(operation, ctx.generatorFor('probe'), {}, (spec) => spec.required === true);
-}
-
 /** One request before any check: a target that does not answer at all is a kit error, not a list of failed checks. */
 async function probe(ctx: RunContext, contract: Contract, displayUrl: string): Promise<void> {
   const operation: Operation | undefined = contract.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
   const query = operation?.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: '1' } : undefined;
-  const headers = operation ? probeHeaders(ctx, operation) : {};
+  // The probes are judged like any answer to their operation: with its required headers (Xero's xero-tenant-id).
+  const headers = operation ? ctx.requiredHeaders(operation, ctx.generatorFor('probe')) : {};
   const record = await ctx.send('probe', { method: 'GET', path: operation?.pathTemplate ?? '/', ...(query ? { query } : {}), headers }, operation ? { kind: 'operation', operation } : { kind: 'none' });
   const error = record.result.error;
   if (error && error.code !== 'REDIRECT') {
@@ -443,7 +436,7 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
   const tried: string[] = [];
   let foreign404 = 0;
   for (const operation of lists) {
-    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: probeHeaders(ctx, operation) }, { kind: 'operation', operation });
+    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: ctx.requiredHeaders(operation, ctx.generatorFor('probe')) }, { kind: 'operation', operation });
     const response = record.result.response;
     tried.push(`GET ${displayUrl}${operation.pathTemplate} → ${response ? response.status : (record.result.error?.code ?? 'no answer')}`);
     if (response?.status !== 404) continue;

@@ -55,7 +55,7 @@ export const locationResolves: CheckDefinition = {
       const match = router.match('GET', url.pathname);
       const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
       // The read's required headers go with it (a tenant header, Xero's xero-tenant-id), as with every call of the run.
-      const headers = match.kind === 'match' ? ctx.headerParameters(match.operation, c.generator, {}, (spec) => spec.required === true) : {};
+      const headers = match.kind === 'match' ? ctx.requiredHeaders(match.operation, c.generator) : {};
       const result = await c.send({ method: 'GET', path: url.href, headers }, target);
       if (result.error || !result.response) {
         c.fail(`GET ${location}: ${result.error?.message ?? 'no answer'}`);
