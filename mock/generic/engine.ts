@@ -74,8 +74,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (schema && isObject(input)) {
       // A client's value the record types otherwise (Discourse's reply_to_post_number: sent as an integer, answered as
       // `[string, null]`) is kept converted, not replaced by an invented one, where a conversion keeps its meaning.
-      for (const name of brokenMembers(problems(schema, record))) {
-        const property = Object.hasOwn(input, name) ? propertiesOf(schema).get(name) : undefined;
+      // Read from the declared types alone: no validation here, fitTo() below checks the record once.
+      const properties = propertiesOf(schema);
+      for (const name of Object.keys(input)) {
+        const property = properties.get(name);
         const other = property ? convertedEcho(record[name], mergeAllOf(property)) : undefined;
         if (other !== undefined) record[name] = other;
       }
@@ -479,11 +481,17 @@ function brokenMembers(diagnostics: readonly { readonly pointer: string }[]): Se
   return new Set(diagnostics.map((d) => decodeURIComponent(d.pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')));
 }
 
-/** A sent leaf in the type or format an answer's field declares, when one carries the same meaning. */
+/**
+ * A sent leaf in the type or format a field declares, when the value is not already of it and a conversion keeps
+ * its meaning: a date as that day's date-time (and back), a number or boolean as its text, a numeric text as its
+ * number. Undefined when no conversion is needed or none applies.
+ */
 function convertedEcho(value: unknown, property: Schema): unknown {
   const types = Array.isArray(property.type) ? (property.type as unknown[]) : [property.type];
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && property.format === 'date-time') return `${value}T00:00:00Z`;
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && property.format === 'date') return value.slice(0, 10);
+  const ownType = typeof value === 'boolean' ? ['boolean'] : typeof value === 'number' ? (Number.isInteger(value) ? ['number', 'integer'] : ['number']) : typeof value === 'string' ? ['string'] : [];
+  if (ownType.some((type) => types.includes(type))) return undefined;
   if ((typeof value === 'number' || typeof value === 'boolean') && types.includes('string')) return String(value);
   if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (types.includes('number') || (types.includes('integer') && /^-?\d+$/.test(value)))) return Number(value);
   return undefined;
