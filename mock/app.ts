@@ -44,7 +44,7 @@ import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
 import { locationFromLinks, type LocationOf } from './location.js';
-import { headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
+import { copiedHeaders, headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
 import { rememberMatches } from './match-memo.js';
 import { rememberParameterPasses, type ParameterCheck } from './parameter-memo.js';
 import { parsePrefer, type Preferences } from './prefer.js';
@@ -420,7 +420,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
           const answer = errors.error(page.refused === 'method' ? 'METHOD_NOT_ALLOWED' : 'ROUTE_NOT_FOUND', page.message);
           return respond(answer.status, answer.body, corsHeaders, page.refused === 'method' ? { allow: 'GET, HEAD' } : undefined);
         }
-        return { status: page.status, headers: { ...corsHeaders, 'content-type': page.contentType }, raw: page.bytes };
+        return { status: page.status, headers: copiedHeaders(corsHeaders, { 'content-type': page.contentType }), raw: page.bytes };
       }
       journalBodyRead = false;
       const match = matchOf(request.method, request.path);
@@ -451,7 +451,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const outcome = catalog.force(route.operation.operationId, draw.status, undefined, { pathParams: match.pathParams, body: undefined });
       if (outcome.ok) {
         const { status, body, headers } = outcome.answer;
-        return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), { ...headers, [CHAOS_HEADER]: `code=${status}` }, undefined, [`chaos: code=${status}`]);
+        return respond(status, body, corsHeaders, route.deprecation?.headers(match.pathParams), copiedHeaders(headers, { [CHAOS_HEADER]: `code=${status}` }), undefined, [`chaos: code=${status}`]);
       }
     }
     const answered = operation(request, route, match.pathParams, corsHeaders);
@@ -530,7 +530,7 @@ function anyMethodOnKnownPath(match: ReturnType<ReturnType<typeof createRouter>[
 
 function withExtra(headers: Readonly<Record<string, string>> | undefined, extra: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
   if (!extra) return headers;
-  return headers ? { ...headers, ...extra } : extra;
+  return headers ? copiedHeaders(headers, extra) : extra;
 }
 
 function clip(text: string): string {

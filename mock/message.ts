@@ -56,3 +56,15 @@ export function headerList(headers: HeaderMap, name: string): string | undefined
   const value = headers[name];
   return typeof value === 'string' || value === undefined ? value : value.join(', ');
 }
+
+/**
+ * A new header object holding `from`'s fields, then `extra`'s. Copied field by field, not spread: the adapter adds
+ * Content-Length to every answer's headers, and V8 makes adding a field to an object built by `{ ...spread }` cost
+ * about 2 µs (a tenth of a read's time in the server; issue 22, point 8), where a copy built this way costs 0.1 µs.
+ */
+export function copiedHeaders(from: Readonly<Record<string, string>> | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (from) for (const name in from) out[name] = from[name]!;
+  if (extra) for (const name in extra) out[name] = extra[name]!;
+  return out;
+}

@@ -10,7 +10,7 @@ import type { CompiledContract } from '../../src/schema/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
-import type { MockResponse } from '../message.js';
+import { copiedHeaders, type MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
@@ -533,11 +533,11 @@ function withDeclaredHeaders(plan: AnswerPlan, response: MockResponse, generator
   for (const header of plan.requiredHeaders) {
     const name = header.name.toLowerCase();
     if (headers[name] !== undefined) continue;
-    if (headers === response.headers) headers = { ...response.headers };
+    if (headers === response.headers) headers = copiedHeaders(response.headers);
     const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
     headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  return headers === response.headers ? { ...headers } : headers;
+  return headers === response.headers ? copiedHeaders(headers) : headers;
 }
 
 /**
