@@ -7,7 +7,8 @@
  *
  * Only a passed check is kept, and only when every value read is one string or absent (a repeated query parameter,
  * or a typed value that is not a primitive, is checked each time). Bounded per operation: a client walking through
- * many ids starts the memo over rather than growing it.
+ * many ids starts the memo over rather than growing it. Kept the second time its values are seen, as matches are
+ * (match-memo.ts): an id seen once, such as an order cancelled right after it was placed, costs no freezing.
  */
 import type { ParameterSpec } from '../src/contract/index.js';
 import type { ParametersResult, ParsedParameters, RawParameters } from '../src/schema/index.js';
@@ -25,16 +26,24 @@ export function rememberParameterPasses(specs: readonly ParameterSpec[], check: 
     .filter((spec) => spec.in === 'path' || spec.in === 'query' || spec.in === 'header')
     .map((spec) => ({ from: spec.in === 'path' ? 'path' : spec.in === 'query' ? 'query' : 'headers', key: spec.in === 'header' ? spec.name.toLowerCase() : spec.name }));
   if (read.length === 0) return check;
-  const kept = new Map<string, Passed>();
+  const kept = new Map<string, Passed | typeof SEEN_ONCE>();
   // One parameter sent without a value (an optional query parameter left out): kept apart, since any text is a value.
-  let absent: Passed | undefined;
+  let absent: Passed | typeof SEEN_ONCE | undefined;
   return (raw) => {
     const key = keyOf(read, raw);
     if (key === undefined) return check(raw);
     const known = key === ABSENT ? absent : kept.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined && known !== SEEN_ONCE) return known;
     const result = check(raw);
     if (!result.ok || !primitivesOnly(result.values)) return result;
+    if (known === undefined) {
+      if (key === ABSENT) absent = SEEN_ONCE;
+      else {
+        if (kept.size >= KEPT_PER_OPERATION) kept.clear();
+        kept.set(key, SEEN_ONCE);
+      }
+      return result;
+    }
     const passed: Passed = Object.freeze({ ok: true as const, values: Object.freeze({ path: Object.freeze(result.values.path), query: Object.freeze(result.values.query), header: Object.freeze(result.values.header) }) });
     if (key === ABSENT) {
       absent = passed;
@@ -70,6 +79,9 @@ function keyOf(read: readonly Read[], raw: RawParameters): string | typeof ABSEN
   }
   return key;
 }
+
+/** Values that passed once: the next pass with them is kept. */
+const SEEN_ONCE = 0;
 
 /** A single parameter sent without a value: not a string, since a key of one value is that value's own text. */
 const ABSENT: unique symbol = Symbol('absent');
