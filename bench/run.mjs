@@ -35,6 +35,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --big-starts N        mock starts per GitHub description in section 5 (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
+  --before DIR          section 1: also run the mock of an earlier build (a checkout with dist/ built, made by
+                        bench/before.sh) in the same rounds, and judge issue 22's point 7 by it: now/before, measured
   --update-baseline     also write this run's figures to bench/baseline.json
   --self-test           benchmark the baseline against itself (checks the harness; no mock needed)
   --quick               a short smoke run (2 rounds of 1 s, sizes 10000,100000, 1 runner repeat, 1 start per big document)`;
@@ -53,6 +55,7 @@ function parseOptions() {
       'big-starts': { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
+      before: { type: 'string' },
       'update-baseline': { type: 'boolean', default: false },
       'self-test': { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
@@ -83,9 +86,14 @@ function parseOptions() {
     bigStarts: int('big-starts', 1, 10),
     build: !values['no-build'],
     pin: !values['no-pin'],
+    before: values.before ? path.resolve(values.before) : undefined,
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
   };
+  if (o.before && !fs.existsSync(path.join(o.before, 'bin', 'petstore-kit.js'))) {
+    console.error(`bench: --before ${o.before} is not a built checkout (no bin/petstore-kit.js); make one with bench/before.sh`);
+    process.exit(2);
+  }
   if (values.quick) Object.assign(o, { rounds: 2, seconds: 1, warmup: 1, sizes: [10_000, 100_000], runnerRepeats: 1, bigStarts: 1 });
   for (const id of o.scenarios) {
     if (!SCENARIOS.some((s) => s.id === id)) {
@@ -207,11 +215,16 @@ async function runScenario(o, scenario, cpu) {
     const file = path.join(tmpDir, `${scenario.id}.json`);
     fs.writeFileSync(file, JSON.stringify(recorded));
     const base = await startServer({ name: 'baseline', args: ['bench/baseline-server.mjs', '--port', '0', '--responses', file], cwd: ROOT, timeoutMs: 30_000, cpu });
+    // --before: the same scenario on the mock of an earlier build, prepared the same way, in the same rounds.
+    let before;
     try {
-      const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid }, baseline: { kind: 'baseline', url: base.url, pid: base.pid } };
+      if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs(o), cwd: o.before, timeoutMs: 60_000, cpu });
+      const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid, ctx }, baseline: { kind: 'baseline', url: base.url, pid: base.pid, ctx } };
+      if (before) servers.before = { kind: 'mock', url: before.url, pid: before.pid, ctx: (await scenario.setup(before.url)).ctx };
+      const kinds = Object.keys(servers);
       // One load round, plus the CPU the server process and the load generator (this process) used during it.
       const load = async (server, seconds) => {
-        const requests = await scenario.load(ctx, server, o.connections);
+        const requests = await scenario.load(server.ctx, server, o.connections);
         const serverCpu0 = readCpuUs(server.pid);
         const genCpu0 = process.cpuUsage();
         const t0 = performance.now();
@@ -223,25 +236,33 @@ async function runScenario(o, scenario, cpu) {
         result.loadGeneratorCpuShare = (gen.user + gen.system) / wallUs;
         return result;
       };
-      if (o.warmup > 0) {
-        await load(servers.mock, o.warmup);
-        await load(servers.baseline, o.warmup);
-      }
-      const rounds = { mock: [], baseline: [] };
+      if (o.warmup > 0) for (const kind of kinds) await load(servers[kind], o.warmup);
+      const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
       for (let r = 0; r < o.rounds; r++) {
-        // Alternate who goes first, so a drift of the machine hits both alike.
-        for (const kind of r % 2 === 0 ? ['mock', 'baseline'] : ['baseline', 'mock']) {
+        // Alternate who goes first, so a drift of the machine hits all alike.
+        for (const kind of r % 2 === 0 ? kinds : [...kinds].reverse()) {
           const result = await load(servers[kind], o.seconds);
           rounds[kind].push(result);
         }
         const m = rounds.mock[r];
         const b = rounds.baseline[r];
-        console.log(`  ${scenario.id} round ${r + 1}/${o.rounds}: mock ${fmt(m.rps)} req/s (${fmt(m.serverCpuUsPerRequest)} µs CPU/req), baseline ${fmt(b.rps)} req/s (${fmt(b.serverCpuUsPerRequest)} µs), ratio ${fmt(ratio(m.rps, b.rps), 2)}, load generator CPU ${fmt(Math.max(m.loadGeneratorCpuShare, b.loadGeneratorCpuShare) * 100)}%${m.unexpected + b.unexpected ? `, unexpected ${m.unexpected}/${b.unexpected}` : ''}`);
+        const e = rounds.before?.[r];
+        console.log(`  ${scenario.id} round ${r + 1}/${o.rounds}: mock ${fmt(m.rps)} req/s (${fmt(m.serverCpuUsPerRequest)} µs CPU/req), baseline ${fmt(b.rps)} req/s (${fmt(b.serverCpuUsPerRequest)} µs), ratio ${fmt(ratio(m.rps, b.rps), 2)}${e ? `, before ${fmt(e.rps)} req/s (${fmt(e.serverCpuUsPerRequest)} µs), now/before ${fmt(ratio(m.rps, e.rps), 2)}` : ''}, load generator CPU ${fmt(Math.max(m.loadGeneratorCpuShare, b.loadGeneratorCpuShare) * 100)}%${m.unexpected + b.unexpected + (e?.unexpected ?? 0) ? `, unexpected ${m.unexpected}/${b.unexpected}${e ? `/${e.unexpected}` : ''}` : ''}`);
       }
       const mockSummary = summarize(rounds.mock, readRss(mock.pid).peak);
       const baseSummary = summarize(rounds.baseline, readRss(base.pid).peak);
+      const beforeSummary = before ? summarize(rounds.before, readRss(before.pid).peak) : undefined;
       const r = ratio(mockSummary.rps, baseSummary.rps);
       return {
+        ...(beforeSummary
+          ? {
+              // Issue 22, point 7, measured: this build against the earlier one, in the same rounds on the same CPU.
+              before: beforeSummary,
+              nowOverBefore: round3(ratio(mockSummary.rps, beforeSummary.rps)),
+              cpuNowOverBefore: round3(ratio(beforeSummary.cpuUsPerRequest, mockSummary.cpuUsPerRequest)),
+              roundNowOverBefore: rounds.mock.map((m, i) => round3(ratio(m.rps, rounds.before[i].rps))),
+            }
+          : {}),
         id: scenario.id,
         title: scenario.title,
         target: Number.isFinite(scenario.target) ? scenario.target : null,
@@ -258,6 +279,7 @@ async function runScenario(o, scenario, cpu) {
         wallMs: Math.round(performance.now() - started),
       };
     } finally {
+      await before?.stop();
       await base.stop();
     }
   } finally {
@@ -277,17 +299,37 @@ const BEFORE_GENERIC_ENGINE = Object.freeze({
 });
 const WITHIN = 0.95;
 
-/** Each Pet Store scenario's ratio now against its ratio before the generic engine: PASS when it kept 95% of it. */
+/**
+ * Each Pet Store scenario now against before the generic engine: PASS when it kept 95% of its throughput. With
+ * --before, measured: this build's req/s over the earlier build's, in the same rounds. Without it, estimated: the
+ * ratio to bare node:http now over the one recorded then, which a loaded or slower machine moves by more than 5%.
+ */
 function againstBeforeGeneric(results) {
   return results
     .filter((s) => s.mock && BEFORE_GENERIC_ENGINE.ratios[s.id] !== undefined)
     .map((s) => {
+      if (s.nowOverBefore !== undefined) {
+        return { id: s.id, measured: true, beforeRps: round3(s.before.rps), nowRps: round3(s.mock.rps), kept: s.nowOverBefore, cpuKept: s.cpuNowOverBefore, roundKept: s.roundNowOverBefore, verdict: s.nowOverBefore >= WITHIN ? 'PASS' : 'MISS' };
+      }
       const kept = s.ratio / BEFORE_GENERIC_ENGINE.ratios[s.id];
       return { id: s.id, before: BEFORE_GENERIC_ENGINE.ratios[s.id], now: round3(s.ratio), kept: round3(kept), cpuBefore: BEFORE_GENERIC_ENGINE.cpuRatios[s.id], cpuNow: s.cpuRatio, cpuKept: round3(s.cpuRatio / BEFORE_GENERIC_ENGINE.cpuRatios[s.id]), verdict: kept >= WITHIN ? 'PASS' : 'MISS' };
     });
 }
 
 function printBeforeGeneric(rows) {
+  if (!rows.length) return;
+  const measured = rows.filter((r) => r.measured);
+  if (measured.length) {
+    console.log(`\nThe Pet Store against the build before the generic engine (--before, the same rounds on the same CPU; issue 22 point 7: within 5%, now/before >= ${WITHIN}):`);
+    console.log(
+      formatTable(
+        ['scenario', 'before req/s', 'now req/s', 'now/before', 'verdict', 'CPU now/before', 'now/before by round'],
+        measured.map((r) => [r.id, fmt(r.beforeRps), fmt(r.nowRps), fmt(r.kept, 2), r.verdict, fmt(r.cpuKept, 2), r.roundKept.map((k) => fmt(k, 2)).join(' ')]),
+        ['before req/s', 'now req/s', 'now/before', 'CPU now/before'],
+      ),
+    );
+  }
+  rows = rows.filter((r) => !r.measured);
   if (!rows.length) return;
   console.log(`\nThe Pet Store against its ratios before the generic engine (${BEFORE_GENERIC_ENGINE.source}; issue 22 point 7: within 5%, now/before >= ${WITHIN}):`);
   console.log(
