@@ -117,6 +117,11 @@ export class RunContext {
    * deliberately invalid requests status-documented therefore did not judge: the document's silence, said once.
    */
   readonly silentOnErrors = new Set<string>();
+  /**
+   * Operations that document no success answer at all (no 2xx code, no 2XX, no default), whose 2xx answers
+   * status-documented therefore did not judge: nothing in the document says which success status is right.
+   */
+  readonly silentOnSuccess = new Set<string>();
   /** Which operations need credentials the run does not send (credentials.ts). */
   readonly credentials: Credentials;
 
@@ -555,6 +560,12 @@ export class Case {
   /** Follows a link of a created record: the target operation with the parameters the link binds (OpenAPI 3.0.3 §4.7.20). */
   async follow(target: LinkTarget, record: CreatedRecord, input: Omit<CallInput, 'path' | 'query'> & { readonly query?: CallInput['query'] } = {}): Promise<Call> {
     const { path, query } = linkInputs(target, record.call.source);
+    // A value the target's own path parameter refuses (an order id 20 where getOrderById takes 1 to 10, while the
+    // Order schema bounds nothing) is the document contradicting itself, not the target: the refusal such a request
+    // gets says nothing of the record, so it is not sent and the case cannot conclude. A created id that breaks the
+    // create's own answer schema is response-schema's finding.
+    const refused = this.checkValid(target.operation, { path }, 'path');
+    if (!refused.ok) return this.notSent(target.operation, `the create gave a value ${refusedBy(refused.reason)}`);
     return this.call(target.operation, { ...input, path, query: { ...this.ctx.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
   }
 
@@ -638,8 +649,9 @@ export class Case {
    * Validates an input the runner calls valid, as it will be sent: the body
    * as its exact JSON text read back, the path and query parameters as the
    * texts in the URL, with the operation's compiled validators (src/schema).
+   * `only: 'path'` judges the path parameters alone (what call() fills itself, required query and headers, aside).
    */
-  checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
+  checkValid(operation: Operation, input: CallInput, only?: 'path'): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
     const validators = this.ctx.compiled.operations.get(operation.operationId);
     if (!validators) return { ok: true, body: input.body };
     // Values written by their style (objects, delimited arrays) are validated as the typed values they are; the rest as the texts sent.
@@ -665,7 +677,7 @@ export class Case {
     const path = Object.fromEntries(Object.entries(queryOf(pathValues)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
     const parameters = validators.parameters({ path, query: queryOf(queryValues), headers: lowerCaseKeys(input.headers ?? {}) });
     // A required header the caller leaves out is one call() fills (headerParameters), so its absence here is no problem.
-    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required'));
+    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required') && (only === undefined || d.pointer.startsWith('/path/')));
     if (diagnostics.length > 0) {
       const first = diagnostics[0]!;
       return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
@@ -807,6 +819,15 @@ export function linkInputs(target: LinkTarget, source: ExpressionSource): { path
     else if (parameter.in === 'query') query[parameter.name] = text;
   }
   return { path, query };
+}
+
+/**
+ * Why a value the target gave cannot be sent back, from checkValid's reason: `getSlot does not take (the parameter
+ * /path/slotId must be <= 2): the document itself rules that request out`.
+ */
+export function refusedBy(reason: string): string {
+  const match = /^no valid input for ([^:]+): (.*)$/s.exec(reason);
+  return match ? `${match[1]} does not take (${match[2]}): the document itself rules that request out` : `the document rules out (${reason})`;
 }
 
 /** What a call got, in a few words for a failure reason: `answered 500 INTERNAL_ERROR`. */

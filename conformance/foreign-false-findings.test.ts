@@ -16,7 +16,11 @@
  * - a 415 to a body that is not JSON, where the operation lists only 400 (taken for an undocumented status);
  * - a 404 for an id the runner made up, where the operation lists only 200 (the same);
  * - a request budget too small for the run (reported as failures);
- * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status).
+ * - 400 and 422 both documented, and a schema violation answered 422 (taken for the wrong status);
+ * - an operation that documents no success answer at all, answered 200 (the classic Swagger Petstore's addPet
+ *   lists only 405; taken for an undocumented status);
+ * - a read whose path parameter takes fewer ids than the record's schema allows (its orderId 1 to 10, Order.id
+ *   unbounded): the server's 400 to an id the read refuses was taken for a record not read back.
  *
  * Against it the runner reports no failure; with a tiny budget it reports
  * what it did not run as not run, never as failed.
@@ -121,6 +125,42 @@ paths:
       responses:
         '204': { description: deleted }
         '404': { $ref: '#/components/responses/Error' }
+  /reindex:
+    post:
+      operationId: reindex
+      description: documents its refusal only, as the classic Swagger Petstore's addPet does
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '409': { $ref: '#/components/responses/Error' }
+  /slots:
+    post:
+      operationId: createSlot
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '201':
+          description: created
+          headers: { Location: { schema: { type: string } } }
+          content: { application/json: { schema: { $ref: '#/components/schemas/Slot' } } }
+        '400': { $ref: '#/components/responses/Error' }
+  /slots/{slotId}:
+    parameters:
+      - { name: slotId, in: path, required: true, description: only the first two slots can be read, schema: { type: integer, minimum: 1, maximum: 2 } }
+    get:
+      operationId: getSlot
+      responses:
+        '200': { description: the slot, content: { application/json: { schema: { $ref: '#/components/schemas/Slot' } } } }
+        '400': { $ref: '#/components/responses/Error' }
+        '404': { $ref: '#/components/responses/Error' }
+    delete:
+      operationId: deleteSlot
+      responses:
+        '204': { description: deleted }
+        '400': { $ref: '#/components/responses/Error' }
+        '404': { $ref: '#/components/responses/Error' }
   /download:
     get:
       operationId: download
@@ -135,6 +175,10 @@ components:
       required: [name]
       properties:
         name: { type: string, minLength: 1, maxLength: 80 }
+    Slot:
+      type: object
+      required: [slotId, name]
+      properties: { slotId: { type: integer, readOnly: true }, name: { type: string } }
     Thing:
       allOf:
         - type: object
@@ -152,6 +196,9 @@ const requested: string[] = [];
 function thingsHandler(): RequestListener {
   const things = new Map<string, Thing>();
   let next = 1;
+  // Slots are numbered on; the document lets only slots 1 and 2 be read or deleted, and the server holds to it.
+  const slots = new Map<number, { slotId: number; name: string }>();
+  let nextSlot = 1;
   // A clock that moves a second on every change, so an update time always differs from the one before it.
   let changes = 0;
   const stamp = (): string => new Date(Date.UTC(2026, 0, 1) + ++changes * 1000).toISOString();
@@ -199,6 +246,32 @@ function thingsHandler(): RequestListener {
     }
     if (path === '/download') return method === 'GET' ? sendJson(res, 302, { to: '/things?tenant=acme' }, { location: '/things?tenant=acme' }) : sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET' });
     if (path === '/things/public' && method === 'GET') return sendJson(res, 200, []);
+    // Success is a 200 with a receipt: the document lists only the 409, and says nothing of what success looks like.
+    if (path === '/reindex') {
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+      return validName(await readJsonBody(req)) ? sendJson(res, 200, { reindexed: things.size }) : sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
+    }
+    if (path === '/slots') {
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+      const body = await readJsonBody(req);
+      if (!validName(body)) return sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
+      const slot = { slotId: nextSlot++, name: body.name };
+      slots.set(slot.slotId, slot);
+      return sendJson(res, 201, slot, { location: `/slots/${slot.slotId}` });
+    }
+    const slotMatch = /^\/slots\/([^/]+)$/.exec(path);
+    if (slotMatch) {
+      if (method !== 'GET' && method !== 'DELETE') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, DELETE' });
+      const id = Number(decodeURIComponent(slotMatch[1]!));
+      if (!Number.isInteger(id) || id < 1 || id > 2) return sendJson(res, 400, { message: 'slotId must be 1 or 2' });
+      const slot = slots.get(id);
+      if (!slot) return sendJson(res, 404, { message: `no slot ${id}` });
+      if (method === 'GET') return sendJson(res, 200, slot);
+      slots.delete(id);
+      return sendJson(res, 204);
+    }
     const match = /^\/things\/([^/]+)$/.exec(path);
     if (match) {
       const id = decodeURIComponent(match[1]!);
@@ -279,6 +352,25 @@ describe('a correct server of a document with the constructs that fooled the run
     expect(requested.some((line) => /^GET \/search\?q=(&|$|[^&]{6,})/.test(line))).toBe(true);
     expect(report.results.filter((r) => r.operationId === 'searchThings' && r.verdict === 'failed')).toEqual([]);
     expect((report.warnings ?? []).map((w) => w.message)).toContainEqual(expect.stringMatching(/^1 operation documents no 4xx answer .*: searchThings$/));
+  });
+
+  it('an operation that documents no success answer: its 200 is no status-documented failure, and a warning says why', () => {
+    expect(requested.some((line) => line.startsWith('POST /reindex'))).toBe(true);
+    const archived = report.results.filter((r) => r.operationId === 'reindex');
+    expect(archived.filter((r) => r.verdict === 'failed')).toEqual([]);
+    expect(archived.some((r) => r.verdict === 'passed')).toBe(true);
+    expect((report.warnings ?? []).map((w) => w.message)).toContainEqual(expect.stringMatching(/^1 operation documents no success answer .*: reindex$/));
+  });
+
+  it('a created id the read\'s own path parameter refuses (slot 3 of 1 to 2) is not followed: the read-back cannot conclude, and fails nothing', () => {
+    const slotCases = report.results.filter((r) => r.operationId === 'createSlot' || r.operationId === 'getSlot' || r.operationId === 'deleteSlot');
+    expect(slotCases.filter((r) => r.verdict === 'failed')).toEqual([]);
+    // Slots 1 and 2 are read (through the first creates' Location); later ones are never asked for, and say why.
+    expect(requested.some((line) => /^GET \/slots\/[12]$/.test(line))).toBe(true);
+    expect(report.results.some((r) => r.verdict === 'skipped' && /getSlot does not take \(the parameter \/path\/slotId must be <= 2\): the document itself rules that request out/.test(r.reason ?? ''))).toBe(true);
+    // Only the checks that send invalid ids on purpose (negative-parameters: 3 is above the maximum) ask for slot 3 or later.
+    const followed = report.results.filter((r) => r.checkId !== 'negative-parameters' && r.evidence.some((x) => x.request.method === 'GET' && /\/slots\/([3-9]|\d\d)$/.test(x.request.url)));
+    expect(followed.map((r) => r.checkId)).toEqual([]);
   });
 
   it('an answer with a body the document leaves undescribed (no `content`) breaks nothing', () => {

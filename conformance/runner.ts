@@ -258,7 +258,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     formatVersion: REPORT_FORMAT_VERSION,
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
     // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
-    warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx)],
+    warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx), ...silentOnSuccessWarnings(ctx)],
     summary: {
       total: results.length,
       passed: results.filter((r) => r.verdict === 'passed').length,
@@ -301,6 +301,19 @@ function silentOnErrorsWarnings(ctx: RunContext): RunWarning[] {
       pointer: '/paths',
       message: `${silent.length} operation${silent.length === 1 ? '' : 's'} document${silent.length === 1 ? 's' : ''} no 4xx answer (no 4xx code, 4XX or default), yet must refuse invalid requests: ${silent.slice(0, 5).join(', ')}${silent.length > 5 ? ', …' : ''}`,
       skipped: "status-documented, on their 4xx answers to the run's invalid requests (every other rule still applies to them)",
+    },
+  ];
+}
+
+/** Operations that document no success answer, met with 2xx answers: the document's gap, said once (status-documented.ts). */
+function silentOnSuccessWarnings(ctx: RunContext): RunWarning[] {
+  const silent = [...ctx.silentOnSuccess];
+  if (silent.length === 0) return [];
+  return [
+    {
+      pointer: '/paths',
+      message: `${silent.length} operation${silent.length === 1 ? '' : 's'} document${silent.length === 1 ? 's' : ''} no success answer (no 2xx code, 2XX or default), yet answered with one: ${silent.slice(0, 5).join(', ')}${silent.length > 5 ? ', …' : ''}`,
+      skipped: 'status-documented, on their 2xx answers (every other rule still applies to them)',
     },
   ];
 }

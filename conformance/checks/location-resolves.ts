@@ -1,6 +1,7 @@
 import { excerptJson } from '../json.js';
 import { createRouter } from '../../src/router.js';
 import { sameValue } from '../compare.js';
+import { refusedBy } from '../context.js';
 import { isObject } from '../generate.js';
 import { isUriReference } from '../headers.js';
 import { createdSchema, identityField, okSchema, recordReads, representsCreated } from '../links.js';
@@ -56,6 +57,13 @@ export const locationResolves: CheckDefinition = {
       const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
       // The read's required headers go with it (a tenant header, Xero's xero-tenant-id), as with every call of the run.
       const headers = match.kind === 'match' ? ctx.requiredHeaders(match.operation, c.generator) : {};
+      // A Location whose id the read's own path parameter refuses (slot 3 where slotId is 1 to 2, while the record's
+      // schema bounds nothing): the document itself rules that read out, so its refusal would say nothing (Case.follow).
+      const refused = match.kind === 'match' ? c.checkValid(match.operation, { path: match.pathParams }, 'path') : undefined;
+      if (refused && !refused.ok) {
+        c.skip(`cannot conclude: Location ${location} names a value ${refusedBy(refused.reason)}`);
+        continue;
+      }
       const result = await c.send({ method: 'GET', path: url.href, headers }, target);
       if (result.error || !result.response) {
         c.fail(`GET ${location}: ${result.error?.message ?? 'no answer'}`);
