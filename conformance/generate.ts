@@ -10,9 +10,8 @@
  */
 import { Faker, en } from '@faker-js/faker';
 import type { OpenAPIV3 } from 'openapi-types';
-import { createRequire } from 'node:module';
-import type RandExpClass from 'randexp';
 import type { MediaTypeSpec, Operation, ParameterSpec } from '../src/contract/index.js';
+import { sampleFromPattern } from '../src/pattern-sample.js';
 import { isJsonMediaType, type Diagnostic } from '../src/schema/index.js';
 import { parseJson, plainJson, stringifyJson } from './json.js';
 
@@ -59,11 +58,6 @@ const TWO_TO_63 = '9223372036854775808';
 /** Words that no sane enum contains, tried in order. `adopted` is the classic wrong PetStatus. */
 const NOT_IN_ENUM = ['adopted', 'unknown-value', 'x-not-in-enum'];
 
-/**
- * randexp is CommonJS whose `module.exports` is the class itself while its
- * typings declare a default export; loaded through require, typed by its own declaration.
- */
-const RandExp: typeof RandExpClass.default = createRequire(import.meta.url)('randexp');
 
 /** Says why a body is not valid for an operation (the compiled request validator, src/schema), or [] when it is. */
 export type BodyValidator = (operation: Operation, value: unknown) => readonly Diagnostic[];
@@ -286,12 +280,9 @@ export class Generator {
     }
   }
 
-  /** A string matching an ECMA-262 pattern (randexp), drawn from this generator's seeded faker. */
+  /** A string matching the pattern (randexp, src/pattern-sample.ts), drawn from this generator's seeded faker; a plain word when none does. */
   private fromPattern(pattern: string): string {
-    const expression = new RandExp(pattern);
-    expression.max = 8;
-    expression.randInt = (from: number, to: number) => this.faker.number.int({ min: from, max: to });
-    return expression.gen();
+    return sampleFromPattern(pattern, (from, to) => this.faker.number.int({ min: from, max: to })) ?? this.faker.word.noun();
   }
 }
 

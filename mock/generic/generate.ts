@@ -9,6 +9,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
+import { sampleFromPattern } from '../../src/pattern-sample.js';
 
 /**
  * Faker's class reached through its English-only entry: the package's main entry imports every locale (about
@@ -139,26 +140,9 @@ export class ValueGenerator {
     return this.faker.word.noun();
   }
 
-  /** A string matching an ECMA-262 pattern (faker's own generator), or undefined when it cannot make one. */
+  /** A string matching the pattern (randexp, src/pattern-sample.ts), drawn from this generator's seeded faker; undefined when none does. */
   private fromPattern(pattern: string): string | undefined {
-    let check: RegExp;
-    try {
-      check = new RegExp(pattern, 'u');
-    } catch {
-      return undefined;
-    }
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      try {
-        // faker's generator takes no alternation (`(SM|MM)` comes out literally): one alternative of each innermost
-        // group is chosen first, the rest of the pattern left to faker.
-        const source = pattern.replace(/^\^|\$$/g, '').replace(/\((?:\?:)?([^()]*\|[^()]*)\)/g, (_group, alternatives: string) => this.faker.helpers.arrayElement(alternatives.split('|')));
-        const candidate = this.faker.helpers.fromRegExp(source);
-        if (check.test(candidate)) return candidate;
-      } catch {
-        return undefined;
-      }
-    }
-    return undefined;
+    return sampleFromPattern(pattern, (from, to) => this.faker.number.int({ min: from, max: to }));
   }
 }
 
