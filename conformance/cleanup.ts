@@ -200,10 +200,13 @@ export class CleanupRegistry {
   }
 
   private looksOurs(entry: Entry, value: unknown): boolean {
-    const record = Array.isArray(value) ? value[0] : value;
-    if (!isObject(record)) return false;
-    if (entry.taggedFields.length > 0) return Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag));
-    return Object.entries(entry.boundFields).every(([name, v]) => record[name] === v);
+    const first = Array.isArray(value) ? value[0] : value;
+    if (!isObject(first)) return false;
+    // A read may wrap the record in one member (ReadMe's `{ "data": {...} }`, Xero payroll's `{ "employee": {...} }`):
+    // the run's own record is then the member, and taking the wrapper for another record left every one behind.
+    const records = [first, ...Object.values(first).filter(isObject)];
+    if (entry.taggedFields.length > 0) return records.some((record) => Object.values(record).some((v) => typeof v === 'string' && v.includes(this.runTag)));
+    return records.some((record) => Object.entries(entry.boundFields).every(([name, v]) => record[name] === v));
   }
 }
 

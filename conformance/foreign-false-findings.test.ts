@@ -20,7 +20,9 @@
  * - an operation that documents no success answer at all, answered 200 (the classic Swagger Petstore's addPet
  *   lists only 405; taken for an undocumented status);
  * - a read whose path parameter takes fewer ids than the record's schema allows (its orderId 1 to 10, Order.id
- *   unbounded): the server's 400 to an id the read refuses was taken for a record not read back.
+ *   unbounded): the server's 400 to an id the read refuses was taken for a record not read back;
+ * - a record every answer wraps in one member (`{ "data": {...} }`, as ReadMe's API does): the clean-up took the
+ *   wrapper for another record and left every one behind.
  *
  * Against it the runner reports no failure; with a tiny budget it reports
  * what it did not run as not run, never as failed.
@@ -161,6 +163,28 @@ paths:
         '204': { description: deleted }
         '400': { $ref: '#/components/responses/Error' }
         '404': { $ref: '#/components/responses/Error' }
+  /notes:
+    post:
+      operationId: createNote
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/WrappedNote' } } } }
+        '400': { $ref: '#/components/responses/Error' }
+  /notes/{noteId}:
+    parameters:
+      - { name: noteId, in: path, required: true, schema: { type: string } }
+    get:
+      operationId: getNote
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { $ref: '#/components/schemas/WrappedNote' } } } }
+        '404': { $ref: '#/components/responses/Error' }
+    delete:
+      operationId: deleteNote
+      responses:
+        '204': { description: deleted }
+        '404': { $ref: '#/components/responses/Error' }
   /download:
     get:
       operationId: download
@@ -175,6 +199,10 @@ components:
       required: [name]
       properties:
         name: { type: string, minLength: 1, maxLength: 80 }
+    WrappedNote:
+      type: object
+      required: [data]
+      properties: { data: { type: object, required: [noteId, name], properties: { noteId: { type: string, readOnly: true }, name: { type: string } } } }
     Slot:
       type: object
       required: [slotId, name]
@@ -198,6 +226,7 @@ function thingsHandler(): RequestListener {
   let next = 1;
   // Slots are numbered on; the document lets only slots 1 and 2 be read or deleted, and the server holds to it.
   const slots = new Map<number, { slotId: number; name: string }>();
+  const notes = new Map<string, { noteId: string; name: string }>();
   let nextSlot = 1;
   // A clock that moves a second on every change, so an update time always differs from the one before it.
   let changes = 0;
@@ -260,6 +289,24 @@ function thingsHandler(): RequestListener {
       const slot = { slotId: nextSlot++, name: body.name };
       slots.set(slot.slotId, slot);
       return sendJson(res, 201, slot, { location: `/slots/${slot.slotId}` });
+    }
+    if (path === '/notes') {
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+      const body = await readJsonBody(req);
+      if (!validName(body)) return sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
+      const note = { noteId: `n${notes.size + 1}-${next++}`, name: body.name };
+      notes.set(note.noteId, note);
+      return sendJson(res, 201, { data: note });
+    }
+    const noteMatch = /^\/notes\/([^/]+)$/.exec(path);
+    if (noteMatch) {
+      const note = notes.get(decodeURIComponent(noteMatch[1]!));
+      if (method === 'GET') return note ? sendJson(res, 200, { data: note }) : sendJson(res, 404, { message: 'no such note' });
+      if (method !== 'DELETE') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'GET, DELETE' });
+      if (!note) return sendJson(res, 404, { message: 'no such note' });
+      notes.delete(note.noteId);
+      return sendJson(res, 204);
     }
     const slotMatch = /^\/slots\/([^/]+)$/.exec(path);
     if (slotMatch) {
@@ -371,6 +418,12 @@ describe('a correct server of a document with the constructs that fooled the run
     // Only the checks that send invalid ids on purpose (negative-parameters: 3 is above the maximum) ask for slot 3 or later.
     const followed = report.results.filter((r) => r.checkId !== 'negative-parameters' && r.evidence.some((x) => x.request.method === 'GET' && /\/slots\/([3-9]|\d\d)$/.test(x.request.url)));
     expect(followed.map((r) => r.checkId)).toEqual([]);
+  });
+
+  it('a record wrapped in one member (`{ "data": {...} }`) is recognised as the run\'s own by the clean-up, and deleted', () => {
+    expect(requested.filter((line) => line.startsWith('POST /notes')).length).toBeGreaterThan(0);
+    expect(report.cleanup.leftBehind.filter((left) => left.resource.startsWith('createNote'))).toEqual([]);
+    expect(requested.some((line) => /^DELETE \/notes\/n/.test(line))).toBe(true);
   });
 
   it('an answer with a body the document leaves undescribed (no `content`) breaks nothing', () => {

@@ -198,18 +198,33 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
  * Where a created record's id is: the body field named like the item's
  * parameter (`thingId`), else `id`, else it in another case (`{Sid}`: `sid`), else the parameter's last word
  * (`event_type_name` → `name`), else the one field named like an id
- * (`thing_id`, `thingID`); with none, the Location header's last segment.
+ * (`thing_id`, `thingID`); else such a field of the record the body wraps in one member (`{ "data": {...} }`,
+ * ReadMe's API); with none, the Location header's last segment.
  */
 function idExpression(response: ResponseSpec, idName: string): string | undefined {
   const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
+  const pointer = (names: readonly string[]): string => `$response.body#/${names.map((name) => name.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const field = idFieldOf(bodySchema, idName);
+  if (field) return pointer([field]);
+  const members = propertiesOf(bodySchema);
+  const wrappers = Object.entries(members).filter(([, member]) => Object.keys(propertiesOf(member)).length > 0);
+  // One object member beside at most two others (paging, a request id): the record, wrapped.
+  if (wrappers.length === 1 && Object.keys(members).length <= 3) {
+    const [wrapper, member] = wrappers[0]!;
+    const inner = idFieldOf(member, idName);
+    if (inner) return pointer([wrapper, inner]);
+  }
+  return LOCATION_ID;
+}
+
+/** The field of an object schema that names the record for `{idName}` (see idExpression), if any. */
+function idFieldOf(bodySchema: Parameters<typeof propertiesOf>[0], idName: string): string | undefined {
   const properties = Object.keys(propertiesOf(bodySchema));
   const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
   // `{event_type_name}` is the record's `name` (Svix), `{team_slug}` its `slug`: the parameter's last word, after `id`.
   const words = idName.split(/[_-]|(?=[A-Z])/);
   const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
-  const field = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => name.toLowerCase() === idName.toLowerCase()) ?? properties.find((name) => lastWord !== undefined && name === lastWord) ?? (idLike.length === 1 ? idLike[0] : undefined);
-  if (field) return `$response.body#/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-  return LOCATION_ID;
+  return properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => name.toLowerCase() === idName.toLowerCase()) ?? properties.find((name) => lastWord !== undefined && name === lastWord) ?? (idLike.length === 1 ? idLike[0] : undefined);
 }
 
 /** `/pets/{petId}` is an item of `/pets`. */
