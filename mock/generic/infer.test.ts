@@ -245,4 +245,19 @@ describe('records that travel in a named array envelope (Xero: `{ "Items": [ {..
     const [lone] = mapOf({ '/Items': { post: { operationId: 'make', requestBody: json(Lone), responses: ok(Lone) } }, '/Items/{ItemID}': { parameters: [itemId], get: { operationId: 'one', responses: ok(Lone) } } }).resources;
     expect(lone).toMatchObject({ batchKey: 'Records', idField: 'ItemID' });
   });
+
+  it('takes the only object member that carries the id, whatever its name, for the record; never a member beside an id of its own', () => {
+    // Discourse: createGroup answers { basic_group: { id, name } }, and the collection has no read to name the record.
+    const Group: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+    const Created: OpenAPIV3.SchemaObject = { type: 'object', properties: { basic_group: Group } };
+    const NewGroup: OpenAPIV3.SchemaObject = { type: 'object', properties: { group: { type: 'object', properties: { name: { type: 'string' } } } } };
+    const paths: Paths = {
+      '/admin/groups': { post: { operationId: 'createGroup', requestBody: json(NewGroup), responses: ok(Created) } },
+      '/admin/groups/{id}': { parameters: [param('id', { type: 'integer' })], delete: { operationId: 'deleteGroup', responses: { '200': { description: 'gone' } } } },
+    };
+    expect(mapOf(paths).resources[0]).toMatchObject({ recordSchema: Group, idField: 'id', itemEnvelope: 'basic_group' });
+    // A record with an id of its own and one object member (an address) is the record itself.
+    const Person: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'integer' }, address: { type: 'object', properties: { id: { type: 'integer' }, city: { type: 'string' } } } } };
+    expect(mapOf(crud('/people', '/people/{id}', Person, param('id', { type: 'integer' }))).resources[0]).toMatchObject({ recordSchema: Person, idField: 'id' });
+  });
 });

@@ -247,6 +247,11 @@ function recordSchemaOf(collection: string, idParam: string, read: Operation | u
     // for `/Employees/{EmployeeID}`), beside at most a few others and no id of its own.
     const own = [...properties.keys()].find((key) => key.toLowerCase() === singularOf(collection).toLowerCase() && typeOf(properties.get(key)!) === 'object');
     if (own !== undefined && properties.size <= 4 && !properties.has('id') && !properties.has(idParam)) return { schema: properties.get(own)!, envelope: own };
+    // Else the only object member that carries an identity field, beside at most two others and with none of its own
+    // (Discourse's createGroup answers `{ basic_group: { id, ... } }`): the record, wrapped under another name.
+    const objects = [...properties].filter(([, member]) => typeOf(member) === 'object' && propertiesOf(member).size > 0);
+    const sole = objects.length === 1 && properties.size <= 3 && !carriesId(candidate, collection, idParam) && carriesId(objects[0]![1], collection, idParam) ? objects[0]! : undefined;
+    if (sole) return { schema: sole[1], envelope: sole[0] };
     const batchKey = batchKeyOf(candidate, collection, idParam);
     if (batchKey !== undefined) return { schema: itemsOf(properties.get(batchKey)!)!, batchKey };
     return { schema: candidate };
