@@ -21,6 +21,8 @@
  *   lists only 405; taken for an undocumented status);
  * - a read whose path parameter takes fewer ids than the record's schema allows (its orderId 1 to 10, Order.id
  *   unbounded): the server's 400 to an id the read refuses was taken for a record not read back;
+ * - a key the client chooses that the item path refuses (a tag named `Blue 2` where `/tags/{name}` takes
+ *   lowercase letters): the clean-up sent the DELETE the document rules out and failed on its rightful 400;
  * - a record every answer wraps in one member (`{ "data": {...} }`, as ReadMe's API does): the clean-up took the
  *   wrapper for another record and left every one behind.
  *
@@ -163,6 +165,24 @@ paths:
         '204': { description: deleted }
         '400': { $ref: '#/components/responses/Error' }
         '404': { $ref: '#/components/responses/Error' }
+  /tags:
+    post:
+      operationId: createTag
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } }
+      responses:
+        '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/NewThing' } } } }
+        '400': { $ref: '#/components/responses/Error' }
+  /tags/{name}:
+    parameters:
+      - { name: name, in: path, required: true, schema: { type: string, pattern: '^[a-z]+$' } }
+    delete:
+      operationId: deleteTag
+      responses:
+        '204': { description: deleted }
+        '400': { $ref: '#/components/responses/Error' }
+        '404': { $ref: '#/components/responses/Error' }
   /notes:
     post:
       operationId: createNote
@@ -227,6 +247,7 @@ function thingsHandler(): RequestListener {
   // Slots are numbered on; the document lets only slots 1 and 2 be read or deleted, and the server holds to it.
   const slots = new Map<number, { slotId: number; name: string }>();
   const notes = new Map<string, { noteId: string; name: string }>();
+  const tags = new Set<string>();
   let nextSlot = 1;
   // A clock that moves a second on every change, so an update time always differs from the one before it.
   let changes = 0;
@@ -289,6 +310,22 @@ function thingsHandler(): RequestListener {
       const slot = { slotId: nextSlot++, name: body.name };
       slots.set(slot.slotId, slot);
       return sendJson(res, 201, slot, { location: `/slots/${slot.slotId}` });
+    }
+    if (path === '/tags') {
+      if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
+      if (!/^application\/json/i.test(req.headers['content-type'] ?? '')) return sendJson(res, 400, { message: 'a JSON body is required' });
+      const body = await readJsonBody(req);
+      if (!validName(body)) return sendJson(res, 400, { message: 'a name of 1 to 80 characters is required' });
+      tags.add(body.name);
+      return sendJson(res, 201, { name: body.name });
+    }
+    const tagMatch = /^\/tags\/([^/]+)$/.exec(path);
+    if (tagMatch) {
+      if (method !== 'DELETE') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'DELETE' });
+      // The document's own parameter: lowercase letters only, whatever name the tag was created with.
+      const name = decodeURIComponent(tagMatch[1]!);
+      if (!/^[a-z]+$/.test(name)) return sendJson(res, 400, { message: 'a tag name is lowercase letters' });
+      return tags.delete(name) ? sendJson(res, 204) : sendJson(res, 404, { message: `no tag ${name}` });
     }
     if (path === '/notes') {
       if (method !== 'POST') return sendJson(res, 405, { message: 'not allowed' }, { allow: 'POST' });
@@ -418,6 +455,14 @@ describe('a correct server of a document with the constructs that fooled the run
     // Only the checks that send invalid ids on purpose (negative-parameters: 3 is above the maximum) ask for slot 3 or later.
     const followed = report.results.filter((r) => r.checkId !== 'negative-parameters' && r.evidence.some((x) => x.request.method === 'GET' && /\/slots\/([3-9]|\d\d)$/.test(x.request.url)));
     expect(followed.map((r) => r.checkId)).toEqual([]);
+  });
+
+  it('a created key the delete\'s own path parameter refuses is left behind with why, never sent', () => {
+    expect(requested.some((line) => line.startsWith('POST /tags'))).toBe(true);
+    const left = report.cleanup.leftBehind.filter((entry) => entry.resource.startsWith('createTag'));
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.map((entry) => entry.reason)).toContainEqual(expect.stringMatching(/^not deleted: deleteTag does not take \/path\/name \(must match pattern "\^\[a-z\]\+\$"\): the document itself rules that request out$/));
+    expect(requested.filter((line) => line.startsWith('DELETE /tags/') && !/^DELETE \/tags\/[a-z]+$/.test(line))).toEqual([]);
   });
 
   it('a record wrapped in one member (`{ "data": {...} }`) is recognised as the run\'s own by the clean-up, and deleted', () => {
