@@ -45,7 +45,8 @@ export async function runBigDocuments({ starts, root, tmpDir }) {
         await mock?.stop();
         mock = await startServer({ name: `mock --spec ${doc.name}`, args: ['bin/petstore-kit.js', 'mock', '--spec', spec, '--port', '0', '--quiet'], cwd: root, timeoutMs: 120_000 });
         const cpuMs = readCpuUs(mock.pid) / 1000;
-        const probe = await request(mock.url, { path: PROBE });
+        // Under the document's base path, which the mock's `listening on` URL carries (GHES: /api/v3).
+        const probe = await request(mock.url, { path: `${new URL(mock.url).pathname.replace(/\/$/, '')}${PROBE}` });
         if (probe.status !== 200) throw new Error(`GET ${PROBE}: ${probe.status} ${probe.body.slice(0, 200)}`);
         const rss = readRss(mock.pid);
         row.attempts.push({ startupMs: Math.round(mock.startupMs), startupCpuMs: Math.round(cpuMs), peakRssBytes: rss.peak });
