@@ -160,8 +160,8 @@ export class CleanupRegistry {
     if (refusal !== undefined) return { kind: 'left', reason: `${entry.kind.remove.operation.operationId} ${refusal}` };
     // An id the delete's own path parameter refuses (the target created it so): the document rules that request out,
     // so it is not sent, and the record is left with why (Case.follow does the same for the checks).
-    const ruledOut = pathRuledOut(ctx, entry.kind.remove.operation, entry.deleteInput.path);
-    if (ruledOut !== undefined) return { kind: 'left', reason: `not deleted: ${entry.kind.remove.operation.operationId} does not take ${ruledOut}: the document itself rules that request out` };
+    const ruledOut = ctx.ruledOutPath(entry.kind.remove.operation, entry.deleteInput.path);
+    if (ruledOut !== undefined) return { kind: 'left', reason: `not deleted: ${ruledOut}` };
     if (entry.read) {
       let read = await this.readFirst(ctx, entry.read);
       // Gone by its sunset is not gone: read it through the successor instead (a list filtered by its id).
@@ -237,16 +237,6 @@ function fills(template: string, path: Readonly<Record<string, unknown>>): boole
 function deleteRefusal(ctx: RunContext, entry: Entry): string | undefined {
   if (!entry.deletePath || !entry.kind.remove) return undefined;
   return pathRefusal(entry.kind.remove.operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, entry.deletePath, targetUrl(ctx.client.baseUrl, entry.deletePath));
-}
-
-/** The first path parameter the operation's own schema refuses, as `/path/identifier must match pattern …`; undefined when all pass. */
-function pathRuledOut(ctx: RunContext, operation: Operation, path: Readonly<Record<string, ParamValue>>): string | undefined {
-  const validators = ctx.compiled.operations.get(operation.operationId);
-  if (!validators) return undefined;
-  const texts = Object.fromEntries(Object.entries(path).map(([name, value]) => [name, Array.isArray(value) ? String(value[0] ?? '') : String(value)]));
-  const checked = validators.parameters({ path: texts, query: {}, headers: {} });
-  const first = checked.ok ? undefined : checked.diagnostics.find((d) => d.pointer.startsWith('/path/'));
-  return first ? `${first.pointer} (${first.message})` : undefined;
 }
 
 /** A path as it goes on the wire, dot segments resolved (RFC 3986 §5.2.4), so two spellings of one URL are one URL. */

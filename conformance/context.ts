@@ -125,6 +125,21 @@ export class RunContext {
   /** Which operations need credentials the run does not send (credentials.ts). */
   readonly credentials: Credentials;
 
+  /**
+   * Why a request with these path values is one the operation's own parameters rule out (an order id 20 where
+   * getOrderById takes 1 to 10, while the Order schema bounds nothing), as `getOrderById does not take /path/orderId
+   * (must be <= 10): the document itself rules that request out`; undefined when they pass. A value the target gave
+   * back that way is the document contradicting itself, not the target: the refusal it would get says nothing.
+   */
+  ruledOutPath(operation: Operation, path: Readonly<Record<string, ParamValue>>): string | undefined {
+    const validators = this.compiled.operations.get(operation.operationId);
+    if (!validators) return undefined;
+    const texts = Object.fromEntries(Object.entries(path).map(([name, value]) => [name, Array.isArray(value) ? String(value[0] ?? '') : String(value)]));
+    const checked = validators.parameters({ path: texts, query: {}, headers: {} });
+    const first = checked.ok ? undefined : checked.diagnostics.find((d) => d.pointer.startsWith('/path/'));
+    return first ? `${operation.operationId} does not take ${first.pointer} (${first.message}): the document itself rules that request out` : undefined;
+  }
+
   constructor(
     readonly contract: Contract,
     readonly compiled: CompiledContract,
@@ -560,12 +575,10 @@ export class Case {
   /** Follows a link of a created record: the target operation with the parameters the link binds (OpenAPI 3.0.3 §4.7.20). */
   async follow(target: LinkTarget, record: CreatedRecord, input: Omit<CallInput, 'path' | 'query'> & { readonly query?: CallInput['query'] } = {}): Promise<Call> {
     const { path, query } = linkInputs(target, record.call.source);
-    // A value the target's own path parameter refuses (an order id 20 where getOrderById takes 1 to 10, while the
-    // Order schema bounds nothing) is the document contradicting itself, not the target: the refusal such a request
-    // gets says nothing of the record, so it is not sent and the case cannot conclude. A created id that breaks the
-    // create's own answer schema is response-schema's finding.
-    const refused = this.checkValid(target.operation, { path }, 'path');
-    if (!refused.ok) return this.notSent(target.operation, `the create gave a value ${refusedBy(refused.reason)}`);
+    // A value the target's own path parameter refuses is not sent: the case cannot conclude (RunContext.ruledOutPath).
+    // A created id that breaks the create's own answer schema is response-schema's finding.
+    const ruledOut = this.ctx.ruledOutPath(target.operation, path);
+    if (ruledOut !== undefined) return this.notSent(target.operation, `the create gave a value ${ruledOut}`);
     return this.call(target.operation, { ...input, path, query: { ...this.ctx.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
   }
 
@@ -649,9 +662,8 @@ export class Case {
    * Validates an input the runner calls valid, as it will be sent: the body
    * as its exact JSON text read back, the path and query parameters as the
    * texts in the URL, with the operation's compiled validators (src/schema).
-   * `only: 'path'` judges the path parameters alone (what call() fills itself, required query and headers, aside).
    */
-  checkValid(operation: Operation, input: CallInput, only?: 'path'): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
+  checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
     const validators = this.ctx.compiled.operations.get(operation.operationId);
     if (!validators) return { ok: true, body: input.body };
     // Values written by their style (objects, delimited arrays) are validated as the typed values they are; the rest as the texts sent.
@@ -677,7 +689,7 @@ export class Case {
     const path = Object.fromEntries(Object.entries(queryOf(pathValues)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
     const parameters = validators.parameters({ path, query: queryOf(queryValues), headers: lowerCaseKeys(input.headers ?? {}) });
     // A required header the caller leaves out is one call() fills (headerParameters), so its absence here is no problem.
-    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required') && (only === undefined || d.pointer.startsWith('/path/')));
+    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required'));
     if (diagnostics.length > 0) {
       const first = diagnostics[0]!;
       return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
@@ -819,15 +831,6 @@ export function linkInputs(target: LinkTarget, source: ExpressionSource): { path
     else if (parameter.in === 'query') query[parameter.name] = text;
   }
   return { path, query };
-}
-
-/**
- * Why a value the target gave cannot be sent back, from checkValid's reason: `getSlot does not take (the parameter
- * /path/slotId must be <= 2): the document itself rules that request out`.
- */
-export function refusedBy(reason: string): string {
-  const match = /^no valid input for ([^:]+): (.*)$/s.exec(reason);
-  return match ? `${match[1]} does not take (${match[2]}): the document itself rules that request out` : `the document rules out (${reason})`;
 }
 
 /** What a call got, in a few words for a failure reason: `answered 500 INTERNAL_ERROR`. */

@@ -1,7 +1,6 @@
 import { excerptJson } from '../json.js';
 import { createRouter } from '../../src/router.js';
 import { sameValue } from '../compare.js';
-import { refusedBy } from '../context.js';
 import { isObject } from '../generate.js';
 import { isUriReference } from '../headers.js';
 import { createdSchema, identityField, okSchema, recordReads, representsCreated } from '../links.js';
@@ -59,9 +58,9 @@ export const locationResolves: CheckDefinition = {
       const headers = match.kind === 'match' ? ctx.requiredHeaders(match.operation, c.generator) : {};
       // A Location whose id the read's own path parameter refuses (slot 3 where slotId is 1 to 2, while the record's
       // schema bounds nothing): the document itself rules that read out, so its refusal would say nothing (Case.follow).
-      const refused = match.kind === 'match' ? c.checkValid(match.operation, { path: match.pathParams }, 'path') : undefined;
-      if (refused && !refused.ok) {
-        c.skip(`cannot conclude: Location ${location} names a value ${refusedBy(refused.reason)}`);
+      const ruledOut = match.kind === 'match' ? ctx.ruledOutPath(match.operation, match.pathParams) : undefined;
+      if (ruledOut !== undefined) {
+        c.skip(`cannot conclude: Location ${location} names a value ${ruledOut}`);
         continue;
       }
       const result = await c.send({ method: 'GET', path: url.href, headers }, target);
