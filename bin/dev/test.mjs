@@ -6,6 +6,9 @@
  * instead of adding their whole time in front of it. Nothing is skipped: the exit code is 0 only when all three
  * pass. Vitest prints as it goes; the two checks print when they finish (as a block, so lines do not interleave).
  * Arguments go to vitest: `npm test -- mock/units.test.ts`.
+ *
+ * Tiers (issue 33): `npm test` is the fast tier; `npm run test:all` passes `--all`, which sets PETSTORE_KIT_TIER=full
+ * for vitest, so files named `*.full.test.ts` run too and tiered suites try more cases (vitest.config.ts).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,12 +23,15 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const vitestPackage = require.resolve('vitest/package.json');
 const vitestBin = join(dirname(vitestPackage), JSON.parse(readFileSync(vitestPackage, 'utf8')).bin.vitest);
 const children = new Set();
+const all = process.argv.includes('--all');
+const vitestArgs = process.argv.slice(2).filter((arg) => arg !== '--all');
+const tierEnv = { ...process.env, PETSTORE_KIT_TIER: all ? 'full' : 'fast' };
 
 /** Runs one command; resolves with its exit code (1 when it could not start or was killed). */
 function run(name, command, args, buffered) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: root, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, args, { cwd: root, env: tierEnv, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     children.add(child);
     let output = '';
     if (buffered) {
@@ -56,8 +62,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const codes = await Promise.all([
   run('typecheck', npm, ['run', '--silent', 'typecheck'], true),
   run('lint', npm, ['run', '--silent', 'lint'], true),
-  run('vitest', process.execPath, [vitestBin, 'run', ...process.argv.slice(2)], false),
+  run('vitest', process.execPath, [vitestBin, 'run', ...vitestArgs], false),
 ]);
 const [typecheck, lint, vitest] = codes;
-process.stdout.write(`\nnpm test: typecheck ${typecheck === 0 ? 'passed' : 'FAILED'}, lint ${lint === 0 ? 'passed' : 'FAILED'}, vitest ${vitest === 0 ? 'passed' : 'FAILED'}\n`);
+process.stdout.write(`\n${all ? 'npm run test:all' : 'npm test'}: typecheck ${typecheck === 0 ? 'passed' : 'FAILED'}, lint ${lint === 0 ? 'passed' : 'FAILED'}, vitest ${vitest === 0 ? 'passed' : 'FAILED'}\n`);
 process.exitCode = codes.every((code) => code === 0) ? 0 : 1;
