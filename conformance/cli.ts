@@ -16,13 +16,14 @@ import { CHECKS } from './checks/index.js';
 import { explainCheck } from './explain.js';
 import { parseMinCoverage } from './min-coverage.js';
 import { parseReportFiles, writeReportFiles, type ReportFile } from './report-files.js';
-import type { ReportFormat } from './model.js';
+import type { ReportFormat, RunReport } from './model.js';
 import { renderCouldNotRun } from './reporters/could-not-run.js';
 import { neutralise } from './reporters/safe-text.js';
 import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
 import { MAX_REQUESTS_PER_RUN } from './http.js';
 import { NOT_RUN_PREFIX } from './context.js';
 import { runConformance } from './runner.js';
+import { parseShard } from './shard.js';
 
 export async function runConformanceCommand(argv: readonly string[]): Promise<number> {
   const raw = parseCommand('conformance', argv);
@@ -95,6 +96,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     seed: integerOption('conformance', 'seed', raw.seed, 0, 2 ** 31 - 1) ?? 1,
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
+    ...(raw.shard !== undefined ? { shard: parseShard(raw.shard) } : {}),
   };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
 
@@ -126,12 +128,16 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
   }
   for (const line of await writeReportFiles(report, reportFiles, redact)) process.stdout.write(`${line}\n`);
   if (stoppedBy) return 128 + STOP_SIGNALS[stoppedBy];
+  return exitCodeOf(report);
+}
+
+/** 1 when a check failed; 2 when the request budget left checks unrun (incomplete, not a pass: issue 21, point 3); else 0. */
+export function exitCodeOf(report: RunReport): number {
   if (report.summary.failed > 0) return 1;
-  // Checks the request budget left unrun: the run is incomplete, not a pass (issue 21, point 3).
   return report.results.some((r) => r.verdict === 'skipped' && r.reason?.startsWith(NOT_RUN_PREFIX)) ? 2 : 0;
 }
 
-async function writeReport(output: string, text: string): Promise<void> {
+export async function writeReport(output: string, text: string): Promise<void> {
   try {
     await writeFile(resolve(output), text.endsWith('\n') ? text : `${text}\n`);
   } catch (error) {

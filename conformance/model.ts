@@ -104,6 +104,18 @@ export interface Summary {
   readonly exchangesPerSecond: number;
 }
 
+/** The summary of a run's results: what the runner writes, and what merge-reports writes for the shards joined. */
+export function summarize(results: readonly CheckResult[], exchanges: number, durationMs: number): Summary {
+  return {
+    total: results.length,
+    passed: results.filter((r) => r.verdict === 'passed').length,
+    failed: results.filter((r) => r.verdict === 'failed').length,
+    skipped: results.filter((r) => r.verdict === 'skipped').length,
+    exchanges,
+    exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
+  };
+}
+
 export interface CleanupReport {
   readonly deleted: number;
   /** What the run created and could not delete, so a person can. */

@@ -16,10 +16,11 @@ import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport, type RunWarning } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport, type RunWarning, summarize } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { normalizeReason } from './reporters/defects.js';
+import { shardOperations, type Shard } from './shard.js';
 
 export interface RunOptions {
   /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
@@ -55,6 +56,11 @@ export interface RunOptions {
   readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
   readonly minCoverage?: MinCoverage;
+  /**
+   * --shard K/N: run only this shard's operations (shard.ts). Answers to any selected operation are still judged, so
+   * `merge-reports` of the N reports gives a single run's verdicts (merge.ts).
+   */
+  readonly shard?: Shard;
 }
 
 /** A failing exchange as the report shows it: a title and the exchange's excerpts, never the parsed body (issue 12, finding 2). */
@@ -98,6 +104,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   let detailed: CompiledContract | undefined;
   const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract)) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
+  // The checks' subjects are the shard's operations; the passive checks judge answers to every selected operation.
+  const inShard = options.shard ? shardOperations(contract, options.shard) : undefined;
+  const subjects = inShard ? new Set([...selection.operations].filter((id) => inShard.has(id))) : selection.operations;
   const startedAt = new Date();
   const started = performance.now();
   const runTag = `pk${startedAt.getTime().toString(36).slice(-5)}${randomBytes(2).toString('hex')}`;
@@ -135,7 +144,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
     },
-    selection.operations,
+    subjects,
     {
       onExchange(record) {
         const judged = judgeExchange(validators, record);
@@ -183,6 +192,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       concurrency: settings.concurrency,
       rate: settings.rate,
       ...(settings.origin ? { origin: settings.origin } : {}),
+      // merge-reports reads these two: which shard this is, and the floor to hold the merged coverage against.
+      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+      ...(options.minCoverage ? { minCoverage: options.minCoverage } : {}),
       // Names only: the values are secrets (issue 4, point 5).
       headers: Object.keys(options.headers ?? {}),
       specPath: contract.file,
@@ -245,7 +257,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   }
   const runCoverage = ctx.coverage.report();
   if (options.minCoverage) {
-    ctx.report(coverageVerdict(runCoverage, options.minCoverage));
+    // One shard exercises a share of the operations by design: the floor holds for the merged run (merge.ts).
+    if (options.shard) ctx.report({ checkId: MIN_COVERAGE_CHECK.id, title: MIN_COVERAGE_CHECK.description, verdict: 'skipped', reason: 'one shard of a run: merge-reports holds the coverage of all shards against --min-coverage', findings: [], evidence: [] });
+    else ctx.report(coverageVerdict(runCoverage, options.minCoverage));
     complete(MIN_COVERAGE_CHECK.id);
   }
 
@@ -259,14 +273,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
     // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
     warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx), ...silentOnSuccessWarnings(ctx)],
-    summary: {
-      total: results.length,
-      passed: results.filter((r) => r.verdict === 'passed').length,
-      failed: results.filter((r) => r.verdict === 'failed').length,
-      skipped: results.filter((r) => r.verdict === 'skipped').length,
-      exchanges,
-      exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
-    },
+    summary: summarize(results, exchanges, durationMs),
     coverage: runCoverage,
     results,
     cleanup,

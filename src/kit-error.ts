@@ -16,6 +16,7 @@ export const KIT_ERROR_CODES = {
   TARGET_UNREACHABLE: 'The target did not answer before the first check.',
   BASE_URL_MISMATCH: "The target answers the documented paths with 404s that are not the contract's Error: --base-url lacks the API's path prefix or has a wrong one.",
   REPORT_WRITE_FAILED: 'The report could not be written.',
+  REPORT_UNREADABLE: 'A report given to merge-reports cannot be read, is not a JSON report of a shard, or does not belong with the others (another run, a shard missing or given twice).',
 } as const;
 
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;

@@ -15,6 +15,8 @@ export interface OptionSpec {
 export interface CommandSpec {
   readonly summary: string;
   readonly usage: string;
+  /** The words a command takes besides its flags (`merge-reports FILE...`), as the help shows them; none when absent. */
+  readonly operands?: { readonly placeholder: string; readonly description: string };
   readonly options: Readonly<Record<string, OptionSpec>>;
 }
 
@@ -85,7 +87,20 @@ export const COMMANDS = {
       'min-coverage': { type: 'string', placeholder: 'PCT', multiple: true, description: 'fail the run below this share of operations exercised: 80, operations=80, statuses=40 (documented statuses observed), or both' },
       report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the report in FORMAT to FILE, from the same run (repeatable): --report junit=conformance.xml --report html=conformance.html' },
       explain: { type: 'string', placeholder: 'CHECK', description: 'print what a check verifies, why, and what a conformant answer looks like, and exit' },
+      // Issue 33, point 6: a run split across machines.
+      shard: { type: 'string', placeholder: 'K/N', description: "run only this machine's share of the operations (a resource's operations stay together; the same split on every machine); join the N JSON reports with merge-reports" },
       quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
+      help: { type: 'boolean', short: 'h', description: 'show this help' },
+    },
+  },
+  'merge-reports': {
+    summary: 'Join the JSON reports of a run split with --shard K/N into the one report a single run would give, with its exit code.',
+    usage: 'petstore-kit merge-reports SHARD.json... [options]',
+    operands: { placeholder: 'SHARD.json...', description: 'the JSON report of every shard of the run (conformance --shard K/N --format json or --report json=FILE), in any order' },
+    options: {
+      format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format of the merged report' },
+      output: { type: 'string', placeholder: 'FILE', description: 'write the merged report to FILE (the console summary still prints)' },
+      report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the merged report in FORMAT to FILE (repeatable)' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
   },

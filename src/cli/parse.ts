@@ -10,6 +10,13 @@ export type RawOptions<C extends CommandName> = { -readonly [K in keyof Spec<C>]
 
 /** Parses argv for one command with the table's flags; an unknown flag or a stray argument is a USAGE error. */
 export function parseCommand<C extends CommandName>(command: C, argv: readonly string[]): RawOptions<C> {
+  const { values, operands } = parseCommandLine(command, argv);
+  if (operands.length > 0) throw new KitError('USAGE', `petstore-kit ${command}: unexpected argument '${operands[0]}'. See petstore-kit ${command} --help.`);
+  return values;
+}
+
+/** Parses argv with the table's flags, and the words besides them for a command that takes some (its `operands`). */
+export function parseCommandLine<C extends CommandName>(command: C, argv: readonly string[]): { values: RawOptions<C>; operands: string[] } {
   const options = Object.fromEntries(
     Object.entries(COMMANDS[command].options).map(([name, option]) => [
       name,
@@ -18,8 +25,7 @@ export function parseCommand<C extends CommandName>(command: C, argv: readonly s
   );
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
-    if (positionals.length > 0) throw new KitError('USAGE', `petstore-kit ${command}: unexpected argument '${positionals[0]}'. See petstore-kit ${command} --help.`);
-    return values as RawOptions<C>;
+    return { values: values as RawOptions<C>, operands: positionals };
   } catch (error) {
     if (error instanceof KitError) throw error;
     throw new KitError('USAGE', `petstore-kit ${command}: ${(error as Error).message}. See petstore-kit ${command} --help.`);

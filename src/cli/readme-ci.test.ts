@@ -66,6 +66,20 @@ describe("the README's CI job and .ci/example-job.sh", () => {
     for (const text of [ci, script]) expect(text).not.toMatch(/npm (install|i|add)\b[^\n]*\spetstore-kit(@\S*)?\s*$/m);
   });
 
+  it('the sharded jobs use only flags the kit has, and merge what they shard', () => {
+    const sharded = readme.slice(readme.indexOf('## Split a long run across machines'));
+    const conformance = new Set(Object.keys(COMMANDS.conformance.options));
+    const merge = new Set(Object.keys(COMMANDS['merge-reports'].options));
+    const lines = sharded.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.includes('npx petstore-kit'));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) {
+      const flags = new Set(line.includes('merge-reports') ? merge : conformance);
+      for (const flag of line.match(/ --[a-z-]+/g) ?? []) expect(flags, `${flag} in ${line.trim()}`).toContain(flag.trim().slice(2));
+      if (line.includes('merge-reports')) expect(line).toContain('reports/shard-*.json');
+      else expect(line).toMatch(/--shard .+\/\S+ .*--format json --output "?reports\/shard-/);
+    }
+  });
+
   it('use only flags the kit has', () => {
     const flags = new Set(Object.keys(COMMANDS.conformance.options));
     for (const flag of conformanceCommand(github).match(/--[a-z-]+/g) ?? []) expect(flags, flag).toContain(flag.slice(2));
