@@ -21,6 +21,8 @@ import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { isJsonMediaType, type CompiledContract, type Diagnostic, type OperationValidators, type ParsedParameters, type RawParameters } from '../src/schema/index.js';
 import { createRouter, type RouteMatch } from '../src/router.js';
+import { claimsQueryName } from '../src/schema/parameter-text.js';
+import { shapeOfSchema } from '../src/schema/schema-types.js';
 import { acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
@@ -141,6 +143,8 @@ interface Route {
   readonly location: LocationOf;
   /** The query parameters the operation documents: anything else is named back (UNKNOWN_QUERY_HEADER). */
   readonly queryNames: ReadonlySet<string>;
+  /** Whether a query name is one a documented parameter takes besides its own (`color[R]` of a deepObject). */
+  readonly claimsQuery: (name: string) => boolean;
   /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
   readonly chaosStatuses: readonly number[];
   /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
@@ -209,6 +213,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       location,
       expectsBody: operation.requestBody !== undefined,
       queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      claimsQuery: queryClaims(operation),
       chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
       ...(engine ? mediaOf(operation) : {}),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
@@ -289,7 +294,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     // A parameter the operation does not document is ignored by the contract, so a typo (`?stauts=sold`) would
     // silently answer every pet: name it in a header and the log, and refuse it under --validation strict.
     for (const name in request.query) {
-      if (route.queryNames.has(name)) continue;
+      if (route.queryNames.has(name) || route.claimsQuery(name)) continue;
       unknownQuery ??= {};
       const listed = unknownQuery[UNKNOWN_QUERY_HEADER];
       const shown = encodeURIComponent(name).slice(0, 100);
@@ -508,6 +513,15 @@ function mediaOf(operation: Operation): { otherBody?: true; otherAnswer?: true }
   return { ...(otherBody ? { otherBody: true as const } : {}), ...(otherAnswer ? { otherAnswer: true as const } : {}) };
 }
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The query names an operation's object parameters take besides their own (parameter-text.ts); none for most. */
+function queryClaims(operation: Operation): (name: string) => boolean {
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const names = new Set(query.map((p) => p.name));
+  const claiming = query.filter((p) => p.mediaType === undefined && shapeOfSchema(p.schema) === 'object');
+  if (claiming.length === 0) return () => false;
+  return (name) => claiming.some((spec) => claimsQueryName(spec, name, names));
+}
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {
   for (const name in from) {
