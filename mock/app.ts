@@ -23,7 +23,7 @@ import { isJsonMediaType, type CompiledContract, type Diagnostic, type Operation
 import { createRouter, type RouteMatch } from '../src/router.js';
 import { claimsQueryName } from '../src/schema/parameter-text.js';
 import { shapeOfSchema } from '../src/schema/schema-types.js';
-import { acceptsJson } from './accept.js';
+import { acceptsAnyOf, acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
@@ -149,8 +149,12 @@ interface Route {
   readonly chaosStatuses: readonly number[];
   /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
   readonly otherBody?: true;
-  /** A foreign document's operation that answers a media type other than JSON (text/csv): no 406 for asking for it. */
-  readonly otherAnswer?: true;
+  /**
+   * A foreign document's operation: the media types its successes answer with, and whether it may refuse an Accept
+   * that admits none of them with 406 (it documents 406 or 4XX). Where it may not, the Accept is disregarded (RFC 9110
+   * §12.5.1 allows either), so no answer carries a status the operation does not document.
+   */
+  readonly answers?: { readonly mediaTypes: readonly string[]; readonly refuses406: boolean };
 }
 
 /** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
@@ -281,8 +285,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
     let unknownQuery: Record<string, string> | undefined;
     const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
-    if (!route.otherAnswer && !acceptsJson(headerList(request.headers, 'accept'))) {
-      return fail(errors.error('NOT_ACCEPTABLE', 'This API answers application/json only; accept it (Accept: application/json) or leave Accept out.'));
+    if (route.answers === undefined ? !acceptsJson(headerList(request.headers, 'accept')) : route.answers.refuses406 && !acceptsAnyOf(headerList(request.headers, 'accept'), route.answers.mediaTypes)) {
+      const what = route.answers === undefined ? 'application/json only; accept it (Accept: application/json)' : `${route.answers.mediaTypes.join(', ')}; accept one of them`;
+      return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 
     const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody);
@@ -505,12 +510,16 @@ export function createMockApp(options: MockAppOptions): MockApp {
 const noLocation: LocationOf = () => undefined;
 const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
 
-/** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */
-function mediaOf(operation: Operation): { otherBody?: true; otherAnswer?: true } {
+/** Whether an operation of a foreign document takes media types other than JSON, and what its successes answer with (generic engine). */
+function mediaOf(operation: Operation): Pick<Route, 'otherBody' | 'answers'> {
   const content = operation.requestBody?.content ?? [];
   const otherBody = content.length > 0 && !content.some((media) => isJsonMediaType(media.mediaType));
-  const otherAnswer = [...operation.responses.values()].some((response) => response.content.some((media) => !isJsonMediaType(media.mediaType)));
-  return { ...(otherBody ? { otherBody: true as const } : {}), ...(otherAnswer ? { otherAnswer: true as const } : {}) };
+  const mediaTypes = new Set<string>();
+  for (const [status, response] of operation.responses) {
+    if (/^2/.test(status) || status === 'default') for (const media of response.content) mediaTypes.add(media.mediaType);
+  }
+  const refuses406 = mediaTypes.size > 0 && (operation.responses.has('406') || operation.responses.has('4XX'));
+  return { ...(otherBody ? { otherBody: true as const } : {}), answers: { mediaTypes: [...mediaTypes], refuses406 } };
 }
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
