@@ -196,7 +196,9 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       const created = await client.send(create.method.toUpperCase(), `${collectionPathOf(resource, scope)}`, withRequired(create, body));
       if (created.status >= 300) fail('create', created);
       const fromBody = idIn(recordsIn(created.body)[0]);
-      const located = created.headers['location']?.split('/').pop();
+      // The Location's last segment is URI text (RFC 3986 §2.1): the id is what it encodes.
+      const segment = created.headers['location']?.split('/').pop();
+      const located = segment === undefined ? undefined : decodeURIComponent(segment);
       id = fromBody !== undefined ? fromBody : resource.suffix && located?.endsWith(resource.suffix) ? located.slice(0, -resource.suffix.length) : located;
       steps.push(create.method === 'put' ? 'create by PUT on the collection' : 'create');
     } else if (replace && resource.upsert) {
