@@ -8,6 +8,7 @@
  * and without explode, spaceDelimited, pipeDelimited, deepObject, headers), whether errors are documented and how
  * (an Error, a problem+json, none at all), in OpenAPI 3.0 or 3.1 (type lists for null).
  */
+import { mulberry32 } from '../../random.js';
 
 export interface GeneratedDocument {
   readonly seed: number;
@@ -16,25 +17,14 @@ export interface GeneratedDocument {
   readonly shapes: readonly string[];
 }
 
-/** mulberry32: a small seeded PRNG, so a document is the same for a seed on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const NAMES = ['widgets', 'orders', 'users', 'projects', 'invoices', 'tags', 'notes', 'devices', 'teams', 'accounts', 'reports', 'boxes'];
 const CHILDREN = ['items', 'comments', 'members', 'entries', 'lines'];
 
 type Json = Record<string, unknown>;
 
 export function generateDocument(seed: number): GeneratedDocument {
-  const random = prng(seed);
+  // mulberry32: the same document for a seed on every machine.
+  const random = mulberry32(seed);
   const chance = (p: number): boolean => random() < p;
   const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
   const shapes: string[] = [];
