@@ -219,7 +219,7 @@ function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth 
     const file = typeof ref === 'string' ? ref.split('#')[0]!.split('?')[0]! : '';
     if (!inProperties && (key === 'description' || key === 'summary') && file !== '' && !/\.(ya?ml|json)$/i.test(file)) {
       (value as Record<string, unknown>)[key] = '';
-      warnings.push({ pointer, message: `a $ref to ${ref.slice(0, 100)}, which is not a YAML or JSON file, where text goes: not read, the ${key} left empty (--strict refuses it)` });
+      warnings.push({ pointer, message: `a $ref to ${String(ref).slice(0, 100)}, which is not a YAML or JSON file, where text goes: not read, the ${key} left empty (--strict refuses it)` });
       continue;
     }
     textReferences(member, warnings, pointer, depth + 1, key === 'properties' || key === 'patternProperties');
