@@ -241,10 +241,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           };
           // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds:
           // the document's 409 where the create documents one (RFC 9110 §15.5.10), else a record of the mock's own id.
-          // Looked at before anything is stored: a batch with one taken key stores none of its records. Only a key of
-          // text (a name, a slug) is the client's to choose: an integer or a uuid is a number the server hands out,
-          // and one a client sends that a record holds gets a fresh one, as below.
-          if (role === 'create' && operation.responses.has('409') && resource.idKind === 'string') {
+          // Looked at before anything is stored: a batch with one taken key stores none of its records.
+          if (role === 'create' && operation.responses.has('409')) {
             const taken = sent.records.map(givenOf).find((given) => given !== undefined && store.get(resource.key, scope, String(given)));
             if (taken !== undefined) {
               const answer = errors.error('ROUTE_NOT_FOUND', `${singularOf(resource.name)} ${String(taken)} already exists in ${resource.collectionPath}.`);
