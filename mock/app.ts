@@ -518,8 +518,9 @@ function mediaOf(operation: Operation): Pick<Route, 'otherBody' | 'answers'> {
   for (const [status, response] of operation.responses) {
     if (/^2/.test(status) || status === 'default') for (const media of response.content) mediaTypes.add(media.mediaType);
   }
-  const refuses406 = mediaTypes.size > 0 && (operation.responses.has('406') || operation.responses.has('4XX'));
-  return { ...(otherBody ? { otherBody: true as const } : {}), answers: { mediaTypes: [...mediaTypes], refuses406 } };
+  const refuses406 = operation.responses.has('406') || operation.responses.has('4XX');
+  // A success documented without content is answered as JSON, if at all: what such an Accept is weighed against.
+  return { ...(otherBody ? { otherBody: true as const } : {}), answers: { mediaTypes: mediaTypes.size > 0 ? [...mediaTypes] : ['application/json'], refuses406 } };
 }
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
