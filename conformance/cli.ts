@@ -85,6 +85,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     baseUrl,
     ...(raw.spec ? { specPath: raw.spec } : {}),
     ...(raw['allow-refs'] ? { allowRefs: raw['allow-refs'] } : {}),
+    ...(raw.strict === true ? { strictSchema: true } : {}),
     headers,
     readOnly: raw['read-only'] === true,
     only: splitList(raw.only),

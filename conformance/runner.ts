@@ -29,6 +29,8 @@ export interface RunOptions {
   readonly specPath?: string;
   /** `--allow-refs`: where the document's $refs may read besides its folder and the working directory. */
   readonly allowRefs?: readonly string[];
+  /** `--strict`: refuse a document that breaks the OpenAPI schema's letter (src/contract/load.ts). */
+  readonly strictSchema?: boolean;
   /** Sent with every request (a staging token, say); values never appear in events or the report. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Only GET, HEAD and OPTIONS; checks that need writes are reported skipped. */
@@ -96,7 +98,7 @@ const MAX_FAILURES_LISTED = 10;
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const settings = validateOptions(options);
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, options.allowRefs ? { allowRefs: options.allowRefs } : {});
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) });
   // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
   // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
   // detailed set made on first need for small failing answers (judge.ts).

@@ -64,6 +64,7 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(host !== undefined ? { host } : {}),
     ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
     ...(raw['allow-refs'] !== undefined ? { allowRefs: raw['allow-refs'] } : {}),
+    ...(raw.strict === true ? { strictSchema: true } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
     ...(raw['mock-overlay'] !== undefined ? { mockOverlay: raw['mock-overlay'] } : {}),
     ...(dataSeed !== undefined ? { seed: dataSeed } : {}),

@@ -40,6 +40,8 @@ export interface MockOptions {
   readonly specPath?: string;
   /** `--allow-refs`: where the document's $refs may read besides its folder and the working directory. */
   readonly allowRefs?: readonly string[];
+  /** `--strict`: refuse a document that breaks the OpenAPI schema's letter (src/contract/load.ts). */
+  readonly strictSchema?: boolean;
   /** A fixtures folder, or 'none' for an empty store; the bundled fixtures/seed by default. Ignored when `seed` is given. */
   readonly fixtures?: string;
   /** Generate the data with faker from this seed instead (same seed, same data). */
@@ -109,7 +111,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The docs page serves the document a core was compiled from, read with it (a reload may meet a broken file later).
   const docsOf = new WeakMap<CompiledContract, DocsFiles>();
   const load = async (path: string): Promise<CompiledContract> => {
-    const loaded = sharedCompiledContract(await loadContract(path, options.allowRefs ? { allowRefs: options.allowRefs } : {}));
+    const loaded = sharedCompiledContract(await loadContract(path, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) }));
     docsOf.set(loaded, await loadDocsFiles(loaded.contract.file));
     return loaded;
   };

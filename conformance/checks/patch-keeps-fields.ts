@@ -5,7 +5,8 @@ import { createdSchema, recordReads, type LinkTarget, type ResourceKind } from '
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
 import { isUpdateTime } from '../../src/server-times.js';
-import { promisedBy } from './support.js';
+import { answerSchema, promisedBy } from './support.js';
+import { identityFields, recordWrapper } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -39,10 +40,10 @@ export const patchKeepsFields: CheckDefinition = {
  * The field to patch: a writable one the record holds, not a boolean where another will do (a flag may start a
  * transition the clean-up cannot undo), nor an update time, which a server may stamp over what it is sent.
  */
-function fieldToPatch(patchSchema: Schema, record: JsonObject): { name: string; schema: Schema } | undefined {
+function fieldToPatch(patchSchema: Schema, record: JsonObject, identity: ReadonlySet<string>): { name: string; schema: Schema } | undefined {
   const candidates = Object.entries(propertiesOf(patchSchema))
     .map(([name, raw]) => ({ name, schema: mergeAllOf(raw) }))
-    .filter(({ name, schema: s }) => !s.readOnly && !isUpdateTime(name, s));
+    .filter(({ name, schema: s }) => !s.readOnly && !isUpdateTime(name, s) && !identity.has(name));
   return candidates.find(({ schema: s, name }) => s.type !== 'boolean' && name in record) ?? candidates.find(({ name }) => name in record) ?? candidates[0];
 }
 
@@ -51,7 +52,9 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
   if (!outcome.ok) return c.setupFailed(outcome);
   const record = outcome.record;
   const patchSchema = schema(jsonBodyOf(target.operation)?.schema);
-  const field = fieldToPatch(patchSchema, { ...record.sent, ...record.body });
+  // Not a field that names the record (its slug, its key): the URL names it, so a server rightly keeps it.
+  const identity = new Set(Object.keys(identityFields(target, record)));
+  const field = fieldToPatch(patchSchema, { ...record.sent, ...record.body }, identity);
   if (!field) return c.skip(`${target.operation.operationId}'s body declares no writable field to patch`);
   // A boolean keeps its value: patching it to itself still must keep every other field.
   const current = record.body[field.name] ?? record.sent[field.name];
@@ -65,9 +68,14 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
   const query = c.ctx.recordQuery(target.operation, linked.query, record.sent);
   const valid = c.checkValid(target.operation, { path, query, body });
   if (!valid.ok) return c.skip(valid.reason);
-  const recordSchema = schema(createdSchema(kind));
+  const createdAnswer = schema(createdSchema(kind));
+  // A record every answer wraps in one member (`{ "data": {...} }`) is compared inside it, field by field: the
+  // wrapper as a whole changes with every patch.
+  const wrapper = recordWrapper(createdAnswer);
+  const recordSchema = wrapper ? schema(propertiesOf(createdAnswer)[wrapper]) : createdAnswer;
+  const held = wrapper && isObject(record.body[wrapper]) ? record.body[wrapper] : record.body;
   // What the record held before: what it was sent and what the 201 said, on the fields the document declares, less what the server owns.
-  const before = declaredFields({ ...record.sent, ...record.body }, recordSchema);
+  const before = declaredFields({ ...record.sent, ...held }, recordSchema);
   // What the server owns: readOnly fields, and update times it moves on a change (src/server-times.ts).
   const owned = new Set(Object.entries(propertiesOf(recordSchema)).filter(([name, s]) => mergeAllOf(s).readOnly || isUpdateTime(name, mergeAllOf(s))).map(([name]) => name));
   const expected: Record<string, unknown> = Object.fromEntries(Object.entries(before).filter(([name]) => !owned.has(name) || name === field.name));
@@ -77,7 +85,9 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
   if (call.status === undefined || call.status < 200 || call.status >= 300) {
     return c.fail(`${answered(call)} to a valid partial update`, [{ pointer: '/status', keyword: 'status', message: 'a valid partial update of an existing record must succeed', expected: '2xx', actual: call.status }]);
   }
-  const findings: Finding[] = isObject(call.json) ? compareFields(promisedBy(target.operation, expected), call.json, '/body', recordSchema, 'kept or patched') : [];
+  const answer = wrapper && isObject(call.json) && isObject(call.json[wrapper]) ? call.json[wrapper] : call.json;
+  const promised = wrapper ? declaredFields(expected, schema(propertiesOf(answerSchema(target.operation))[wrapper])) : promisedBy(target.operation, expected);
+  const findings: Finding[] = isObject(answer) ? compareFields(promised, answer, wrapper ? `/body/${wrapper}` : '/body', recordSchema, 'kept or patched') : [];
   for (const read of recordReads(kind)) findings.push(...(await readBack(c, record, read, expected)));
   c.conclude(findings);
 }

@@ -5,6 +5,7 @@ import { createdSchema, recordReads } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
 import { answerSchema, promisedBy } from './support.js';
+import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -34,7 +35,8 @@ export const replaceVisible: CheckDefinition = {
       }
       const record = outcome.record;
       // Keep the records the original named (its category): the replacement changes the record, not what it hangs on.
-      const bindings = Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name)));
+      // And the fields that name the record (its slug, its key): the URL names it, whatever a body would say.
+      const bindings = { ...Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name))), ...identityFields(replace, record) };
       const generated = c.generator.validBodyOrReason(replace.operation, bindings);
       const replacement = generated.ok ? generated.body : undefined;
       if (!generated.ok || !isObject(replacement)) {

@@ -100,8 +100,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
     if (s && (s.pattern || s.format || s.enum)) {
-      const candidate = ids.value(s, 'response', 0, 1, resource.idField);
-      if (typeof candidate === 'string' && candidate !== '') return candidate;
+      // A pattern's sample may break the field's other words (a slug of 43 characters where maxLength is 40): the
+      // document decides, a few draws, each checked.
+      for (let variant = 0; variant < 8; variant += 1) {
+        const candidate = ids.value(s, 'response', variant, 1, resource.idField);
+        if (typeof candidate === 'string' && candidate !== '' && valid(s, candidate) && (!resource.idSchema || valid(resource.idSchema, candidate))) return candidate;
+      }
     }
     const next = String(store.nextNumber(resource.key));
     // A sequence number the path parameter refuses (Adyen's deviceId: exactly 30 characters) gives way to one of its schema.

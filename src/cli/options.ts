@@ -21,6 +21,10 @@ export interface CommandSpec {
 }
 
 const spec: OptionSpec = { type: 'string', placeholder: 'FILE', description: 'the OpenAPI 3.0 or 3.1 document (default: the bundled openapi.yaml)' };
+const strict = {
+  type: 'boolean',
+  description: 'refuse a document that breaks the OpenAPI schema even where that changes nothing it describes (an extra keyword, a $ref to a Markdown file in a description); by default such a document loads with a warning naming each spot',
+} as const satisfies OptionSpec;
 const allowRefs = {
   type: 'string',
   placeholder: 'DIR|URL',
@@ -37,6 +41,7 @@ export const COMMANDS = {
       host: { type: 'string', placeholder: 'HOST', default: '127.0.0.1', description: 'interface to bind; the default keeps the mock off the network' },
       spec,
       'allow-refs': allowRefs,
+      strict,
       fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
       seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
       'mock-overlay': { type: 'string', placeholder: 'FILE', description: 'for a document other than the Pet Store: corrections to the inferred resources (x-mock-id, x-mock-collection, x-mock-stateless; README "Any document")' },
@@ -70,6 +75,7 @@ export const COMMANDS = {
       'base-url': { type: 'string', placeholder: 'URL', description: 'the target, with its path prefix if any (required)' },
       spec,
       'allow-refs': allowRefs,
+      strict,
       header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header with every request (repeatable); values are never printed' },
       format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format (markdown: a short summary for a pull-request comment or a CI job summary)' },
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },

@@ -36,6 +36,18 @@ export interface LoadOptions {
    * for remote references (refused otherwise). See ref-policy.ts.
    */
   readonly allowRefs?: readonly string[];
+  /**
+   * `--strict`: a document that breaks the OpenAPI schema is refused. Otherwise (the default for a document from
+   * elsewhere that is not read thoroughly) a document that breaks only its letter (an extra or misplaced keyword, a
+   * `$ref` to a Markdown file where a description goes) loads, with a warning naming each spot (`warnings`).
+   */
+  readonly strictSchema?: boolean;
+}
+
+/** What a lenient load let through: where, and what. */
+export interface LoadWarning {
+  readonly pointer: string;
+  readonly message: string;
 }
 
 export interface LoadedDocument {
@@ -47,6 +59,8 @@ export interface LoadedDocument {
   readonly document: OpenAPIV3.Document;
   /** `3.0` (the default) or `3.1`: which dialect the document's schemas are written in (OpenAPI 3.0's, or JSON Schema 2020-12). */
   readonly oasVersion?: OasVersion;
+  /** Where the document breaks the letter of the OpenAPI schema and was loaded all the same (LoadOptions.strictSchema). */
+  readonly warnings?: readonly LoadWarning[];
 }
 
 export type OasVersion = '3.0' | '3.1';
@@ -70,10 +84,12 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const thorough = options.thorough ?? file === DEFAULT_SPEC_PATH;
-  const key = loadKey(file, thorough, options.allowRefs ?? []);
+  const lenient = !thorough && options.strictSchema !== true;
+  const key = `${loadKey(file, thorough, options.allowRefs ?? [])}${lenient ? '\u0000lenient' : ''}`;
   const kept = keptDocument(key, sha256);
   if (kept) return kept;
-  const reader = documentReader(file, options.allowRefs ?? []);
+  const warnings: LoadWarning[] = [];
+  const reader = documentReader(file, options.allowRefs ?? [], lenient ? warnings : undefined);
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
   // dereferenced in place, where three passes used to read, parse and copy it again (issue 22, point 8).
@@ -93,7 +109,15 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   // The parsed root is handed back (not read again) and, with `mutateInputSchema`, dereferenced in place rather than as a copy.
   const inPlace = { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options;
 
-  await validateDocument(file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+  try {
+    await validateDocument(file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+  } catch (error) {
+    // Lenient: a document that breaks only the OpenAPI schema's letter loads, each spot a warning; one whose $refs do
+    // not resolve, or that goes past a cap, is refused as before (the dereference below words it).
+    const schemaOnly = lenient && error instanceof KitError && /Swagger schema validation failed/.test(error.message) && usable(parsed);
+    if (!schemaOnly) throw error;
+    warnings.push(...schemaWarnings(error.message));
+  }
   let document: OpenAPIV3.Document;
   try {
     document = (await parser.dereference(file, parsed as OpenAPIV3.Document, inPlace)) as OpenAPIV3.Document;
@@ -102,7 +126,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     throw invalid(file, error as Error, oasVersion);
   }
   // After the dereference, the reference parser's $refs name every file the document was read from.
-  return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
+  return keepDocument(key, { file, sha256, document, oasVersion, ...(warnings.length > 0 ? { warnings } : {}) }, bytes.length, parser.$refs.paths().length === 1);
 }
 
 /**
@@ -162,7 +186,47 @@ interface DocumentReader {
   rethrowRefusal(): void;
 }
 
-function documentReader(file: string, allowRefs: readonly string[]): DocumentReader {
+/** Whether a document that breaks the OpenAPI schema still has what the kit reads: `paths` (or 3.1's webhooks) as maps. */
+function usable(parsed: unknown): boolean {
+  if (typeof parsed !== 'object' || parsed === null) return false;
+  const { paths, webhooks } = parsed as Record<string, unknown>;
+  const map = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (paths === undefined && map(webhooks)) || map(paths);
+}
+
+/** swagger-parser's schema failure (`#/servers/0/variables/hostname must NOT have ...`), one warning per spot. */
+function schemaWarnings(message: string): LoadWarning[] {
+  const out: LoadWarning[] = [];
+  for (const match of message.matchAll(/#(\/[^\s]*) ([^#]*?)(?=\s+#\/|$)/g)) {
+    out.push({ pointer: match[1]!, message: `breaks the OpenAPI schema (${match[2]!.trim().slice(0, 200)}); loaded as written, since it does not change what the document describes (--strict refuses it)` });
+    if (out.length >= 50) break;
+  }
+  return out.length > 0 ? out : [{ pointer: '', message: `breaks the OpenAPI schema: ${message.slice(0, 300)}; loaded as written (--strict refuses it)` }];
+}
+
+/**
+ * A `{ $ref }` where text goes (a `description` or a `summary`) to a file that is no YAML or JSON (a Markdown page): a
+ * documentation tool's way of writing long text, which the reference policy would refuse to read. Lenient: the text
+ * is left empty, with a warning naming the spot, and the file is never read.
+ */
+function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth = 0, inProperties = false): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const pointer = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const ref = typeof member === 'object' && member !== null && !Array.isArray(member) ? (member as Record<string, unknown>)['$ref'] : undefined;
+    // A file of another kind (`./intro.md`), not a pointer within the document nor a YAML or JSON file; and not a
+    // schema's property that happens to be called `description`.
+    const file = typeof ref === 'string' ? ref.split('#')[0]!.split('?')[0]! : '';
+    if (!inProperties && (key === 'description' || key === 'summary') && file !== '' && !/\.(ya?ml|json)$/i.test(file)) {
+      (value as Record<string, unknown>)[key] = '';
+      warnings.push({ pointer, message: `a $ref to ${String(ref).slice(0, 100)}, which is not a YAML or JSON file, where text goes: not read, the ${key} left empty (--strict refuses it)` });
+      continue;
+    }
+    textReferences(member, warnings, pointer, depth + 1, key === 'properties' || key === 'patternProperties');
+  }
+}
+
+function documentReader(file: string, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): DocumentReader {
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
@@ -192,6 +256,7 @@ function documentReader(file: string, allowRefs: readonly string[]): DocumentRea
         oas31 = typeof version === 'string' && /^3\.1\.\d+$/.test(version);
       }
       if (oas31) prepareOas31References(value);
+      if (lenientWarnings && value === rootValue) textReferences(value, lenientWarnings);
       parsedOnce.set(key, value === rootValue ? value : structuredClone(value));
       return value;
     },

@@ -4,7 +4,8 @@ import type { Contract, MediaTypeSpec, Operation, ParameterLocation, ParameterSp
 import { responseFor } from '../contract/model.js';
 import { KitError } from '../kit-error.js';
 import { ajvFor } from './ajv.js';
-import { coerceText } from './coerce.js';
+import { coerceParameter, coerceText } from './coerce.js';
+import { parameterText } from './parameter-text.js';
 import { toDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { SchemaView } from './oas-to-json-schema.js';
 import { scanForeignSchemas, SchemaRegistry } from './schema-registry.js';
@@ -151,6 +152,14 @@ export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract))
   };
 }
 
+/** The names an operation's other parameters of a location take: an exploded form object claims none of them. */
+const othersMemo = new WeakMap<ParameterSpec, ReadonlySet<string>>();
+function othersOf(spec: ParameterSpec, specs: readonly ParameterSpec[]): ReadonlySet<string> {
+  let others = othersMemo.get(spec);
+  if (!others) othersMemo.set(spec, (others = new Set(specs.filter((other) => other !== spec).map((other) => other.name))));
+  return others;
+}
+
 /** `make`, run once: now when `lazy` is false, else on the first call. */
 function once<T>(make: () => T, lazy: boolean): () => T {
   let made: { value: T } | undefined = lazy ? undefined : { value: make() };
@@ -204,16 +213,18 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
       const diagnostics: Diagnostic[] = [];
       for (const { location, specs, validate } of locations) {
         const out = values[OUTPUT_KEY[location]];
+        const wire = location === 'path' ? raw.path : location === 'query' ? raw.query : raw.headers;
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
-          const text = location === 'path' ? raw.path[key] : location === 'query' ? raw.query[key] : raw.headers[key];
-          if (text === undefined) {
+          // By the parameter's style and explode (§4.7.12.4): `a,b`, `a|b`, `color[R]=1`, `.a.b`, `;id=5`.
+          const text = parameterText(spec, wire, othersOf(spec, specs));
+          if (text.kind === 'absent') {
             if (spec.schema.default !== undefined) out[key] = spec.schema.default;
             continue;
           }
-          const coerced = coerceText(text, spec.schema);
+          const coerced = coerceParameter(text, spec.schema);
           if (coerced.ok) out[key] = coerced.value;
-          else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: text });
+          else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: wire[key] ?? null });
         }
         const problems = problemsOf(validate, out, `/${location}`);
         if (problems.length > 0) {
