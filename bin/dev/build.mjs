@@ -14,10 +14,11 @@
  * package.json replaces @scarf/scarf with the empty bin/dev/no-scarf.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -34,5 +35,14 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), ...tscArg
 const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
 mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
 for (const name of SWAGGER_UI_FILES) cpSync(join(swaggerUi, name), join(outDir, 'swagger-ui', name));
+// The bundled openapi.yaml, parsed and validated thoroughly once here rather than at every start
+// (src/contract/verified-snapshot.ts); kept while the document's bytes stay the same.
+const snapshot = join(outDir, 'openapi.verified.json');
+const documentSha = createHash('sha256').update(readFileSync(join(root, 'openapi.yaml'))).digest('hex');
+const keptSha = existsSync(snapshot) ? JSON.parse(readFileSync(snapshot, 'utf8')).sha256 : undefined;
+if (keptSha !== documentSha) {
+  const { buildVerifiedSnapshot } = await import(pathToFileURL(join(outDir, 'src', 'contract', 'load.js')).href);
+  await buildVerifiedSnapshot(snapshot);
+}
 // Written last: the time of a complete build, which tests read to know dist/ is current (mock/test-support/child-mock.ts).
 writeFileSync(join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -10,6 +10,7 @@ import { boundedParsers } from './bounded-parsers.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
+import { verifiedParse, writeVerifiedSnapshot } from './verified-snapshot.js';
 
 /**
  * swagger-parser's own check of a document against the OpenAPI 3.0 or 3.1
@@ -42,12 +43,24 @@ export interface LoadOptions {
    * `$ref` to a Markdown file where a description goes) loads, with a warning naming each spot (`warnings`).
    */
   readonly strictSchema?: boolean;
+  /** The bundled document may be taken from the build's verified snapshot (default); false reads and checks its YAML. */
+  readonly verifiedSnapshot?: boolean;
+  /** Called with the bytes' SHA-256 and the document as parsed, once the load passed every check (the build's snapshot). */
+  readonly onVerified?: (sha256: string, parsed: unknown) => void;
 }
 
 /** What a lenient load let through: where, and what. */
 export interface LoadWarning {
   readonly pointer: string;
   readonly message: string;
+}
+
+/**
+ * `npm run build`: loads the bundled openapi.yaml thoroughly, from its YAML, and keeps what it parsed for every
+ * later start (verified-snapshot.ts). Throws, as a start would, when the document is not valid.
+ */
+export async function buildVerifiedSnapshot(snapshot?: string): Promise<void> {
+  await loadDocument(DEFAULT_SPEC_PATH, { thorough: true, verifiedSnapshot: false, onVerified: (sha256, parsed) => writeVerifiedSnapshot(sha256, parsed, snapshot) });
 }
 
 export interface LoadedDocument {
@@ -85,7 +98,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const thorough = options.thorough ?? file === DEFAULT_SPEC_PATH;
   const lenient = !thorough && options.strictSchema !== true;
-  const key = `${loadKey(file, thorough, options.allowRefs ?? [])}${lenient ? '\u0000lenient' : ''}`;
+  const key = `${loadKey(file, thorough, options.allowRefs ?? [])}${lenient ? '\u0000lenient' : ''}${options.verifiedSnapshot === false ? '\u0000from its YAML' : ''}`;
   const kept = keptDocument(key, sha256);
   if (kept) return kept;
   const warnings: LoadWarning[] = [];
@@ -94,9 +107,19 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
   // dereferenced in place, where three passes used to read, parse and copy it again (issue 22, point 8).
   const parser = new SwaggerParser();
+  // The bundled document, these very bytes parsed and validated thoroughly at build time (verified-snapshot.ts).
+  const verified = file === DEFAULT_SPEC_PATH && thorough && options.verifiedSnapshot !== false ? verifiedParse(sha256) : undefined;
+  if (verified !== undefined) {
+    const oasVersion = assertSupportedVersion(verified, file);
+    const document = (await parser.dereference(file, verified as OpenAPIV3.Document, { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options)) as OpenAPIV3.Document;
+    return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
+  }
   let parsed: unknown;
+  // The build keeps what it parsed, before the dereference below edits it in place.
+  let asParsed: unknown;
   try {
     parsed = await parser.parse(file, reader.options);
+    if (options.onVerified) asParsed = structuredClone(parsed);
   } catch (error) {
     reader.rethrowRefusal();
     const reason = firstLine((error as Error).message);
@@ -125,6 +148,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
   }
+  if (options.onVerified) options.onVerified(sha256, asParsed);
   // After the dereference, the reference parser's $refs name every file the document was read from.
   return keepDocument(key, { file, sha256, document, oasVersion, ...(warnings.length > 0 ? { warnings } : {}) }, bytes.length, parser.$refs.paths().length === 1);
 }
