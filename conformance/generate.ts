@@ -4,11 +4,12 @@
  * from the schemas' own constraints. Nothing here knows a field of the Pet
  * Store: a document with other shapes gets other inputs.
  *
- * Faker is a private instance seeded with --seed (`new Faker({locale, seed})`),
+ * Faker is a private instance seeded with --seed (`createEnglishFaker(seed)`),
  * never the global one, so two runs with one seed send the same values
  * (apart from the run tag that keeps their records apart).
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { createEnglishFaker } from '../src/english-faker.js';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { MediaTypeSpec, Operation, ParameterSpec } from '../src/contract/index.js';
 import { sampleFromPattern } from '../src/pattern-sample.js';
@@ -86,7 +87,7 @@ export class Generator {
     /** The gate every body passes before it is called valid; without one (unit tests) every candidate passes. */
     private readonly validate: BodyValidator = () => [],
   ) {
-    this.faker = new Faker({ locale: [en], seed });
+    this.faker = createEnglishFaker(seed);
   }
 
   /** A fresh suffix for one record's free-text fields. */

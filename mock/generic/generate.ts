@@ -8,14 +8,8 @@
  * and asks again with another `variant` (other branches of `oneOf`/`anyOf`, other enum values) when it fails.
  */
 import type { Faker } from '@faker-js/faker';
-import { faker as englishFaker } from '@faker-js/faker/locale/en';
+import { createEnglishFaker } from '../../src/english-faker.js';
 import { sampleFromPattern } from '../../src/pattern-sample.js';
-
-/**
- * Faker's class reached through its English-only entry: the package's main entry imports every locale (about
- * 70 of them), which a browser bundle of the mock (petstore-kit/msw/browser) would then carry.
- */
-const FakerClass = englishFaker.constructor as new (options: { locale: Faker['rawDefinitions']; seed?: number }) => Faker;
 import { allowsNull, asSchema, mergeAllOf, typeOf, type JsonObject, type Schema } from './schemas.js';
 
 export type View = 'response' | 'request';
@@ -28,7 +22,7 @@ export class ValueGenerator {
   readonly faker: Faker;
 
   constructor(seed: number) {
-    this.faker = new FakerClass({ locale: englishFaker.rawDefinitions, seed });
+    this.faker = createEnglishFaker(seed);
   }
 
   value(raw: Schema, view: View, variant = 0, depth = 0, name = ''): unknown {
