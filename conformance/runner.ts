@@ -102,9 +102,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
   // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
   // detailed set made on first need for small failing answers (judge.ts).
-  const compiled = sharedCompiledContract(contract, { allErrors: false, verbose: false });
+  const compiled = sharedCompiledContract(contract, { allErrors: false, verbose: false, lazy: true });
   let detailed: CompiledContract | undefined;
-  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract)) };
+  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract, { lazy: true })) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
   // The checks' subjects are the shard's operations; the passive checks judge answers to every selected operation.
   const inShard = options.shard ? shardOperations(contract, options.shard) : undefined;
