@@ -505,7 +505,7 @@ const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.creat
  * prototype, so a parameter named `__proto__` is only a name. Text that does
  * not decode (a stray `%`) is kept as sent; the validators then say what is wrong.
  */
-function parseQuery(text: string): Record<string, string | string[]> {
+export function parseQuery(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
   if (text === '') return out;
   for (const part of text.split('&')) {
