@@ -16,7 +16,7 @@ import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type RunEvent, type RunMeta, type RunReport, type RunWarning } from './model.js';
+import { REPORT_FORMAT_VERSION, type CheckResult, type CleanupReport, type RunEvent, type Summary, type RunMeta, type RunReport, type RunWarning } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { PassiveTally } from './passive-tally.js';
@@ -233,20 +233,25 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
     // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
     warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx), ...silentOnSuccessWarnings(ctx)],
-    summary: {
-      total: results.length,
-      passed: results.filter((r) => r.verdict === 'passed').length,
-      failed: results.filter((r) => r.verdict === 'failed').length,
-      skipped: results.filter((r) => r.verdict === 'skipped').length,
-      exchanges,
-      exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
-    },
+    summary: summaryOf(results, exchanges, durationMs),
     coverage: runCoverage,
     results,
     cleanup,
   };
   emit({ type: 'run-finished', report });
   return report;
+}
+
+/** The counts a report's summary gives: results by verdict, and exchanges, also per second (the proxy's session too). */
+export function summaryOf(results: readonly CheckResult[], exchanges: number, durationMs: number): Summary {
+  return {
+    total: results.length,
+    passed: results.filter((r) => r.verdict === 'passed').length,
+    failed: results.filter((r) => r.verdict === 'failed').length,
+    skipped: results.filter((r) => r.verdict === 'skipped').length,
+    exchanges,
+    exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
+  };
 }
 
 /**
