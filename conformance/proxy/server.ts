@@ -457,7 +457,11 @@ function liveExchange(
   durationMs: number,
   bytes = body.length,
 ): LiveExchange {
-  return { ...request, targetUrl, status, responseHeaders: headers, responseBody: body, responseTruncated: truncated, responseBytes: bytes, durationMs };
+  // Named fields rather than a spread: this runs for every exchange.
+  const out: { -readonly [K in keyof LiveExchange]: LiveExchange[K] } = { method: request.method, path: request.path, query: request.query, requestHeaders: request.requestHeaders, targetUrl, status, responseHeaders: headers, responseBody: body, responseTruncated: truncated, responseBytes: bytes, durationMs };
+  if (request.requestBody !== undefined) out.requestBody = request.requestBody;
+  if (request.requestBodyTooLarge) out.requestBodyTooLarge = true;
+  return out;
 }
 
 function send(res: ServerResponse, answer: { status: number; text: string }): void {

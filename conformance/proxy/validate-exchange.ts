@@ -170,7 +170,7 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
     const operationValidators = compiled.operations.get(operation.operationId);
     if (!operationValidators) return out;
     if (rules.has('request-parameters')) {
-      const checked = operationValidators.parameters({ path: routed.pathParams, query: exchange.query === '' ? {} : parseQuery(exchange.query), headers: exchange.requestHeaders });
+      const checked = operationValidators.parameters({ path: routed.pathParams, query: queryOf(exchange), headers: exchange.requestHeaders });
       add('request-parameters', checked.ok ? [] : checked.diagnostics);
     }
     if (rules.has('request-body') && !exchange.requestBodyTooLarge) add('request-body', bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => operationValidators.body(value)));
@@ -253,17 +253,16 @@ function withoutBody(judged: JudgedExchange): JudgedExchange {
 /** The exchange as the runner's recorder keeps one (context.ts), so judge.ts, the checks and coverage read it as they read a run's. */
 function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: string, seq: number, basePath: string): RecordedExchange {
   const query: Record<string, string[]> = {};
-  if (exchange.query !== '') {
-    const parsed = parseQuery(exchange.query);
-    for (const name in parsed) {
-      const value = parsed[name]!;
-      query[name] = typeof value === 'string' ? [value] : value;
-    }
+  const parsed = queryOf(exchange);
+  for (const name in parsed) {
+    const value = parsed[name]!;
+    query[name] = typeof value === 'string' ? [value] : value;
   }
   const responseHeaders = flattenHeaders({ ...exchange.responseHeaders });
   const body = responseBodyOf(exchange, responseHeaders);
   const requestJson = exchange.requestBody && exchange.requestBody.length > 0 ? jsonOf(parseBody(exchange.requestBody, false, exchange.requestHeaders['content-type'])) : undefined;
   let evidence: Exchange | undefined;
+  let url: URL | undefined;
   return {
     seq,
     checkId,
@@ -273,7 +272,10 @@ function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: strin
     query,
     ...(requestJson !== undefined ? { requestJson } : {}),
     result: {
-      url: new URL(exchange.targetUrl),
+      // Parsed only when read (a report's curl line): a URL costs microseconds per exchange for nothing otherwise.
+      get url(): URL {
+        return (url ??= new URL(exchange.targetUrl));
+      },
       response: { status: exchange.status, headers: responseHeaders, body },
       // Built only when a failure lists this exchange as evidence (passive-tally.ts): most exchanges never need it.
       get exchange(): Exchange {
@@ -281,6 +283,17 @@ function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: strin
       },
     },
   };
+}
+
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
+const queries = new WeakMap<object, Readonly<Record<string, string | string[]>>>();
+
+/** The exchange's query, decoded (mock/server.ts parseQuery: no prototype, repeated names as arrays), parsed once. */
+function queryOf(exchange: Pick<LiveExchange, 'query'>): Readonly<Record<string, string | string[]>> {
+  if (exchange.query === '') return NO_QUERY;
+  let parsed = queries.get(exchange);
+  if (!parsed) queries.set(exchange, (parsed = parseQuery(exchange.query)));
+  return parsed;
 }
 
 function jsonOf(body: ParsedBody): unknown {

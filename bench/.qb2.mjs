@@ -1,0 +1,10 @@
+import { runLoad } from './lib/load.mjs';
+import { startServer, installCleanupHandlers } from './lib/procs.mjs';
+installCleanupHandlers();
+const ROOT = '/work/proxy';
+const up = await startServer({ name: 'upstream', args: ['bench/baseline-server.mjs', '--port', '0'], cwd: ROOT });
+const ours = await startServer({ name: 'ours', nodeArgs: ['--cpu-prof', '--cpu-prof-dir', '/tmp/prof'], args: ['bin/petstore-kit.js', 'proxy', '--target', up.url, '--port', '0', '--quiet'], cwd: ROOT });
+const reqs = [{ method: 'GET', path: '/pets?limit=20' }];
+const r = await runLoad({ url: ours.url, connections: 10, seconds: 5, requests: reqs, expected: [200] });
+console.log(Math.round(r.rps));
+await ours.stop(10000); await up.stop();
