@@ -12,7 +12,7 @@
 import type { Diagnostic } from '../../src/schema/index.js';
 
 export const PROXY_ERROR_CODES = {
-  TARGET_UNREACHABLE: { status: 502, meaning: 'The target refused the connection, reset it, or its host name does not resolve.' },
+  TARGET_UNREACHABLE: { status: 502, meaning: 'The target refused the connection, reset it, its host name does not resolve, or its TLS certificate is not trusted.' },
   TARGET_INVALID_ANSWER: { status: 502, meaning: 'The target answered something that is not valid HTTP/1.1, or broke off in the middle of its answer.' },
   TARGET_TIMEOUT: { status: 504, meaning: 'The target did not answer within --timeout.' },
   REQUEST_VIOLATES_CONTRACT: { status: 400, meaning: 'With --errors: the request breaks the document; it was not sent to the target.' },

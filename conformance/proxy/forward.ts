@@ -190,5 +190,7 @@ const EMPTY = Buffer.alloc(0);
 function failureCode(code: string): Failure['code'] {
   if (code === 'TIMEOUT') return 'TARGET_TIMEOUT';
   if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ECONNABORTED') return 'TARGET_UNREACHABLE';
+  // An HTTPS target whose certificate is not trusted (self-signed, expired, another name): no connection was made.
+  if (/CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY/.test(code)) return 'TARGET_UNREACHABLE';
   return 'TARGET_INVALID_ANSWER';
 }

@@ -92,10 +92,12 @@ export async function call(base: string, method: string, path: string, body?: un
   return { method, path, status: answer.statusCode, json, headers: answer.headers };
 }
 
+/** The id a created record came back with, as a front end that coerces it would read it ("7" is 7). */
 function idOf(step: Step): number {
   const json = step.json as { id?: unknown };
-  if (typeof json?.id !== 'number') throw new Error(`${step.method} ${step.path} answered ${step.status} without an id: ${JSON.stringify(step.json)}`);
-  return json.id;
+  const id = typeof json?.id === 'number' || typeof json?.id === 'string' ? Number(json.id) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw new Error(`${step.method} ${step.path} answered ${step.status} without an id: ${JSON.stringify(step.json)}`);
+  return id;
 }
 
 /**
