@@ -6,17 +6,15 @@
  * proxy passes on unjudged. On the clean server the job passes (exit 0, no violation); on a mutant it fails (exit 1)
  * naming the defect.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildIfStale, children, killChildren } from '../../mock/test-support/child-mock.js';
-import { PACKAGE_ROOT } from '../../src/package-info.js';
+import { buildIfStale, killChildren } from '../../mock/test-support/child-mock.js';
 import type { RunReport } from '../model.js';
-import { referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startUpstream } from './test-support/servers.js';
+import { referencePresent, REFERENCE_MISSING, REF_SPEC, startChildProxy, startReference, startUpstream } from './test-support/servers.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -75,31 +73,15 @@ describe.skipIf(!READY)('a browser suite through the proxy, as the CI job runs i
   async function job(targetArgs: readonly string[]): Promise<{ code: number | null; seen: string[]; report: RunReport; stderr: string }> {
     const target = await startReference(targetArgs);
     const reportFile = join(dir, `report-${targetArgs.join('-') || 'clean'}.json`);
-    const proxy = spawn(process.execPath, [BIN, 'proxy', '--target', target.url, '--spec', REF_SPEC, '--port', '0', '--report', `json=${reportFile}`], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(proxy);
-    let out = '';
-    let stderr = '';
-    proxy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exit = new Promise<number | null>((done) => proxy.once('exit', done));
+    const proxy = await startChildProxy(['--target', target.url, '--spec', REF_SPEC, '--port', '0', '--report', `json=${reportFile}`]);
     try {
-      const url = await new Promise<string>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no listening line within 60 s: ${stderr}`)), 60_000);
-        proxy.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /^listening on (\S+)\n/.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            done(match[1]!);
-          }
-        });
-      });
+      const url = proxy.url;
       const tab = await browser.newPage();
       await tab.goto(`${page.url}/?api=${encodeURIComponent(url)}`);
       await tab.waitForSelector('body[data-done]', { timeout: 30_000 });
       const seen = JSON.parse((await tab.textContent('#out')) ?? '[]') as string[];
       await tab.close();
-      process.kill(proxy.pid!, 'SIGTERM');
-      const code = await exit;
+      const { code, stderr } = await proxy.stop();
       return { code, seen, report: JSON.parse(await readFile(reportFile, 'utf8')) as RunReport, stderr };
     } finally {
       await target.close();

@@ -10,45 +10,10 @@ import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildIfStale, children, killChildren } from '../../mock/test-support/child-mock.js';
+import { BIN, buildIfStale, killChildren } from '../../mock/test-support/child-mock.js';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
 import type { RunReport } from '../model.js';
-import { startUpstream } from './test-support/servers.js';
-
-interface Child {
-  readonly url: string;
-  readonly stop: () => Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-/** Starts `petstore-kit proxy ARGS`; resolves once it printed its line. */
-function startChildProxy(args: readonly string[]): Promise<Child> {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s: ${stderr}`)), 60_000);
-    const onData = (): void => {
-      const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      resolve({
-        url: match[1]!,
-        stop: async () => {
-          process.kill(child.pid!, 'SIGTERM');
-          const code = await exit;
-          return { code, stdout, stderr };
-        },
-      });
-    };
-    child.stdout.on('data', onData);
-    void exit.then((code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
-  });
-}
+import { startChildProxy, startUpstream } from './test-support/servers.js';
 
 function run(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMswMock, type MswMock } from '../../mock/msw.js';
 import { startMock, type RunningMock } from '../../mock/server.js';
 import { FALLBACK_HEADER } from './fallback.js';
-import { startTestProxy, startUpstream, type TestProxy } from './test-support/servers.js';
+import { passOn, startTestProxy, startUpstream, type TestProxy } from './test-support/servers.js';
 
 let backend: RunningMock;
 let gateway: Awaited<ReturnType<typeof startUpstream>>;
@@ -21,6 +21,7 @@ const open: { close(): Promise<unknown> }[] = [];
 
 beforeAll(async () => {
   backend = await startMock({ port: 0, quiet: true });
+  const forwardToBackend = passOn(() => backend.url);
   gateway = await startUpstream((req, res) => {
     gatewaySaw.push(`${req.method} ${req.url}`);
     if (req.url?.startsWith('/store/orders')) {
@@ -33,19 +34,7 @@ beforeAll(async () => {
       res.end('not implemented yet');
       return;
     }
-    void request(`${backend.url}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers: { accept: 'application/json', ...(req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {}) }, body: req }).then(
-      async (answer) => {
-        const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') headers[name] = value;
-        const body = Buffer.from(await answer.body.arrayBuffer());
-        res.writeHead(answer.statusCode, headers);
-        res.end(body);
-      },
-      () => {
-        res.writeHead(502);
-        res.end();
-      },
-    );
+    forwardToBackend(req, res);
   });
 }, 30_000);
 afterEach(async () => {

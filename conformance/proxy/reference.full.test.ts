@@ -16,12 +16,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
 import { freePort } from '../test-support/prism.js';
 import type { RunReport } from '../model.js';
-import { frontEndSession, referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startTestProxy, startUpstream, type Step } from './test-support/servers.js';
+import { frontEndSession, passOn, referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startTestProxy, startUpstream, type Step } from './test-support/servers.js';
 
 if (!referencePresent) console.warn(`reference.full.test.ts skipped: ${REFERENCE_MISSING}`);
 
@@ -119,21 +118,7 @@ describe.skipIf(!referencePresent)('Prism’s validating proxy as referee, on th
   let relay: Awaited<ReturnType<typeof startUpstream>>;
 
   beforeAll(async () => {
-    relay = await startUpstream((req, res) => {
-      void request(`${current}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers: Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))) as Record<string, string>, body: req }).then(
-        async (answer) => {
-          const headers: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !['connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value;
-          const body = Buffer.from(await answer.body.arrayBuffer());
-          res.writeHead(answer.statusCode, headers);
-          res.end(body);
-        },
-        () => {
-          res.writeHead(502);
-          res.end();
-        },
-      );
-    });
+    relay = await startUpstream(passOn(() => current));
     const port = await freePort();
     prism = spawn(PRISM, ['proxy', REF_SPEC, relay.url, '--port', String(port), '--host', '127.0.0.1'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     prism.stdout?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));

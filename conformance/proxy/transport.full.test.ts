@@ -5,16 +5,15 @@
  * - a long session stays bounded: thousands of failing exchanges keep a handful of them as evidence, count the rest,
  *   and the proxy's heap does not grow with them.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildIfStale, children, killChildren } from '../../mock/test-support/child-mock.js';
-import { PACKAGE_ROOT } from '../../src/package-info.js';
-import { startTestProxy, startUpstream } from './test-support/servers.js';
+import { buildIfStale, killChildren } from '../../mock/test-support/child-mock.js';
+import { startChildProxy, startTestProxy, startUpstream } from './test-support/servers.js';
 
 const OPENSSL = spawnSync('openssl', ['version']).status === 0;
 if (!OPENSSL) console.warn('transport.full.test.ts: the HTTPS cases are skipped: openssl is not installed (it makes the test certificate)');
@@ -44,25 +43,11 @@ describe.skipIf(!OPENSSL)('an HTTPS target', () => {
   });
 
   it('trusted: forwards through undici and passes the answer on unchanged', async () => {
-    const child = spawn(process.execPath, [BIN, 'proxy', '--target', url, '--port', '0', '--quiet'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
-    children.add(child);
-    let out = '';
-    const exit = new Promise<number | null>((done) => child.once('exit', done));
-    const proxyUrl = await new Promise<string>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error('no listening line within 60 s')), 60_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /^listening on (\S+)\n/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          done(match[1]!);
-        }
-      });
-    });
+    const proxy = await startChildProxy(['--target', url, '--port', '0', '--quiet'], { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
+    const proxyUrl = proxy.url;
     const answer = await request(`${proxyUrl}/categories/1`);
     expect([answer.statusCode, answer.headers['x-tls'], await answer.body.text()]).toEqual([200, 'yes', '{"id":1,"name":"Dogs"}']);
-    process.kill(child.pid!, 'SIGTERM');
-    expect(await exit).toBe(0);
+    expect((await proxy.stop()).code).toBe(0);
   }, 60_000);
 
   it('untrusted: a 502 TARGET_UNREACHABLE that names the certificate', async () => {

@@ -4,55 +4,15 @@
  * a scripted front end's session of the Pet Store contract, and small scripted upstreams for the transport's edge
  * cases. Every process started here is stopped by its PID.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { BIN, children } from '../../../mock/test-support/child-mock.js';
+import { PACKAGE_ROOT } from '../../../src/package-info.js';
+import type { Started } from '../../test-support/reference.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../server.js';
 
-export const REFERENCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/reference');
-export const REF_SERVER = resolve(REFERENCE, 'ref-server.mjs');
-export const REF_SPEC = resolve(REFERENCE, 'ref-openapi.yaml');
-export const referencePresent = existsSync(REF_SERVER) && existsSync(REF_SPEC);
-export const REFERENCE_MISSING = `${REFERENCE} is missing (the reference server sits beside the project in this workplace and in CI)`;
-
-export interface Started {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-/** Starts ref-server.mjs (a mutant or variant with `args`) on a free loopback port. */
-export async function startReference(args: readonly string[] = []): Promise<Started> {
-  const child: ChildProcess = spawn(process.execPath, [REF_SERVER, '--port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((done, fail) => {
-    let seen = '';
-    const timer = setTimeout(() => fail(new Error(`ref-server did not start within 15 s: ${seen}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        done(match[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (seen += chunk.toString('utf8')));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`ref-server exited with ${code}: ${seen}`));
-    });
-  });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        process.kill(child.pid!, 'SIGTERM');
-      }),
-  };
-}
+export { REFERENCE, REF_SERVER, REF_SPEC, referencePresent, REFERENCE_MISSING, startReference, type Started } from '../../test-support/reference.js';
 
 export interface TestProxy extends RunningProxy {
   /** Every line the proxy logged. */
@@ -145,4 +105,73 @@ export async function startUpstream(handler: Handler): Promise<Started & { reado
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Passes a request on to `origin()` (undici) and its answer back, hop-by-hop fields aside: a gateway for the tests to
+ * put scripted behaviour in front of a real server, or to point a long-lived client (Prism) at servers that change.
+ */
+export function passOn(origin: () => string): Handler {
+  const hop = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding']);
+  return (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && !hop.has(name)) headers[name] = value;
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    void request(`${origin()}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, ...(hasBody ? { body: req } : {}) }).then(
+      async (answer) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hop.has(name)) out[name] = value;
+        const body = Buffer.from(await answer.body.arrayBuffer());
+        res.writeHead(answer.statusCode, out);
+        res.end(body);
+      },
+      () => {
+        res.writeHead(502);
+        res.end();
+      },
+    );
+  };
+}
+
+export interface ChildProxy {
+  readonly url: string;
+  stderr(): string;
+  /** SIGTERM, then its exit code and everything it wrote. */
+  stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/** `petstore-kit proxy ARGS` as a user runs it (the built dist/); resolves once it printed its line. */
+export function startChildProxy(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ChildProxy> {
+  const child = spawn(process.execPath, [BIN, 'proxy', ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s: ${stderr}`)), 60_000);
+    const onData = (): void => {
+      const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve({
+        url: match[1]!,
+        stderr: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
+          const code = await exit;
+          return { code, stdout, stderr };
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    void exit.then((code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
+  });
 }
