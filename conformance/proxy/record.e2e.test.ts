@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMswMock } from '../../mock/msw.js';
+import { PACKAGE_ROOT } from '../../src/package-info.js';
 import { startMock } from '../../mock/server.js';
 import { call, referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startTestProxy, type Started } from './test-support/servers.js';
 
@@ -97,4 +98,45 @@ describe.skipIf(!referencePresent)('--record: the target’s answers as fixtures
       [4, true],
     ]);
   });
+});
+
+/**
+ * Any document: the recorder files records by the mock's own inference (mock/generic/infer.ts), so a document from
+ * elsewhere records as the generic engine reads fixtures: a top-level collection as an array, a nested one as an
+ * object from its parent's id to arrays, the records out of their list envelopes. Twilio's Messaging API, served by
+ * the kit's generic mock as the target, recorded through the proxy, then replayed by a fresh mock from the recording.
+ */
+describe('--record on a document from elsewhere (Twilio Messaging, nested collections in envelopes)', () => {
+  const SPEC = join(PACKAGE_ROOT, 'fixtures', 'published', 'twilio', 'twilio_messaging_v1.json');
+
+  it('records the collections as the generic engine reads them, and a fresh mock serves the recording', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'proxy-record-generic-'));
+    const staging = await startMock({ port: 0, quiet: true, specPath: SPEC, seed: 7, log: () => undefined });
+    try {
+      const proxy = await startTestProxy({ target: staging.url, specPath: SPEC, record: dir });
+      const services = (await call(proxy.url, 'GET', '/v1/Services')).json as { services: { sid: string }[] };
+      const sid = services.services[0]!.sid;
+      const numbers = (await call(proxy.url, 'GET', `/v1/Services/${sid}/PhoneNumbers`)).json as { phone_numbers: { sid: string }[] };
+      expect(numbers.phone_numbers.length).toBeGreaterThan(0);
+      const closed = await proxy.close();
+      expect(closed.recorded?.problem).toBeUndefined();
+      const recordedServices = JSON.parse(await readFile(join(dir, 'Services.json'), 'utf8')) as { sid: string }[];
+      expect(recordedServices.map((s) => s.sid)).toEqual(services.services.map((s) => s.sid));
+      const recordedNumbers = JSON.parse(await readFile(join(dir, 'PhoneNumbers.json'), 'utf8')) as Record<string, { sid: string }[]>;
+      expect(Object.keys(recordedNumbers)).toEqual([sid]);
+
+      const offline = await startMock({ port: 0, quiet: true, specPath: SPEC, fixtures: dir, log: () => undefined });
+      try {
+        const replayed = (await call(offline.url, 'GET', '/v1/Services')).json as { services: { sid: string }[] };
+        expect(replayed.services.map((s) => s.sid)).toEqual(services.services.map((s) => s.sid));
+        const replayedNumbers = (await call(offline.url, 'GET', `/v1/Services/${sid}/PhoneNumbers`)).json as { phone_numbers: { sid: string }[] };
+        expect(replayedNumbers.phone_numbers.map((n) => n.sid)).toEqual(numbers.phone_numbers.map((n) => n.sid));
+      } finally {
+        await offline.close();
+      }
+    } finally {
+      await staging.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
