@@ -225,7 +225,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const requestPart = { method, path, query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}), ...(body.kind === 'stream' ? { requestBodyTooLarge: true } : {}) };
 
     if (operationId !== undefined && mocked.has(operationId) && fallback && fallbackTarget) {
-      await answerFromMock(req, res, routed, arrival, requestBody, `--mock ${operationId}`);
+      await answerFromMock(req, res, routed, arrival, `--mock ${operationId}`);
       return;
     }
 
@@ -257,7 +257,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     const live = liveExchange(requestPart, target.href(url), outcome.status, outcome.headers, outcome.body, outcome.truncated, outcome.durationMs, outcome.bytes);
     if (!outcome.sent && routed.kind === 'operation' && mayLack(outcome.status) && targetLacks(routed.operation, outcome.status, () => judge.answersAsDocumented(routed.operation, live))) {
-      await answerFromMock(req, res, routed, arrival, requestBody, `the target answered ${outcome.status}`);
+      await answerFromMock(req, res, routed, arrival, `the target answered ${outcome.status}`);
       return;
     }
     if (!outcome.sent) {
@@ -276,14 +276,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   /** The fallback mock answers: the same request, sent to it; its answer streamed back, marked. */
-  const answerFromMock = async (req: IncomingMessage, res: ServerResponse, routed: Routed, arrival: Arrival, requestBody: Buffer | undefined, why: string): Promise<void> => {
-    const { method, url, path, started } = arrival;
+  const answerFromMock = async (req: IncomingMessage, res: ServerResponse, routed: Routed, arrival: Arrival, why: string): Promise<void> => {
+    const { method, url, path, started, body } = arrival;
+    const requestBody = body.kind === 'bytes' ? body.bytes : undefined;
     const mock = fallbackTarget!;
     res.sendDate = false;
     res.setHeader(FALLBACK_HEADER, `mock (${why})`);
     const outcome = await forward(
       { ...toTarget, captureBytes: har ? maxBodyBytes : 0 },
-      { origin: mock.origin, path: `${mock.prefix}${url}`, method, headers: forwardedRequestHeaders(req.rawHeaders), body: requestBody ?? null },
+      { origin: mock.origin, path: `${mock.prefix}${url}`, method, headers: forwardedRequestHeaders(req.rawHeaders), body: body.kind === 'bytes' ? body.bytes : body.kind === 'stream' ? body.stream : null },
       res,
       () => false,
     );

@@ -296,3 +296,16 @@ it('passes a CORS preflight on without judging it as the API', async () => {
   expect(proxy.violations).toBe(0);
   expect(proxy.report().summary.exchanges).toBe(1);
 });
+
+it('judges a HEAD as the GET it stands for, without a body (RFC 9110 §9.3.2)', async () => {
+  const target = await upstream((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '22' });
+    res.end(req.method === 'HEAD' ? undefined : '{"id":1,"name":"Dogs"}');
+  });
+  const proxy = await proxyTo(target.url);
+  const answer = await raw(`${proxy.url}/categories/1`, { method: 'HEAD' });
+  expect([answer.status, answer.headers['content-length'], answer.body.length]).toEqual([200, '22', 0]);
+  await proxy.close();
+  expect(proxy.violationLines()).toEqual([]);
+  expect(proxy.report().coverage.operations.find((o) => o.operationId === 'getCategory')?.exercised).toBe(true);
+});

@@ -145,6 +145,7 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
   const route = (method: string, path: string, headers: IncomingHttpHeaders): Routed => {
     if (isPreflight(method, headers)) return { kind: 'preflight' };
     if (basePath !== '' && path !== basePath && !path.startsWith(`${basePath}/`)) return { kind: 'outside' };
+    // The router takes HEAD for GET (RFC 9110 §9.3.2).
     const found: RouteMatch = match(method, path);
     if (found.kind === 'match') return { kind: 'operation', operation: found.operation, pathParams: found.pathParams };
     if (found.kind === 'no-method') return { kind: 'unmatched', which: 'wrongMethod', allow: found.allow };
@@ -190,7 +191,8 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
     const answeredBy = options.answeredBy ?? 'target';
     const judged = revalidated || answeredBy === 'proxy' ? undefined : judgeExchange(validators, record);
     if (judged) {
-      const seen = exchange.responseTruncated ? withoutBody(judged) : judged;
+      // A HEAD answer has no body by definition (RFC 9110 §9.3.2), and one over the limit was not read: their bodies say nothing.
+      const seen = exchange.responseTruncated || exchange.method === 'HEAD' ? withoutBody(judged) : judged;
       const ctx: JudgeContext = {
         contract,
         compiled,
