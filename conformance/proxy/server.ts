@@ -9,7 +9,8 @@
  * happens once the answer is on its way. With it, a request that breaks the document is refused before it is sent
  * and an answer that breaks it is replaced (errors.ts): the answer is then held until judged.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -353,6 +354,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server: Server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000, maxHeaderSize: 64 * 1024 }, onRequest);
+  // A request node:http cannot parse, or that did not arrive in time, never reaches the target: it is answered here,
+  // in the Error shape, and its connection closed (RFC 9112 §9.6), as the mock answers it (mock/server.ts).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const answer = timedOut
+      ? proxyError('PROXY_REQUEST_TIMEOUT', 'The request did not arrive in time: its line and headers must arrive within 10 s and the whole request within 60 s. It was not sent on.')
+      : proxyError('PROXY_BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'}); it was not sent on. Check the request line and headers (at most 64 KiB).`);
+    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.text)}\r\nconnection: close\r\n\r\n${answer.text}`);
+    log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${answer.status} ${error.code ?? ''}`.trim());
+  });
   const port = await listenOn(server, options.port ?? 4010, host);
   if (!isLoopbackHost(host)) log(`warning: the proxy listens on ${host}, reachable from other machines: anyone who reaches it reaches the target through it.`);
   if (fallback) log(`fallback: ${fallback.describe} answers ${mocked.size > 0 ? `${[...mocked].join(', ')}${fallbackOnMissing ? ', and ' : ''}` : ''}${fallbackOnMissing ? 'the operations the target lacks (501, or a 404 that is not the operation\'s own)' : ''}`);

@@ -11,6 +11,7 @@
  * - secrets (Authorization, cookies, --header values) never reach a line or a report.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -308,4 +309,24 @@ it('judges a HEAD as the GET it stands for, without a body (RFC 9110 §9.3.2)', 
   await proxy.close();
   expect(proxy.violationLines()).toEqual([]);
   expect(proxy.report().coverage.operations.find((o) => o.operationId === 'getCategory')?.exercised).toBe(true);
+});
+
+it('answers a request that is not HTTP/1.1 itself, in the Error shape, and never sends it on', async () => {
+  let reached = 0;
+  const target = await upstream((_req, res) => {
+    reached += 1;
+    res.end();
+  });
+  const proxy = await proxyTo(target.url);
+  const { port } = new URL(proxy.url);
+  const answer = await new Promise<string>((done, fail) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET /pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('end', () => done(text));
+    socket.on('error', fail);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'PROXY_BAD_REQUEST', status: 400, message: expect.stringMatching(/not valid HTTP\/1\.1/) });
+  expect(reached).toBe(0);
 });
