@@ -27,8 +27,6 @@ export const FALLBACK_HEADER = 'x-petstore-proxy-fallback';
 
 export interface FallbackSettings {
   readonly compiled: CompiledContract;
-  /** The proxy's base path: the mock serves under the same one, so a path means the same on both. */
-  readonly basePath: string;
   /** `--fixtures`: the mock's data (default: the bundled seed for the Pet Store, the document's examples otherwise). */
   readonly fixtures?: string;
   readonly log: (line: string) => void;
@@ -61,8 +59,14 @@ export function fallbackAt(url: string): RunningFallback {
   return { url: parsed.href.replace(/\/+$/, ''), describe: `the mock at ${parsed.origin}`, close: async () => undefined };
 }
 
+/**
+ * The proxy serves the document's paths at its root (a target's prefix is part of --target), so the mock serves them
+ * there too, whatever path the document's first server has.
+ */
+const basePath = '';
+
 async function mockApp(settings: FallbackSettings): Promise<{ app: MockApp; describe: string }> {
-  const { compiled, basePath } = settings;
+  const { compiled } = settings;
   const contract = compiled.contract;
   if (servesPetStore(contract)) {
     try {

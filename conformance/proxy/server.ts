@@ -111,7 +111,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract)) };
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const host = options.host ?? '127.0.0.1';
-  const basePath = '';
   const maxBodyBytes = options.maxBodyBytes ?? bodyLimitOf(contract.document);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const extraHeaders = Object.entries(options.headers ?? {});
@@ -119,7 +118,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const checks: CheckInfo[] = [...REQUEST_RULES, ...checkInfos().filter((info) => CHECKS.find((c) => c.id === info.id)?.judge)];
   const selected = selection(checks, options.skip ?? []);
-  const judge: LiveJudge = createLiveJudge({ validators, basePath, selected, passive: CHECKS });
+  const judge: LiveJudge = createLiveJudge({ validators, selected, passive: CHECKS });
   const secrets = new SecretBook([...extraNames], extraHeaders.map(([, value]) => value));
   const mocked = mockedOperations(contract, options.mock ?? []);
   const wantsFallback = options.fallback === true || options.fallbackUrl !== undefined || mocked.size > 0;
@@ -127,7 +126,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ? undefined
     : options.fallbackUrl !== undefined
       ? fallbackAt(options.fallbackUrl)
-      : await startFallback({ compiled: sharedCompiledContract(contract), basePath, ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}), log });
+      : await startFallback({ compiled: sharedCompiledContract(contract), ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}), log });
   const fallbackTarget = fallback ? targetOf(fallback.url) : undefined;
   // --mock alone names operations for the mock; --fallback also sends it what the target turns out to lack.
   const fallbackOnMissing = options.fallback === true || options.fallbackUrl !== undefined;

@@ -71,9 +71,7 @@ export type Routed =
   | { readonly kind: 'operation'; readonly operation: Operation; readonly pathParams: Readonly<Record<string, string>> }
   | { readonly kind: 'unmatched'; readonly which: 'unknownPath' | 'wrongMethod'; readonly allow?: readonly string[] }
   /** A CORS preflight (Fetch §3.2.2): the browser's, not the API's; passed on, never judged. */
-  | { readonly kind: 'preflight' }
-  /** Outside the base path: not the API's. */
-  | { readonly kind: 'outside' };
+  | { readonly kind: 'preflight' };
 
 export interface RuleVerdict {
   readonly checkId: string;
@@ -94,8 +92,6 @@ export interface LiveVerdict {
 export interface LiveJudgeSettings {
   /** First-problem validators for every exchange, and a detailed set asked only about a small failing answer (judge.ts). */
   readonly validators: JudgeValidators;
-  /** The prefix the API's paths sit under on the proxy (`/api/v1`), '' for none. */
-  readonly basePath: string;
   /** The passive checks and request rules to apply (their ids); others are left out. */
   readonly selected: ReadonlySet<string>;
   /** Passive checks of the registry (those with `judge`). */
@@ -106,7 +102,7 @@ export interface LiveJudge {
   route(method: string, path: string, headers: IncomingHttpHeaders): Routed;
   /** The request's breaks of the document (the request rules), from what arrived. */
   requestVerdicts(routed: Routed, exchange: Pick<LiveExchange, 'method' | 'path' | 'query' | 'requestHeaders' | 'requestBody' | 'requestBodyTooLarge'>): RuleVerdict[];
-  /** Every verdict on an exchange: its request's (given, or computed) and its response's. Undefined for a preflight or a path outside the API. */
+  /** Every verdict on an exchange: its request's (given, or computed) and its response's. Undefined for a preflight. */
   judge(routed: Routed, exchange: LiveExchange, requestVerdicts?: readonly RuleVerdict[], options?: { readonly answeredBy?: 'target' | 'proxy' }): LiveVerdict | undefined;
   /** Whether an answer is the operation's own documented one for its status, in its documented shape (fallback.ts asks it of a 404). */
   answersAsDocumented(operation: Operation, exchange: LiveExchange): boolean;
@@ -115,10 +111,11 @@ export interface LiveJudge {
 }
 
 export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
-  const { validators, basePath } = settings;
+  const { validators } = settings;
   const compiled = validators.fast;
   const contract = compiled.contract;
-  const match = rememberMatches(createRouter(contract, basePath));
+  // The proxy serves the document's paths at its root: a target's path prefix is part of --target.
+  const match = rememberMatches(createRouter(contract));
   const passive = settings.passive.filter((check) => check.judge && settings.selected.has(check.id));
   const rules = new Set(REQUEST_RULES.map((rule) => rule.id).filter((id) => settings.selected.has(id)));
   const runSettings: RunSettings = { readOnly: false, headerNames: [], provokingChecks: new Set([INVALID_REQUEST]) };
@@ -144,7 +141,6 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
 
   const route = (method: string, path: string, headers: IncomingHttpHeaders): Routed => {
     if (isPreflight(method, headers)) return { kind: 'preflight' };
-    if (basePath !== '' && path !== basePath && !path.startsWith(`${basePath}/`)) return { kind: 'outside' };
     // The router takes HEAD for GET (RFC 9110 §9.3.2).
     const found: RouteMatch = match(method, path);
     if (found.kind === 'match') return { kind: 'operation', operation: found.operation, pathParams: found.pathParams };
@@ -153,7 +149,7 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
   };
 
   const requestVerdicts: LiveJudge['requestVerdicts'] = (routed, exchange) => {
-    if (routed.kind === 'preflight' || routed.kind === 'outside') return [];
+    if (routed.kind === 'preflight') return [];
     const out: RuleVerdict[] = [];
     const add = (checkId: string, problems: readonly Diagnostic[]): void => {
       if (rules.has(checkId)) out.push({ checkId, verdict: ruleVerdict(problems) });
@@ -179,11 +175,11 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
   };
 
   const judge: LiveJudge['judge'] = (routed, exchange, given, options = {}) => {
-    if (routed.kind === 'preflight' || routed.kind === 'outside') return undefined;
+    if (routed.kind === 'preflight') return undefined;
     const verdicts: RuleVerdict[] = [...(given ?? requestVerdicts(routed, exchange))];
     const invalidRequest = verdicts.some((v) => v.verdict.verdict === 'fail');
     const target: ExchangeTarget = routed.kind === 'operation' ? { kind: 'operation', operation: routed.operation } : { kind: 'unmatched', which: routed.which };
-    const record = recordOf(exchange, target, invalidRequest ? INVALID_REQUEST : VALID_REQUEST, (seq += 1), basePath);
+    const record = recordOf(exchange, target, invalidRequest ? INVALID_REQUEST : VALID_REQUEST, (seq += 1));
     const operationKey = routed.kind === 'operation' ? routed.operation.operationId : '';
     const unvalidated = exchange.requestBodyTooLarge && exchange.responseTruncated ? 'both' : exchange.requestBodyTooLarge ? 'request-body' : exchange.responseTruncated ? 'response-body' : undefined;
     // RFC 9110 §15.4.5: a 304 answers a conditional request (a browser revalidating its cache); documents rarely list it, and it says nothing of the representation.
@@ -253,7 +249,7 @@ function withoutBody(judged: JudgedExchange): JudgedExchange {
 }
 
 /** The exchange as the runner's recorder keeps one (context.ts), so judge.ts, the checks and coverage read it as they read a run's. */
-function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: string, seq: number, basePath: string): RecordedExchange {
+function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: string, seq: number): RecordedExchange {
   const query: Record<string, string[]> = {};
   const parsed = queryOf(exchange);
   for (const name in parsed) {
@@ -270,7 +266,7 @@ function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: strin
     checkId,
     target,
     method: exchange.method,
-    path: basePath !== '' && exchange.path.startsWith(basePath) ? exchange.path.slice(basePath.length) || '/' : exchange.path,
+    path: exchange.path,
     query,
     ...(requestJson !== undefined ? { requestJson } : {}),
     result: {
