@@ -14,7 +14,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Operation } from '../../src/contract/index.js';
-import type { Diagnostic } from '../../src/schema/index.js';
+import type { Diagnostic, OperationValidators } from '../../src/schema/index.js';
 import { mediaTypeMatches } from '../../src/schema/index.js';
 import { createRouter, type RouteMatch } from '../../src/router.js';
 import { rememberMatches } from '../../mock/match-memo.js';
@@ -166,11 +166,20 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
     const operation = routed.operation;
     const operationValidators = compiled.operations.get(operation.operationId);
     if (!operationValidators) return out;
+    // First-problem validators for every request; a failing one is asked again of the detailed set, so the report
+    // (and --errors' 400) lists every problem, as the mock's VALIDATION_FAILED does.
+    const detailedOf = (): OperationValidators | undefined => validators.detailed().operations.get(operation.operationId);
     if (rules.has('request-parameters')) {
-      const checked = operationValidators.parameters({ path: routed.pathParams, query: queryOf(exchange), headers: exchange.requestHeaders });
-      add('request-parameters', checked.ok ? [] : checked.diagnostics);
+      const raw = { path: routed.pathParams, query: queryOf(exchange), headers: exchange.requestHeaders };
+      const checked = operationValidators.parameters(raw);
+      const all = checked.ok ? checked : (detailedOf()?.parameters(raw) ?? checked);
+      add('request-parameters', all.ok ? [] : all.diagnostics);
     }
-    if (rules.has('request-body') && !exchange.requestBodyTooLarge) add('request-body', bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => operationValidators.body(value)));
+    if (rules.has('request-body') && !exchange.requestBodyTooLarge) {
+      const problems = bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => operationValidators.body(value));
+      const all = problems.length === 0 ? problems : bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => (detailedOf() ?? operationValidators).body(value));
+      add('request-body', all);
+    }
     return out;
   };
 
