@@ -22,7 +22,7 @@ import { sharedCompiledContract, type CompiledContract } from '../../src/schema/
 import { isLoopbackHost } from '../../mock/admin-access.js';
 import { bodyLimitOf } from '../../mock/body.js';
 import { formatRequestLine } from '../../mock/log.js';
-import { listenOn } from '../../mock/server.js';
+import { listenOn, parseQuery } from '../../mock/server.js';
 import { CHECKS, checkInfos } from '../checks/index.js';
 import type { MinCoverage } from '../min-coverage.js';
 import type { CheckInfo, ReportFormat, RunReport } from '../model.js';
@@ -119,7 +119,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const checks: CheckInfo[] = [...REQUEST_RULES, ...checkInfos().filter((info) => CHECKS.find((c) => c.id === info.id)?.judge)];
   const selected = selection(checks, options.skip ?? []);
   const judge: LiveJudge = createLiveJudge({ validators, selected, passive: CHECKS });
-  const secrets = new SecretBook([...extraNames], extraHeaders.map(([, value]) => value));
+  const secrets = new SecretBook(contract, [...extraNames], extraHeaders.map(([, value]) => value));
   const mocked = mockedOperations(contract, options.mock ?? []);
   const wantsFallback = options.fallback === true || options.fallbackUrl !== undefined || mocked.size > 0;
   const fallback: RunningFallback | undefined = !wantsFallback
@@ -177,6 +177,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const settle = (routed: Routed, exchange: LiveExchange, requestVerdicts: readonly RuleVerdict[] | undefined, started: number, given?: LiveVerdict, comment?: string): void => {
     secrets.learn(exchange.requestHeaders);
     secrets.learn(exchange.responseHeaders);
+    if (exchange.query !== '' && secrets.watchesQuery) secrets.learnQuery(parseQuery(exchange.query));
     const verdict = given ?? judge.judge(routed, exchange, requestVerdicts);
     const failed = verdict ? session.observe(verdict) : (session.observeUnjudged(), []);
     exchangeLine(exchange.method, exchange.path, exchange.status, started, failed.length > 0 ? [`${failed.length} rule${failed.length === 1 ? '' : 's'} broken`] : []);

@@ -11,7 +11,10 @@
  * - secrets (Authorization, cookies, --header values) never reach a line or a report.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -287,6 +290,44 @@ describe('secrets', () => {
       expect(text).not.toContain(apiKey);
     }
   });
+});
+
+it('never prints the credentials the document’s security schemes name (an apiKey in the query or a header), even echoed', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'proxy-apikey-'));
+  const spec = join(dir, 'keyed.yaml');
+  await writeFile(
+    spec,
+    [
+      'openapi: 3.0.3',
+      'info: { title: Keyed, version: 1.0.0 }',
+      'security: [{ queryKey: [] }, { headerKey: [] }]',
+      'components:',
+      '  securitySchemes:',
+      '    queryKey: { type: apiKey, in: query, name: api_key }',
+      '    headerKey: { type: apiKey, in: header, name: X-Shop-Key }',
+      'paths:',
+      '  /things/{id}:',
+      '    get:',
+      '      operationId: getThing',
+      '      parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]',
+      '      responses:',
+      "        '200': { description: A thing, content: { application/json: { schema: { type: object, required: [id], properties: { id: { type: integer } } } } } }",
+    ].join('\n'),
+  );
+  open.push({ close: () => rm(dir, { recursive: true, force: true }) });
+  const target = await upstream((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: `${new URL(req.url ?? '/', 'http://x').searchParams.get('api_key')}/${String(req.headers['x-shop-key'])}` }));
+  });
+  const proxy = await proxyTo(target.url, { specPath: spec });
+  await (await request(`${proxy.url}/things/1?api_key=q-key-0123456789`, { headers: { 'x-shop-key': 'h-key-9876543210' } })).body.text();
+  await proxy.close();
+  const texts = [proxy.lines.join('\n'), ...REPORT_FORMATS.map((format) => createReporter(format, { redact: proxy.redact, color: false, quiet: true }).render(proxy.report()))];
+  expect(proxy.violationLines()).toHaveLength(1);
+  for (const text of texts) {
+    expect(text).not.toContain('q-key-0123456789');
+    expect(text).not.toContain('h-key-9876543210');
+  }
 });
 
 it('passes a CORS preflight on without judging it as the API', async () => {
