@@ -9,6 +9,7 @@
  *   the mock would refuse it), and an answer that breaks it is replaced with a 502 (an invalid response from the
  *   inbound server, §15.6.3), each listing what broke with its rule and JSON pointer.
  */
+import type { ServerResponse } from 'node:http';
 import type { Diagnostic } from '../../src/schema/index.js';
 
 export const PROXY_ERROR_CODES = {
@@ -43,4 +44,11 @@ export function proxyError(code: ProxyErrorCode, message: string, problems: read
   const details = problems.map(({ rule, diagnostic }) => ({ path: diagnostic.pointer, message: `${rule}: ${diagnostic.message}` }));
   const body: ProxyErrorBody = details.length > 0 ? { code, message, status, details } : { code, message, status };
   return { status, body, text: JSON.stringify(body) };
+}
+
+/** Writes one of the proxy's own answers, unless an answer has begun already (then nothing can replace it). */
+export function sendAnswer(res: ServerResponse, answer: { readonly status: number; readonly text: string }): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer.text)) });
+  res.end(answer.text);
 }

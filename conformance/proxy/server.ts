@@ -13,7 +13,6 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { loadContract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
@@ -25,18 +24,21 @@ import { formatRequestLine } from '../../mock/log.js';
 import { listenOn, parseQuery } from '../../mock/server.js';
 import { CHECKS, checkInfos } from '../checks/index.js';
 import type { MinCoverage } from '../min-coverage.js';
-import type { CheckInfo, ReportFormat, RunReport } from '../model.js';
-import { createReporter, isReportFormat, type RedactOptions, type Redactor } from '../reporters/index.js';
+import type { CheckInfo, RunReport } from '../model.js';
+import type { RedactOptions, Redactor } from '../reporters/index.js';
 import { neutralise } from '../reporters/safe-text.js';
 import { formatValue } from '../reporters/view.js';
-import { proxyError, type RuledDiagnostic } from './errors.js';
+import { proxyError, sendAnswer as send, type RuledDiagnostic } from './errors.js';
 import { fallbackAt, FALLBACK_HEADER, mockedOperations, startFallback, targetLacks, type RunningFallback } from './fallback.js';
 import { forward, type ForwardSettings, type Outcome } from './forward.js';
 import { HarWriter } from './har.js';
 import { forwardedRequestHeaders } from './hop-by-hop.js';
 import { FixtureRecorder, fixturesProblem, type RecordSummary } from './record.js';
+import { answerControl } from './report.js';
+import { readBody, type Body } from './request-body.js';
 import { SecretBook } from './secrets.js';
 import { ProxySession, type FailedRule } from './session.js';
+import { targetOf } from './target.js';
 import { createLiveJudge, REQUEST_RULES, type LiveExchange, type LiveJudge, type LiveVerdict, type Routed, type RuleVerdict } from './validate-exchange.js';
 
 export interface ProxyOptions {
@@ -94,15 +96,6 @@ export interface RunningProxy {
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long close() waits for exchanges in flight. */
 const CLOSE_GRACE_MS = 10_000;
-const REPORT_PATH = '/__proxy/report';
-const CONTENT_TYPES: Readonly<Record<ReportFormat, string>> = {
-  json: 'application/json',
-  junit: 'application/xml; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  markdown: 'text/markdown; charset=utf-8',
-  console: 'text/plain; charset=utf-8',
-};
-
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = targetOf(options.target);
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, options.allowRefs ? { allowRefs: options.allowRefs } : {});
@@ -197,7 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const path = mark === -1 ? url : url.slice(0, mark);
     const query = mark === -1 ? '' : url.slice(mark + 1);
     if (path === '/__proxy' || path.startsWith('/__proxy/')) {
-      control(req, res, path, query);
+      answerControl(req, res, path, query, host, () => session.report(), () => secrets.options);
       return;
     }
     const routed = judge.route(method, path, req.headers);
@@ -316,33 +309,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
 
-  /** GET /__proxy/report[?format=json|console|junit|html|markdown]: the session so far, as the runner would report it. */
-  const control = (req: IncomingMessage, res: ServerResponse, path: string, query: string): void => {
-    // A page on another site must not read the session through a rebound DNS name (as the mock's admin surface: admin-access.ts).
-    const hostHeader = req.headers.host ?? '';
-    if (isLoopbackHost(host) && !isLoopbackHost(hostHeader.replace(/:[0-9]*$/, ''))) {
-      send(res, proxyError('PROXY_ROUTE_NOT_FOUND', 'The proxy serves /__proxy/ on its loopback address only.'));
-      return;
-    }
-    if (path !== REPORT_PATH) {
-      send(res, proxyError('PROXY_ROUTE_NOT_FOUND', `The proxy serves ${REPORT_PATH} (?format=json|console|junit|html|markdown) under /__proxy/; everything else is forwarded to the target.`));
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('allow', 'GET, HEAD');
-      send(res, proxyError('PROXY_METHOD_NOT_ALLOWED', `${REPORT_PATH} takes GET only.`));
-      return;
-    }
-    const format = new URLSearchParams(query).get('format') ?? 'json';
-    if (!isReportFormat(format)) {
-      send(res, proxyError('PROXY_BAD_REQUEST', `format must be one of json, console, junit, html, markdown; got ${JSON.stringify(format.slice(0, 40))}.`));
-      return;
-    }
-    const text = createReporter(format, { redact: secrets.options, color: false, quiet: true }).render(session.report());
-    res.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)) });
-    res.end(req.method === 'HEAD' ? undefined : text);
-  };
-
   /** The request's headers for the target: hop-by-hop ones out, Via in, and the `--header` ones in place of the client's. */
   const requestHeaders = (raw: readonly string[]): string[] => {
     const out = forwardedRequestHeaders(raw);
@@ -416,48 +382,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
 }
 
-/** What the client sent as a body: nothing, the bytes (up to the limit), or a stream of one larger (passed on unread). */
-type Body = { readonly kind: 'none' } | { readonly kind: 'bytes'; readonly bytes: Buffer } | { readonly kind: 'stream'; readonly stream: Readable };
-
-const NO_BODY: Body = { kind: 'none' };
-
-/**
- * Reads a request body up to `limit` bytes (RFC 9112 §6.3: there is one when Content-Length > 0 or
- * Transfer-Encoding says so). Past the limit, what was read and the rest are passed on as a stream.
- */
-function readBody(req: IncomingMessage, limit: number, then: (body: Body) => void): void {
-  const length = req.headers['content-length'];
-  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
-    req.resume();
-    then(NO_BODY);
-    return;
-  }
-  if (Number(length) > limit) {
-    then({ kind: 'stream', stream: req });
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onData = (chunk: Buffer): void => {
-    size += chunk.length;
-    chunks.push(chunk);
-    if (size <= limit) return;
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.pause();
-    then({ kind: 'stream', stream: Readable.from(rest(chunks, req)) });
-  };
-  const onEnd = (): void => then(size === 0 ? NO_BODY : { kind: 'bytes', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', () => req.destroy());
-}
-
-async function* rest(first: readonly Buffer[], req: IncomingMessage): AsyncGenerator<Buffer> {
-  yield* first;
-  for await (const chunk of req) yield chunk as Buffer;
-}
-
 /** The rule and first problem of each failing verdict, for an Error body's details. */
 function ruled(verdicts: readonly RuleVerdict[]): RuledDiagnostic[] {
   return verdicts.flatMap(({ checkId, verdict }) => (verdict.verdict === 'fail' ? verdict.findings.map((diagnostic) => ({ rule: checkId, diagnostic })) : []));
@@ -480,38 +404,8 @@ function liveExchange(
   return out;
 }
 
-function send(res: ServerResponse, answer: { status: number; text: string }): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer.text)) });
-  res.end(answer.text);
-}
-
 function clip(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-interface Target {
-  readonly origin: string;
-  /** Its path prefix, without a trailing slash ('' for none). */
-  readonly prefix: string;
-  /** As reports show it. */
-  readonly display: string;
-  href(pathAndQuery: string): string;
-}
-
-/** A target URL as the proxy uses it; a wrong one is a USAGE error (the same rules as the runner's --base-url). */
-function targetOf(text: string): Target {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new KitError('USAGE', `petstore-kit proxy: --target ${JSON.stringify(text)} is not a URL; give one such as http://127.0.0.1:8080 or https://staging.example.com/api/v1.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new KitError('USAGE', `petstore-kit proxy: --target must be an http or https URL; got ${url.protocol}`);
-  if (url.search || url.hash) throw new KitError('USAGE', `petstore-kit proxy: --target must not carry a query or fragment; got ${url.origin}${url.pathname}…`);
-  if (url.username || url.password) throw new KitError('USAGE', "petstore-kit proxy: --target must not carry credentials (user:password@); pass them with --header 'Authorization: Basic …', whose value is never printed.");
-  const prefix = url.pathname.replace(/\/+$/, '');
-  return { origin: url.origin, prefix, display: `${url.origin}${prefix}`, href: (pathAndQuery) => `${url.origin}${prefix}${pathAndQuery}` };
 }
 
 /** The rules left after --skip (rule ids or families); an unknown value is a USAGE error. */
