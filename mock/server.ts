@@ -330,6 +330,20 @@ export function serve(
     if (log) log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${response.status} ${error.code ?? ''}`.trim());
   });
 
+  return listenOn(server, port, host).then((actual) => ({
+    port: actual,
+    close: () => {
+      closing = true;
+      return connections.close(CLOSE_GRACE_MS);
+    },
+  }));
+}
+
+/**
+ * Listens and resolves with the port (the one picked for 0); a port in use, a privileged port or an unknown host is
+ * a USAGE KitError that says what to do. Shared with the validating proxy (conformance/proxy/server.ts).
+ */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       if (error.code === 'EADDRINUSE') reject(new KitError('USAGE', `Port ${port} on ${host} is in use. Stop what is using it, or pick another port with --port (0 picks a free one).`));
@@ -341,14 +355,7 @@ export function serve(
     server.listen(port, host, () => {
       server.off('error', onError);
       const address = server.address();
-      const actual = typeof address === 'object' && address !== null ? address.port : port;
-      resolve({
-        port: actual,
-        close: () => {
-          closing = true;
-          return connections.close(CLOSE_GRACE_MS);
-        },
-      });
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
     });
   });
 }
@@ -507,7 +514,7 @@ const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.creat
  * prototype, so a parameter named `__proto__` is only a name. Text that does
  * not decode (a stray `%`) is kept as sent; the validators then say what is wrong.
  */
-function parseQuery(text: string): Record<string, string | string[]> {
+export function parseQuery(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
   if (text === '') return out;
   for (const part of text.split('&')) {

@@ -1,4 +1,4 @@
-// Section 6 of `npm run bench` (issue 33, point 2): the conformance runner's own CPU, apart from its target's.
+// Section 7 of `npm run bench` (issue 33, point 2): the conformance runner's own CPU, apart from its target's.
 //
 // The target is the Pet Store mock in a process of its own, started once; the runner is the CLI as a user runs it,
 // in its own process, with bench/lib/cpu-at-exit.mjs preloaded to write the runner's own CPU time (user + system)

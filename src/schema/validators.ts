@@ -344,7 +344,7 @@ export function isJsonMediaType(mediaType: string | undefined): boolean {
 }
 
 /** `application/json` matches itself; a documented range (`application/*`, `*\/*`) matches its members. */
-function mediaTypeMatches(documented: string, actual: string | undefined): boolean {
+export function mediaTypeMatches(documented: string, actual: string | undefined): boolean {
   if (!actual) return false;
   const doc = documented.toLowerCase();
   if (doc === actual || doc === '*/*') return true;
