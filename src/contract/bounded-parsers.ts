@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import type { parse as ParseYaml } from 'yaml';
 
 /**
  * The caps on what reading one file of a document may cost (issue 20): a
@@ -48,7 +48,9 @@ export interface ParserPlugin {
  * check size before and depth after parsing. `refused` is told of a cap met,
  * since the reference parser wraps whatever a parser throws in its own error.
  */
-export function boundedParsers(refused: (error: CapExceeded) => void): { json: ParserPlugin; yaml: ParserPlugin } {
+export async function boundedParsers(refused: (error: CapExceeded) => void): Promise<{ json: ParserPlugin; yaml: ParserPlugin }> {
+  // Loaded when a document is read from its text: a start from the bundled document's verified snapshot reads no YAML.
+  const parseYaml: typeof ParseYaml = (await import('yaml')).parse;
   const capped = new Map<string, CapExceeded>();
   const guard = <T>(url: string, read: () => T): T => {
     // A file JSON.parse found past a cap is not given to the YAML parser next.

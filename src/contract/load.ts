@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import type SwaggerParser from '@apidevtools/swagger-parser';
+import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
@@ -18,7 +19,15 @@ import { verifiedParse, writeVerifiedSnapshot } from './verified-snapshot.js';
  * 3.x, `validate()` is exactly: dereference, then this). Not in the package's
  * typings, hence the require.
  */
-const validateAgainstOpenApiSchema = createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void;
+const validateAgainstOpenApiSchema = (api: unknown): void => (createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void)(api);
+
+/**
+ * swagger-parser, loaded when a document is read from its text (it brings the OpenAPI schemas and their Ajv): a start
+ * from the bundled document's verified snapshot only dereferences, which json-schema-ref-parser does alone.
+ */
+async function swaggerParser(): Promise<typeof SwaggerParser> {
+  return (await import('@apidevtools/swagger-parser')).default;
+}
 
 export interface LoadOptions {
   /**
@@ -101,19 +110,22 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   const key = `${loadKey(file, thorough, options.allowRefs ?? [])}${lenient ? '\u0000lenient' : ''}${options.verifiedSnapshot === false ? '\u0000from its YAML' : ''}`;
   const kept = keptDocument(key, sha256);
   if (kept) return kept;
+  // The bundled document, these very bytes parsed and validated thoroughly at build time (verified-snapshot.ts): one
+  // file, whose $refs are its own, dereferenced in place as below.
+  const verified = file === DEFAULT_SPEC_PATH && thorough && options.verifiedSnapshot !== false ? verifiedParse(sha256) : undefined;
+  if (verified !== undefined) {
+    const oasVersion = assertSupportedVersion(verified, file);
+    const refs = new $RefParser();
+    const document = (await refs.dereference(file, verified as OpenAPIV3.Document, { resolve: { external: false }, mutateInputSchema: true })) as OpenAPIV3.Document;
+    return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, refs.$refs.paths().length === 1);
+  }
   const warnings: LoadWarning[] = [];
-  const reader = documentReader(file, options.allowRefs ?? [], lenient ? warnings : undefined);
+  const reader = await documentReader(file, options.allowRefs ?? [], lenient ? warnings : undefined);
+  const SwaggerParser = await swaggerParser();
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
   // dereferenced in place, where three passes used to read, parse and copy it again (issue 22, point 8).
   const parser = new SwaggerParser();
-  // The bundled document, these very bytes parsed and validated thoroughly at build time (verified-snapshot.ts).
-  const verified = file === DEFAULT_SPEC_PATH && thorough && options.verifiedSnapshot !== false ? verifiedParse(sha256) : undefined;
-  if (verified !== undefined) {
-    const oasVersion = assertSupportedVersion(verified, file);
-    const document = (await parser.dereference(file, verified as OpenAPIV3.Document, { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options)) as OpenAPIV3.Document;
-    return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
-  }
   let parsed: unknown;
   // The build keeps what it parsed, before the dereference below edits it in place.
   let asParsed: unknown;
@@ -133,7 +145,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   const inPlace = { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options;
 
   try {
-    await validateDocument(file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+    await validateDocument(SwaggerParser, file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
   } catch (error) {
     // Lenient: a document that breaks only the OpenAPI schema's letter loads, each spot a warning; one whose $refs do
     // not resolve, or that goes past a cap, is refused as before (the dereference below words it).
@@ -173,7 +185,7 @@ async function isOneFile(parser: SwaggerParser, file: string, parsed: unknown, o
  * document would, without a bundle pass (2 s on GitHub's 13 MB description). Should it fail, the bundled
  * check decides, as for a document of several files.
  */
-async function validateDocument(file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion, oneFile: () => Promise<boolean>): Promise<void> {
+async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swaggerParser>>, file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion, oneFile: () => Promise<boolean>): Promise<void> {
   if (!thorough) {
     if (await oneFile()) {
       try {
@@ -250,11 +262,11 @@ function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth 
   }
 }
 
-function documentReader(file: string, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): DocumentReader {
+async function documentReader(file: string, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): Promise<DocumentReader> {
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
-  const { json, yaml } = boundedParsers((cap) => {
+  const { json, yaml } = await boundedParsers((cap) => {
     refusal ??= new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
   });
   const resolvers = policyResolvers({ root: file, allow: allowRefs }, (ref) => {
