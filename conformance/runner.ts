@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
@@ -55,6 +56,8 @@ export interface RunOptions {
   readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
   readonly minCoverage?: MinCoverage;
+  /** --generation-budget: the caps on one generated body or parameter (src/generate/budget.ts); the defaults when absent. */
+  readonly generationBudget?: GenerationBudget;
 }
 
 /** A failing exchange as the report shows it: a title and the exchange's excerpts, never the parsed body (issue 12, finding 2). */
@@ -134,6 +137,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       ...(settings.origin ? { origin: settings.origin } : {}),
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
+      ...(options.generationBudget ? { generationBudget: options.generationBudget } : {}),
     },
     selection.operations,
     {

@@ -30,6 +30,7 @@ import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from '
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -76,6 +77,8 @@ export interface MockOptions {
   readonly adminOpen?: boolean;
   /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
   readonly mockOverlay?: string;
+  /** `--generation-budget`: the caps on one value the generic engine generates (src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }

@@ -8,6 +8,7 @@ export {
   branchesOf,
   define,
   firstExample,
+  generatedTypeOf,
   isObject,
   jsonTypeOf,
   mergeAllOf,
