@@ -9,6 +9,7 @@ import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
+import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
 import { copiedHeaders, type MockResponse } from '../message.js';
@@ -35,6 +36,10 @@ export interface GenericSettings {
   readonly maxSessions?: number;
   /** The caps on one generated value (`--generation-budget`, src/generate/budget.ts). */
   readonly generationBudget?: GenerationBudget;
+  /** `--max-session-memory` in bytes: what all X-Mock-Session stores may hold together (store.ts). */
+  readonly maxSessionMemory?: number;
+  /** Told of each session dropped by a bound, for the same log line as the Pet Store's (server.ts). */
+  readonly onSessionDrop?: (session: string, reason: SessionDropReason) => void;
 }
 
 export interface GenericEngine extends MockEngine {
@@ -122,7 +127,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
-  const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
+  const registry = createGenericRegistry(initial.state, initial.idOf, {
+    ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
+    ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),
+    ...(settings.onSessionDrop ? { onDrop: settings.onSessionDrop } : {}),
+  });
 
   /** A path parameter, typed where the operation declares it, as sent where it does not. */
   const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);

@@ -7,6 +7,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
 import { boundedParsers } from './bounded-parsers.js';
+import { findSelfContainingValue } from './data-cycles.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
@@ -100,6 +101,12 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   } catch (error) {
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
+  }
+  // A value that contains itself (a YAML alias inside its own anchor) would break every copy of it (issue 31, point 3).
+  const loop = findSelfContainingValue(document);
+  if (loop) {
+    const reason = `the value contains itself at ${loop.at} (a YAML alias inside its own anchor, or a $ref to itself); an example, default, const or enum must be finite`;
+    throw new KitError('SPEC_INVALID', `${file} at ${loop.value}: ${reason}. Write the value out without the alias.`, { file, pointer: loop.value.slice(1), reason });
   }
   // After the dereference, the reference parser's $refs name every file the document was read from.
   return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
