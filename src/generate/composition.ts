@@ -135,15 +135,17 @@ export function allowsNull(raw: Schema): boolean {
  * The type a schema asks for, or the one its keywords imply (`properties` → object, `items` → array). Of a 3.1
  * type list, the first that is not `null`: the one a generated value takes.
  */
-export function typeOf(raw: Schema): string | undefined {
+export function typeOf(raw: Schema, depth = 0): string | undefined {
   const s = mergeAllOf(raw);
   const types = typesOf(s);
   if (types.length > 0) return types.find((t) => t !== 'null') ?? 'null';
   if (s.properties || s.additionalProperties !== undefined) return 'object';
   if (('items' in s && s.items !== undefined) || 'prefixItems' in s) return 'array';
   if ('const' in s) return jsonTypeOf((s as { const?: unknown }).const);
+  // Branches are followed four levels deep at most: a branch may be the schema itself (`A: oneOf: [A, ...]`).
+  if (depth >= 4) return undefined;
   for (const branch of branchesOf(s)) {
-    const type = typeOf(branch);
+    const type = typeOf(branch, depth + 1);
     if (type !== undefined) return type;
   }
   return undefined;

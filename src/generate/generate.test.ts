@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createAjv, toJsonSchema } from '../schema/index.js';
 import { casesForTier } from '../test-tier.js';
 import { DEFAULT_GENERATION_BUDGET, parseGenerationBudget, type GenerationBudget } from './budget.js';
-import { mergeAllOf, type Schema } from './composition.js';
+import { mergeAllOf, typeOf, type Schema } from './composition.js';
 import { generate, whyUnmakeable, type GenerateOptions } from './generate.js';
 import type { Style, View } from './walker.js';
 
@@ -105,6 +105,11 @@ describe('hostile schemas are reported, not attempted (issue 31)', () => {
     const a: Schema = { oneOf: [] };
     a.oneOf = [a, { type: 'integer' }];
     expect(generate(a, options('plain', 'response'))).toEqual({ ok: true, value: 1 });
+    // Nothing but itself: no type to find, no value to make, and no stack overflow on the way.
+    const only: Schema = { anyOf: [] };
+    only.anyOf = [only];
+    expect(generate(only, options('lifelike', 'response')).ok).toBe(false);
+    expect(typeOf(only)).toBeUndefined();
   });
 
   it('an allOf that contains itself is folded once', () => {
