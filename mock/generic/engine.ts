@@ -17,7 +17,6 @@ import { createGenericAdmin } from './admin.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
 import { ValueGenerator } from './generate.js';
-import { answerSpot, cannotAnswer } from './unmakeable.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
@@ -25,6 +24,7 @@ import { createAnswerPlans, type AnswerPlan } from './plans.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
 import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
+import { answerSpot, cannotAnswer } from './unmakeable.js';
 
 export interface GenericSettings {
   /** Seeds generated records, ids and answers (`--seed`); 1 by default. */

@@ -25,11 +25,11 @@ export function objectValue(walker: Walker, s: Schema, spot: Spot, depth: number
   if (!walker.spend.take(1, 2)) return unmakeable(spot, 'type', 'the value has grown past its budget here', walker.spend.exhausted(1));
   const properties = s.properties ?? {};
   const required = new Set(s.required ?? []);
-  const made_: Map<string, unknown> = new Map();
+  const members: Map<string, unknown> = new Map();
   const member = (name: string, raw: Schema | undefined, propertySpot: Spot): Generated | undefined => {
     if (!walker.spend.take(0, name.length + 4)) return unmakeable(propertySpot, 'properties', 'the value has grown past its budget here', 'bytes');
     const result = walker.value(raw ?? extraSchema(s), propertySpot, depth + 1, { variant: hint.variant, name });
-    if (result.ok) made_.set(name, result.value);
+    if (result.ok) members.set(name, result.value);
     return result;
   };
   const visible = Object.entries(properties).filter(([, raw]) => !hiddenIn(walker.view, mergeAllOf(asSchema(raw))));
@@ -43,23 +43,23 @@ export function objectValue(walker: Walker, s: Schema, spot: Spot, depth: number
   const minProperties = s.minProperties ?? 0;
   const rich = walker.style === 'lifelike' && depth < walker.richDepth;
   for (const [name, raw] of visible) {
-    if (made_.has(name)) continue;
+    if (members.has(name)) continue;
     const property = mergeAllOf(asSchema(raw));
-    const wanted = made_.size < minProperties || (rich && (s.minProperties !== undefined || !property.deprecated));
-    if (!wanted || (s.maxProperties !== undefined && made_.size >= s.maxProperties)) continue;
+    const wanted = members.size < minProperties || (rich && (s.minProperties !== undefined || !property.deprecated));
+    if (!wanted || (s.maxProperties !== undefined && members.size >= s.maxProperties)) continue;
     // An optional member that cannot be made is left out.
     member(name, asSchema(raw), below(spot, 'properties', name));
   }
-  for (let i = 1; made_.size < minProperties && i <= walker.budget.items + minProperties; i += 1) {
+  for (let i = 1; members.size < minProperties && i <= walker.budget.items + minProperties; i += 1) {
     const name = `extra${i}`;
-    if (made_.has(name) || Object.hasOwn(properties, name)) continue;
+    if (members.has(name) || Object.hasOwn(properties, name)) continue;
     const result = member(name, undefined, below(spot, 'additionalProperties'));
     if (result && !result.ok) return result;
   }
   // The schema's order, then what it does not declare.
   const out: JsonObject = {};
-  for (const name of Object.keys(properties)) if (made_.has(name)) define(out, name, made_.get(name));
-  for (const [name, value] of made_) if (!Object.hasOwn(out, name)) define(out, name, value);
+  for (const name of Object.keys(properties)) if (members.has(name)) define(out, name, members.get(name));
+  for (const [name, value] of members) if (!Object.hasOwn(out, name)) define(out, name, value);
   return made(out);
 }
 
