@@ -26,12 +26,12 @@ interface Run {
   readonly report: { results: { checkId: string; operationId?: string; verdict: string; reason?: string }[] } | undefined;
 }
 
-function conformance(spec: string, baseUrl: string): Promise<Run> {
+function conformance(spec: string, baseUrl: string, extra: readonly string[] = []): Promise<Run> {
   const output = join(mkdtempSync(join(tmpdir(), 'petstore-kit-hostile-runner-')), 'report.json');
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [`--max-old-space-size=${HEAP_MIB}`, BIN, 'conformance', '--spec', spec, '--base-url', baseUrl, '--quiet', '--format', 'json', '--output', output],
+      [`--max-old-space-size=${HEAP_MIB}`, BIN, 'conformance', '--spec', spec, '--base-url', baseUrl, '--quiet', '--format', 'json', '--output', output, ...extra],
       { cwd: PACKAGE_ROOT, timeout: KILL_AFTER_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
       (error, _stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
@@ -80,6 +80,13 @@ describe('the runner on every class of hostile schema (issue 31, points 1, 2 and
     // A pattern RE2 cannot run is drawn from and sent, never checked by backtracking: its create ran.
     const backtrack = (run.report?.results ?? []).filter((r) => r.operationId === 'createBacktrack' && r.verdict !== 'skipped');
     expect(backtrack.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('takes --generation-budget: with strings of 20 characters at most, the 41 characters a pattern needs are reported', async () => {
+    const run = await conformance(join(HOSTILE, 'all-classes.yaml'), target.url, ['--only', 'createBacktrack', '--generation-budget', 'string=20']);
+    expect([0, 1], run.stderr).toContain(run.code);
+    const reasons = (run.report?.results ?? []).filter((r) => r.verdict === 'skipped').map((r) => r.reason ?? '');
+    expect(reasons.join('\n')).toContain("createBacktrack's body cannot be generated: #/components/schemas/Backtracking/properties/code: the pattern's shortest match has 41 characters, more than the 20 a generated string may have");
   }, 90_000);
 
   it('refuses a document whose example contains itself with SPEC_INVALID (exit 2), instead of spinning', async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.js';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../../src/schema/index.js';
+import { mockOptionsFrom } from '../cli.js';
 import { buildIfStale, CAN_MEASURE_RSS, killChildren, peakRssMiB, runChildMock, startChildMock, type ChildMock } from '../test-support/child-mock.js';
 import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
 
@@ -68,6 +69,13 @@ describe('a document whose schemas ask for what cannot be generated (issue 31, p
 
   it.runIf(CAN_MEASURE_RSS)(`stays under ${MEMORY_BOUND_MIB} MiB (peak RSS)`, () => {
     expect(peakRssMiB(mock.child.pid!)).toBeLessThan(MEMORY_BOUND_MIB);
+  });
+});
+
+describe('--generation-budget on the mock', () => {
+  it('sets the named caps and keeps the others at their defaults; a wrong cap is a USAGE error naming the caps', () => {
+    expect(mockOptionsFrom(['--generation-budget', 'string=20,items=3', '--generation-budget', 'depth=4']).generationBudget).toEqual({ string: 20, items: 3, depth: 4, nodes: 10_000, bytes: 1024 * 1024 });
+    expect(() => mockOptionsFrom(['--generation-budget', 'length=5'])).toThrow(/--generation-budget takes CAP=N with CAP one of string, items, depth, nodes, bytes/);
   });
 });
 
