@@ -10,7 +10,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { choiceOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
+import { choiceOption, generationBudgetOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
 import { isKitError, KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
 import { explainCheck } from './explain.js';
@@ -98,6 +98,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
     ...(raw.shard !== undefined ? { shard: parseShard(raw.shard) } : {}),
+    ...(raw['generation-budget'] ? { generationBudget: generationBudgetOption('conformance', raw['generation-budget']) } : {}),
   };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
 

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
@@ -63,6 +64,8 @@ export interface RunOptions {
    * `merge-reports` of the N reports gives a single run's verdicts (merge.ts).
    */
   readonly shard?: Shard;
+  /** --generation-budget: the caps on one generated body or parameter (src/generate/budget.ts); the defaults when absent. */
+  readonly generationBudget?: GenerationBudget;
 }
 
 /**
@@ -127,6 +130,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       ...(settings.origin ? { origin: settings.origin } : {}),
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
+      ...(options.generationBudget ? { generationBudget: options.generationBudget } : {}),
     },
     subjects,
     {

@@ -19,7 +19,7 @@ import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
 import { loadDocsFiles } from './docs-files.js';
 import type { DocsFiles } from './docs.js';
-import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import type { SessionDropReason, StoreRegistry, StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson, hasKeptText } from './json.js';
 import { isLargeBody, jsonPieces } from './json-stream.js';
@@ -30,6 +30,7 @@ import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from '
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -78,6 +79,8 @@ export interface MockOptions {
   readonly adminOpen?: boolean;
   /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
   readonly mockOverlay?: string;
+  /** `--generation-budget`: the caps on one value the generic engine generates (src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -123,17 +126,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
-  const makeRegistry = (data: StoreSnapshot): StoreRegistry =>
-    createStoreRegistry(data, {
-      maxSessions,
-      maxSessionMemory,
-      onDrop: (session, reason) =>
-        log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`),
-    });
+  // One log line for a dropped session, whichever engine holds the sessions (the Pet Store's or the generic one).
+  const onDrop = (session: string, reason: SessionDropReason): void =>
+    log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`);
+  const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
-    const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    const startup = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
+    const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({

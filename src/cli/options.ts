@@ -25,6 +25,13 @@ const strict = {
   type: 'boolean',
   description: 'refuse a document that breaks the OpenAPI schema even where that changes nothing it describes (an extra keyword, a $ref to a Markdown file in a description); by default such a document loads with a warning naming each spot',
 } as const satisfies OptionSpec;
+const generationBudget = {
+  type: 'string',
+  placeholder: 'CAP=N',
+  multiple: true,
+  description:
+    'caps on one generated value: string=10000 (characters), items=1000 (array items), depth=32, nodes=10000 (values), bytes=1048576; repeatable or comma-separated; what a schema asks past them is reported, not generated (docs/generation.md)',
+} as const satisfies OptionSpec;
 const allowRefs = {
   type: 'string',
   placeholder: 'DIR|URL',
@@ -44,6 +51,7 @@ export const COMMANDS = {
       strict,
       fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
       seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
+      'generation-budget': generationBudget,
       'mock-overlay': { type: 'string', placeholder: 'FILE', description: 'for a document other than the Pet Store: corrections to the inferred resources (x-mock-id, x-mock-collection, x-mock-stateless; README "Any document")' },
       pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
       now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
@@ -87,6 +95,7 @@ export const COMMANDS = {
       rate: { type: 'string', placeholder: 'N', default: '0', description: 'requests per second at most (0: no cap)' },
       'max-requests': { type: 'string', placeholder: 'N', default: '20000', description: 'requests the run sends at most; checks past it are reported not run and the run exits 2' },
       seed: { type: 'string', placeholder: 'N', default: '1', description: 'seed of the generated inputs, for a reproducible run' },
+      'generation-budget': generationBudget,
       origin: { type: 'string', placeholder: 'URL', description: 'also check CORS as a browser page on this origin would' },
       'list-checks': { type: 'boolean', description: 'list the checks with their ids and exit' },
       // Issue 10 (reports): hollow runs and check explanations.

@@ -7,7 +7,7 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
-import { boundedParsers } from './bounded-parsers.js';
+import { findSelfContainingValue } from './data-cycles.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
@@ -160,6 +160,12 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
   }
+  // A value that contains itself (a YAML alias inside its own anchor) would break every copy of it (issue 31, point 3).
+  const loop = findSelfContainingValue(document);
+  if (loop) {
+    const reason = `the value contains itself at ${loop.at} (a YAML alias inside its own anchor, or a $ref to itself); an example, default, const or enum must be finite`;
+    throw new KitError('SPEC_INVALID', `${file} at ${loop.value}: ${reason}. Write the value out without the alias.`, { file, pointer: loop.value.slice(1), reason });
+  }
   if (options.onVerified) options.onVerified(sha256, asParsed);
   // After the dereference, the reference parser's $refs name every file the document was read from.
   return keepDocument(key, { file, sha256, document, oasVersion, ...(warnings.length > 0 ? { warnings } : {}) }, bytes.length, parser.$refs.paths().length === 1);
@@ -266,7 +272,9 @@ async function documentReader(file: string, allowRefs: readonly string[], lenien
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
-  const { json, yaml } = await boundedParsers((cap) => {
+  // The YAML parser is loaded only to read a document from its text: a start from the verified snapshot reads none.
+  const { boundedParsers } = await import('./bounded-parsers.js');
+  const { json, yaml } = boundedParsers((cap) => {
     refusal ??= new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
   });
   const resolvers = policyResolvers({ root: file, allow: allowRefs }, (ref) => {
