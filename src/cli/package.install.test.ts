@@ -65,6 +65,8 @@ describe('the npm package', () => {
 
   it('holds what runs and nothing of the tests', () => {
     expect(files).toContain('dist/src/cli/main.js');
+    // The command line's bundle, which bin/petstore-kit.js starts (bin/dev/build.mjs).
+    expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
     expect(files).toContain('dist/mock/msw.d.ts');
