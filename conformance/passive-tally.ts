@@ -91,7 +91,7 @@ export class PassiveTally {
       const operationId = key || undefined;
       const where = operationId ?? 'requests no operation matches';
       if (tally.failures.size === 0 && tally.unlisted === 0) {
-        out.push({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [] });
+        out.push({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [], judged: tally.judged });
         continue;
       }
       for (const { listed, more } of tally.failures.values()) {
@@ -105,12 +105,13 @@ export class PassiveTally {
             findings: failure.findings,
             evidence: [failure.exchange],
             ...(i === listed.length - 1 && more > 0 ? { alike: more } : {}),
+            judged: tally.judged,
           });
         }
       }
       if (tally.unlisted > 0) {
         const reason = `${tally.unlisted} more failing exchange${tally.unlisted === 1 ? '' : 's'} with ${tally.unlisted === 1 ? 'a reason' : 'reasons'} other than the ${this.options.maxReasons} listed, counted but not kept`;
-        out.push({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${reason}`, verdict: 'failed', reason, findings: [], evidence: [] });
+        out.push({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${reason}`, verdict: 'failed', reason, findings: [], evidence: [], judged: tally.judged });
       }
     }
     return out;
