@@ -5,6 +5,9 @@
  * left alone, since other tests run it), packed with the real `files` list,
  * and installed with --prefer-offline, so the npm cache `npm ci` filled
  * serves the dependencies.
+ *
+ * In the full tier (npm run test:all, CI): it builds, packs and installs the whole kit, which costs more CPU than
+ * any other file of the fast tier; the fast tier's README and CLI tests run the same commands from the checkout.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
