@@ -24,7 +24,7 @@ import { formatRequestLine } from '../../mock/log.js';
 import { listenOn, parseQuery } from '../../mock/server.js';
 import { CHECKS, checkInfos } from '../checks/index.js';
 import type { MinCoverage } from '../min-coverage.js';
-import type { CheckInfo, RunReport } from '../model.js';
+import type { CheckInfo, RunReport, RunWarning } from '../model.js';
 import type { RedactOptions, Redactor } from '../reporters/index.js';
 import { neutralise } from '../reporters/safe-text.js';
 import { formatValue } from '../reporters/view.js';
@@ -113,6 +113,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const selected = selection(checks, options.skip ?? []);
   const judge: LiveJudge = createLiveJudge({ validators, selected, passive: CHECKS });
   const secrets = new SecretBook(contract, [...extraNames], extraHeaders.map(([, value]) => value));
+  const recorder = options.record !== undefined ? new FixtureRecorder(contract) : undefined;
   const mocked = mockedOperations(contract, options.mock ?? []);
   const wantsFallback = options.fallback === true || options.fallbackUrl !== undefined || mocked.size > 0;
   const fallback: RunningFallback | undefined = !wantsFallback
@@ -142,16 +143,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
     silences: judge.silences,
     ...(options.minCoverage ? { minCoverage: options.minCoverage } : {}),
+    notes: () => [...[secrets.warning()].filter((note) => note !== undefined), ...recordingNotes(recorder)],
   });
-  const recorder = options.record !== undefined ? new FixtureRecorder(contract) : undefined;
-  const har = options.record !== undefined ? await openHar(options.record, () => secrets.redactor) : undefined;
+  const har = options.record !== undefined ? await openHar(options.record) : undefined;
 
   const dispatcher = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: timeoutMs } });
   const toTarget: ForwardSettings = { dispatcher, timeoutMs, captureBytes: maxBodyBytes };
 
   /** One line per violated rule: method, path, status, rule, pointer and value; secrets scrubbed, control characters shown. */
-  const violationLines = (exchange: LiveExchange, failed: readonly FailedRule[]): void => {
-    const redactor = secrets.redactor;
+  const violationLines = (exchange: LiveExchange, failed: readonly FailedRule[], redactor: Redactor): void => {
     for (const rule of failed) {
       const at = rule.finding ? ` at ${rule.finding.pointer}` : '';
       const value = rule.finding && 'actual' in rule.finding ? ` (value: ${formatValue(rule.finding.actual, 80)})` : '';
@@ -168,19 +168,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   /** Everything after the answer: the judge, the tally, the lines, the recording. Runs once the client has its answer. */
   const settle = (routed: Routed, exchange: LiveExchange, requestVerdicts: readonly RuleVerdict[] | undefined, started: number, given?: LiveVerdict, comment?: string): void => {
-    secrets.learn(exchange.requestHeaders);
-    secrets.learn(exchange.responseHeaders);
-    if (exchange.query !== '' && secrets.watchesQuery) secrets.learnQuery(parseQuery(exchange.query));
+    // Learnt first: everything kept of this exchange below is scrubbed as it is kept, by a redactor that knows its credentials.
+    const redactor = learn(exchange);
     const verdict = given ?? judge.judge(routed, exchange, requestVerdicts);
-    const failed = verdict ? session.observe(verdict) : (session.observeUnjudged(), []);
+    const failed = verdict ? session.observe(verdict, redactor) : (session.observeUnjudged(), []);
     exchangeLine(exchange.method, exchange.path, exchange.status, started, failed.length > 0 ? [`${failed.length} rule${failed.length === 1 ? '' : 's'} broken`] : []);
-    if (failed.length > 0) violationLines(exchange, failed);
+    if (failed.length > 0) violationLines(exchange, failed, redactor);
     if (recorder && routed.kind === 'operation' && !exchange.responseTruncated && verdict) {
       const json = verdict.record.result.response?.body;
-      recorder.observe({ operationId: routed.operation.operationId, status: exchange.status, pathParams: routed.pathParams, json: json?.kind === 'json' ? json.value : undefined });
+      recorder.observe({ operationId: routed.operation.operationId, status: exchange.status, pathParams: routed.pathParams, json: json?.kind === 'json' ? json.value : undefined }, { text: redactor.text, generation: secrets.generation });
     }
-    har?.add(harEntry(exchange, started, comment));
+    har?.add(harEntry(exchange, started, comment), { redactor, generation: secrets.generation });
   };
+
+  /** The credentials an exchange carried, noted; the redactor for what is kept of it (secrets.ts). */
+  const learn = (exchange: Pick<LiveExchange, 'requestHeaders' | 'responseHeaders' | 'query'>): Redactor =>
+    secrets.learn(exchange.requestHeaders, exchange.responseHeaders, exchange.query !== '' && secrets.watchesQuery ? parseQuery(exchange.query) : undefined);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -289,7 +292,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const operationId = routed.kind === 'operation' ? routed.operation.operationId : undefined;
     session.observeMocked(operationId);
     exchangeLine(method, path, outcome.status, started, [`mocked (${why}): answered by ${fallback!.describe}`], true);
-    har?.add(harEntry(liveExchange({ method, path, query: arrival.query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}) }, mock.href(url), outcome.status, outcome.headers, outcome.body, outcome.truncated, outcome.durationMs, outcome.bytes), started, `answered by ${fallback!.describe} (${why})`));
+    if (har) {
+      const live = liveExchange({ method, path, query: arrival.query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}) }, mock.href(url), outcome.status, outcome.headers, outcome.body, outcome.truncated, outcome.durationMs, outcome.bytes);
+      har.add(harEntry(live, started, `answered by ${fallback!.describe} (${why})`), { redactor: learn(live), generation: secrets.generation });
+    }
   };
 
   const failed = (res: ServerResponse, outcome: Extract<Outcome, { kind: 'failed' }>, method: string, path: string, started: number, who = 'the target'): void => {
@@ -355,10 +361,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         await stop(server);
         await dispatcher.destroy().catch(() => undefined);
         await fallback?.close();
-        const written = recorder && options.record !== undefined ? await recorder.write(options.record, (text) => secrets.redactor.text(text)) : undefined;
+        const written = recorder && options.record !== undefined ? await recorder.write(options.record, { text: secrets.redactor.text, generation: secrets.generation }) : undefined;
         const problem = written && options.record !== undefined ? await fixturesProblem(options.record, sharedCompiledContract(contract)) : undefined;
         const recorded = written ? { ...written, ...(problem !== undefined ? { problem } : {}) } : undefined;
-        const archive = har ? { file: har.file, entries: (await har.close()).entries } : undefined;
+        const archive = har ? { file: har.file, entries: (await har.close({ redactor: secrets.redactor, generation: secrets.generation })).entries } : undefined;
         return { ...(recorded ? { recorded } : {}), ...(archive ? { har: archive } : {}) };
       })()),
   };
@@ -419,14 +425,21 @@ function selection(checks: readonly CheckInfo[], skip: readonly string[]): Set<s
   return out;
 }
 
-async function openHar(dir: string, redactor: () => Redactor): Promise<HarWriter> {
+async function openHar(dir: string): Promise<HarWriter> {
   const folder = resolve(dir);
   try {
     await mkdir(folder, { recursive: true });
   } catch (error) {
     throw new KitError('REPORT_WRITE_FAILED', `cannot create the --record folder ${folder}: ${(error as Error).message}`, { file: folder });
   }
-  return new HarWriter(join(folder, 'session.har'), redactor);
+  return new HarWriter(join(folder, 'session.har'));
+}
+
+/** What the report says of the recording: the records it could not keep, and why. */
+function recordingNotes(recorder: FixtureRecorder | undefined): RunWarning[] {
+  const { dropped, why } = recorder?.droppedWhy() ?? { dropped: 0, why: [] };
+  if (dropped === 0) return [];
+  return [{ pointer: '', message: `--record kept no more of ${dropped} record${dropped === 1 ? '' : 's'}, so that the recording replays and its memory stays bounded: ${why.join('; ')}`, skipped: 'recording those records' }];
 }
 
 /** Stops accepting, lets exchanges in flight finish within CLOSE_GRACE_MS, then cuts what is left. */
