@@ -37,8 +37,8 @@ export const MAX_RECORDED = 100_000;
 export const MAX_COLLECTION_BYTES = FILE_CAPS.fixturesBytes;
 /** Bytes all collections together may hold in memory until they are written. */
 export const MAX_RECORDED_BYTES = 4 * FILE_CAPS.fixturesBytes;
-/** A record nests no deeper than this, so that its file (an array, in an object for a nested collection) stays within the mock's depth cap. */
-const MAX_RECORD_DEPTH = DOCUMENT_CAPS.maxDepth - 3;
+/** Levels a record may nest, so that its file (an array of records, in an object for a nested collection) stays within the mock's depth cap. */
+const MAX_RECORD_DEPTH = DOCUMENT_CAPS.maxDepth - 2;
 /** The bytes a file adds around its records: brackets and newlines. */
 const FILE_FRAME_BYTES = 8;
 /** The bytes a record's line adds to its text: indent (4 in a nested collection), comma and newline. */
