@@ -14,7 +14,7 @@ import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Agent } from 'undici';
-import { loadContract } from '../../src/contract/index.js';
+import { loadContract, type Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../../src/schema/index.js';
@@ -38,6 +38,7 @@ import { answerControl } from './report.js';
 import { readBody, type Body } from './request-body.js';
 import { SecretBook } from './secrets.js';
 import { ProxySession, type FailedRule } from './session.js';
+import { requestTarget } from './request-target.js';
 import { targetOf } from './target.js';
 import { createLiveJudge, REQUEST_RULES, type LiveExchange, type LiveJudge, type LiveVerdict, type Routed, type RuleVerdict } from './validate-exchange.js';
 
@@ -188,10 +189,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    const query = mark === -1 ? '' : url.slice(mark + 1);
+    // Origin-form only, dot-segments removed: what goes after the target's prefix can never leave it (request-target.ts).
+    const form = requestTarget(method, req.url ?? '/');
+    if (form.kind !== 'origin') {
+      req.resume();
+      if (form.kind === 'asterisk') answerAsterisk(res, started);
+      else refuseTarget(res, method, form.form, form.reason, started);
+      return;
+    }
+    const { url, path, query } = form;
     if (path === '/__proxy' || path.startsWith('/__proxy/')) {
       answerControl(req, res, path, query, host, () => session.report(), () => secrets.options);
       return;
@@ -199,12 +205,30 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const routed = judge.route(method, path, req.headers);
     readBody(req, maxBodyBytes, (body) => {
       void exchange(req, res, routed, { method, url, path, query, body, started }).catch((error: unknown) => {
-        log(`internal error on ${method} ${clip(path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        // The error's name and message only: a stack trace in the log helps no user, and a message may quote what crossed.
+        log(neutralise(secrets.redactor.text(`internal error on ${method} ${clip(path)}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)));
         if (!res.headersSent && !res.destroyed) send(res, proxyError('TARGET_INVALID_ANSWER', 'The proxy failed while relaying this exchange; please report it with the request.'));
         else res.destroy();
       });
     });
   };
+
+  /** A request-target the proxy does not send on (request-target.ts): its own 400, a line that names the form (never the target's text: a URL may hold credentials). */
+  const refuseTarget = (res: ServerResponse, method: string, form: string, reason: string, started: number): void => {
+    const answer = proxyError('PROXY_BAD_REQUEST', reason);
+    send(res, answer);
+    session.observeUnjudged('PROXY_BAD_REQUEST');
+    exchangeLine(method, `(${form} request-target)`, answer.status, started, [`PROXY_BAD_REQUEST: not sent on`], true);
+  };
+
+  /** `OPTIONS *` (RFC 9110 §9.3.7) asks about the server as a whole: the methods the document takes, answered here. */
+  const answerAsterisk = (res: ServerResponse, started: number): void => {
+    res.writeHead(204, { allow: serverMethods, 'content-length': '0' });
+    res.end();
+    session.observeUnjudged();
+    exchangeLine('OPTIONS', '*', 204, started, ['answered by the proxy'], true);
+  };
+  const serverMethods = documentedMethods(contract);
 
   interface Arrival {
     readonly method: string;
@@ -326,6 +350,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server: Server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000, maxHeaderSize: 64 * 1024 }, onRequest);
+  // CONNECT asks for a tunnel (authority-form, RFC 9112 §3.2.3): a gateway opens none; answered here and the connection closed.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const answer = proxyError('PROXY_BAD_REQUEST', `The request-target is not a path (origin-form, RFC 9112 §3.2.1, such as /pets): this proxy takes no other form, and opens no tunnel (CONNECT). It was not sent on.`);
+    socket.end(closingAnswer(answer));
+    session.observeUnjudged('PROXY_BAD_REQUEST');
+    exchangeLine(req.method ?? 'CONNECT', '(authority-form request-target)', answer.status, performance.now(), ['PROXY_BAD_REQUEST: not sent on'], true);
+  });
   // A request node:http cannot parse, or that did not arrive in time, never reaches the target: it is answered here,
   // in the Error shape, and its connection closed (RFC 9112 §9.6), as the mock answers it (mock/server.ts).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -337,7 +368,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const answer = timedOut
       ? proxyError('PROXY_REQUEST_TIMEOUT', 'The request did not arrive in time: its line and headers must arrive within 10 s and the whole request within 60 s. It was not sent on.')
       : proxyError('PROXY_BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'}); it was not sent on. Check the request line and headers (at most 64 KiB).`);
-    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.text)}\r\nconnection: close\r\n\r\n${answer.text}`);
+    socket.end(closingAnswer(answer));
     log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${answer.status} ${error.code ?? ''}`.trim());
   });
   const port = await listenOn(server, options.port ?? 4010, host);
@@ -433,6 +464,18 @@ async function openHar(dir: string): Promise<HarWriter> {
     throw new KitError('REPORT_WRITE_FAILED', `cannot create the --record folder ${folder}: ${(error as Error).message}`, { file: folder });
   }
   return new HarWriter(join(folder, 'session.har'));
+}
+
+/** One of the proxy's answers written straight onto a socket node:http gave up on (or never made a request of), closing it (RFC 9112 §9.6). */
+function closingAnswer(answer: { readonly status: number; readonly text: string }): string {
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.text)}\r\nconnection: close\r\n\r\n${answer.text}`;
+}
+
+/** The methods the document's operations take, with HEAD for GET (RFC 9110 §9.3.2) and OPTIONS (preflights pass), as an Allow value. */
+function documentedMethods(contract: Contract): string {
+  const methods = new Set(['OPTIONS', ...contract.operations.map((op) => op.method.toUpperCase())]);
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort().join(', ');
 }
 
 /** What the report says of the recording: the records it could not keep, and why. */
