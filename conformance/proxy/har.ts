@@ -141,7 +141,7 @@ export class HarWriter {
         cookies: [],
         headers: requestHeaders,
         queryString: [...(url?.searchParams ?? [])].map(([name, value]) => ({ name, value: redactor.text(value) })),
-        ...(x.requestBody && x.requestBody.length > 0 ? { postData: { mimeType: requestType ?? '', text: redactor.text(clipped(x.requestBody)) } } : {}),
+        ...(x.requestBody && x.requestBody.length > 0 ? { postData: { mimeType: requestType ?? '', text: redactor.text(clipped(decodeBody(x.requestBody, single(x.requestHeaders['content-encoding'])) ?? x.requestBody)) } } : {}),
         headersSize: -1,
         bodySize: x.requestBody?.length ?? 0,
       },

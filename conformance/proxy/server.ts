@@ -9,7 +9,7 @@
  * happens once the answer is on its way. With it, a request that breaks the document is refused before it is sent
  * and an answer that breaks it is replaced (errors.ts): the answer is then held until judged.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -243,7 +243,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const { method, url, path, query, body, started } = arrival;
     const operationId = routed.kind === 'operation' ? routed.operation.operationId : undefined;
     const requestBody = body.kind === 'bytes' ? body.bytes : undefined;
-    const requestPart = { method, path, query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}), ...(body.kind === 'stream' ? { requestBodyTooLarge: true } : {}) };
+    // Judged as sent: the target gets the --header values in place of the client's (requestHeaders below).
+    const requestPart = { method, path, query, requestHeaders: sentHeaders(req.headers), ...(requestBody ? { requestBody } : {}), ...(body.kind === 'stream' ? { requestBodyTooLarge: true } : {}) };
 
     if (operationId !== undefined && mocked.has(operationId) && fallback && fallbackTarget) {
       await answerFromMock(req, res, routed, arrival, `--mock ${operationId}`);
@@ -255,7 +256,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       requestVerdicts = judge.requestVerdicts(routed, requestPart);
       const broken = ruled(requestVerdicts);
       if (broken.length > 0) {
-        const answer = proxyError('REQUEST_VIOLATES_CONTRACT', `The request breaks ${contract.title} ${contract.version}: ${broken[0]!.rule} at ${broken[0]!.diagnostic.pointer}: ${broken[0]!.diagnostic.message}; it was not sent to the target (--errors).`, broken);
+        const answer = contractError('REQUEST_VIOLATES_CONTRACT', (first) => `The request breaks ${contract.title} ${contract.version}: ${first}; it was not sent to the target (--errors).`, broken);
         send(res, answer);
         const live = liveExchange(requestPart, target.href(url), answer.status, { 'content-type': 'application/json' }, Buffer.from(answer.text), false, performance.now() - started);
         settle(routed, live, requestVerdicts, started, judge.judge(routed, live, requestVerdicts, { answeredBy: 'proxy' }), 'refused by the proxy (--errors): not sent to the target');
@@ -285,7 +286,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const verdict = judge.judge(routed, live, requestVerdicts);
       const broken = verdict ? ruled(verdict.verdicts) : [];
       if (options.errors && broken.length > 0) {
-        send(res, proxyError('RESPONSE_VIOLATES_CONTRACT', `The target's answer (${outcome.status}) breaks ${contract.title} ${contract.version}: ${broken[0]!.rule} at ${broken[0]!.diagnostic.pointer}: ${broken[0]!.diagnostic.message} (--errors replaced it).`, broken));
+        send(res, contractError('RESPONSE_VIOLATES_CONTRACT', (first) => `The target's answer (${outcome.status}) breaks ${contract.title} ${contract.version}: ${first} (--errors replaced it).`, broken));
         settle(routed, live, requestVerdicts, started, verdict, 'the target answered this; the proxy replaced it with a 502 (--errors)');
         return;
       }
@@ -337,6 +338,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     } else {
       exchangeLine(method, path, 0, started, [`${outcome.code}: ${who} broke off its answer (${outcome.message}); the connection to the client was cut`], true);
     }
+  };
+
+  /** The request's header fields as the target gets them, for the judge, the evidence and the HAR file: the `--header` ones in place of the client's. */
+  const sentHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders => {
+    if (extraHeaders.length === 0) return headers;
+    const out: IncomingHttpHeaders = { ...headers };
+    for (const [name, value] of extraHeaders) out[name.toLowerCase()] = value;
+    return out;
+  };
+
+  /**
+   * An --errors answer: the first break in its message, each in its details, scrubbed of every secret the session
+   * knows (a `--header` value the proxy added is the proxy's, not the client's, to see).
+   */
+  const contractError = (code: 'REQUEST_VIOLATES_CONTRACT' | 'RESPONSE_VIOLATES_CONTRACT', message: (first: string) => string, broken: readonly RuledDiagnostic[]): ReturnType<typeof proxyError> => {
+    const scrub = secrets.redactor.text;
+    const scrubbed = broken.map(({ rule, diagnostic }) => ({ rule, diagnostic: { ...diagnostic, pointer: scrub(diagnostic.pointer), message: scrub(diagnostic.message) } }));
+    const first = scrubbed[0]!;
+    return proxyError(code, message(`${first.rule} at ${first.diagnostic.pointer}: ${first.diagnostic.message}`), scrubbed);
   };
 
   /** The request's headers for the target: hop-by-hop ones out, Via in, and the `--header` ones in place of the client's. */
