@@ -122,7 +122,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     : options.fallbackUrl !== undefined
       ? fallbackAt(options.fallbackUrl)
       : await startFallback({ compiled: sharedCompiledContract(contract), ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}), log });
-  const fallbackTarget = fallback ? targetOf(fallback.url) : undefined;
+  const fallbackTarget = fallback?.target;
   // --mock alone names operations for the mock; --fallback also sends it what the target turns out to lack.
   const fallbackOnMissing = options.fallback === true || options.fallbackUrl !== undefined;
 
