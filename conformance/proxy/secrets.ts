@@ -15,6 +15,7 @@
 import type { Contract } from '../../src/contract/index.js';
 import type { RunWarning } from '../model.js';
 import { createRedactor, type RedactOptions, type Redactor } from '../reporters/index.js';
+import { secretForms } from '../reporters/redact.js';
 
 /** Distinct secret values learnt at most; the redactor's work grows with them (each in some twenty echoed forms). */
 export const MAX_SECRETS = 256;
@@ -76,7 +77,7 @@ export class SecretBook {
   }
 
   get redactor(): Redactor {
-    return (this.redactorMemo ??= createRedactor(this.options));
+    return (this.redactorMemo ??= prefiltered(createRedactor(this.options), this.options.secrets ?? []));
   }
 
   /** How many values the book holds: what a record kept earlier may not have been scrubbed of yet (record.ts). */
@@ -111,6 +112,29 @@ export class SecretBook {
       for (const item of typeof value === 'string' ? [value] : value) note(item);
     }
   }
+}
+
+/**
+ * The redactor with a quick first look in `text`: a value in which no secret form's first four characters occur, and
+ * no `@` (a URL's user:password@, which redact.ts also scrubs), is returned as it is, without trying each of the
+ * thousands of forms a full book holds. Every form is at least four characters long (redact.ts), so a value that
+ * holds one holds its first four; a hash that merely collides only costs the full scrub.
+ */
+export function prefiltered(redactor: Redactor, secrets: readonly string[]): Redactor {
+  const heads = new Set<number>();
+  for (const secret of secrets) for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) heads.add(headHash(form, 0));
+  if (heads.size === 0) return redactor;
+  const mayHold = (value: string): boolean => {
+    if (value.includes('@')) return true;
+    for (let i = 0; i + 4 <= value.length; i += 1) if (heads.has(headHash(value, i))) return true;
+    return false;
+  };
+  return { ...redactor, text: (value) => (mayHold(value) ? redactor.text(value) : value) };
+}
+
+/** A hash of the four characters of `text` from `at`. */
+function headHash(text: string, at: number): number {
+  return (((text.charCodeAt(at) * 31 + text.charCodeAt(at + 1)) * 31 + text.charCodeAt(at + 2)) * 31 + text.charCodeAt(at + 3)) | 0;
 }
 
 /** `first`, then `second`: what either knows is scrubbed. */
