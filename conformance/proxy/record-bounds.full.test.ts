@@ -91,6 +91,9 @@ describe.skipIf(process.platform !== 'linux')('a long --record session of large 
     const notes = 'n'.repeat(NOTES_BYTES);
     const target = await thingsTarget(() => notes);
     const proxy = await startChildProxy(['--target', target.url, '--spec', spec, '--record', join(dir, 'long'), '--port', '0', '--quiet', '--max-body-bytes', String(2 * 1024 * 1024)]);
+    let before = 0;
+    let peak = 0;
+    let stopped: Awaited<ReturnType<typeof proxy.stop>>;
     try {
       const get = async (id: number): Promise<void> => {
         const answer = await request(`${proxy.url}/things/${id}`);
@@ -98,24 +101,23 @@ describe.skipIf(process.platform !== 'linux')('a long --record session of large 
         await answer.body.arrayBuffer();
       };
       for (let id = 1; id <= 20; id += 1) await get(id);
-      const before = await rssOf(proxy.pid);
-      let peak = before;
+      before = peak = await rssOf(proxy.pid);
       for (let id = 21; id <= COUNT; id += 1) {
         await get(id);
         if (id % 20 === 0) peak = Math.max(peak, await rssOf(proxy.pid));
       }
-      // What one collection may keep (64 MiB of text), and room for the answers in flight and the collector's slack;
-      // unbounded, the 280 later answers alone would keep some 420 MB.
-      expect(peak - before).toBeLessThan(FILE_CAPS.fixturesBytes + 96 * 1024 * 1024);
     } finally {
-      const stopped = await proxy.stop();
+      stopped = await proxy.stop();
       await target.close();
-      expect(stopped.code).toBe(0);
-      const fit = Math.floor(FILE_CAPS.fixturesBytes / (NOTES_BYTES + 60));
-      expect(stopped.stderr).toContain(`recorded ${fit} records in 1 file`);
-      expect(stopped.stderr).toContain(`note: ${COUNT - fit} more records were not recorded, so that the mock reads the recording and the proxy's memory stays bounded: ${COUNT - fit} records of things: its file would pass 64 MiB`);
-      expect(stopped.stderr).not.toContain('the mock would refuse');
     }
+    // What one collection may keep (64 MiB of text), and room for the answers in flight and the collector's slack;
+    // unbounded, the 280 later answers alone would keep some 420 MB.
+    expect(peak - before).toBeLessThan(FILE_CAPS.fixturesBytes + 96 * 1024 * 1024);
+    expect(stopped.code).toBe(0);
+    const fit = Math.floor(FILE_CAPS.fixturesBytes / (NOTES_BYTES + 60));
+    expect(stopped.stderr).toContain(`recorded ${fit} records in 1 file`);
+    expect(stopped.stderr).toContain(`note: ${COUNT - fit} more records were not recorded, so that the mock reads the recording and the proxy's memory stays bounded: ${COUNT - fit} records of things: its file would pass 64 MiB`);
+    expect(stopped.stderr).not.toContain('the mock would refuse');
     expect((await stat(join(dir, 'long', 'things.json'))).size).toBeLessThanOrEqual(FILE_CAPS.fixturesBytes);
   }, 300_000);
 });
