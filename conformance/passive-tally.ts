@@ -16,6 +16,9 @@ import { normalizeReason } from './reporters/defects.js';
 export interface PassiveFailure {
   readonly title: string;
   readonly exchange: Exchange;
+  /** The verdict's reason and findings as they are to be kept, when the caller scrubs them (the proxy: its traffic's secrets); the verdict's own otherwise. */
+  readonly reason?: string;
+  readonly findings?: readonly Finding[];
 }
 
 interface Listed extends PassiveFailure {
@@ -64,7 +67,7 @@ export class PassiveTally {
       }
       tally.failures.set(reason, (same = { listed: [], more: 0 }));
     }
-    if (same.listed.length < this.options.maxListed) same.listed.push({ ...failure(), reason: verdict.reason, findings: verdict.findings });
+    if (same.listed.length < this.options.maxListed) same.listed.push({ reason: verdict.reason, findings: verdict.findings, ...failure() });
     else same.more += 1;
   }
 

@@ -80,8 +80,9 @@ export async function runProxyCommand(argv: readonly string[]): Promise<number> 
   }
   for (const line of await writeReportFiles(report, reportFiles, redact)) process.stdout.write(`${line}\n`);
   if (closed.recorded && options.record !== undefined) {
-    const { records, files, dropped } = closed.recorded;
-    process.stderr.write(`recorded ${records} record${records === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} under ${resolve(options.record)}${dropped > 0 ? ` (${dropped} more not kept: past the bound)` : ''}; replay them with petstore-kit mock --fixtures ${options.record}${options.specPath ? ` --spec ${options.specPath}` : ''}\n`);
+    const { records, files, dropped, droppedWhy } = closed.recorded;
+    process.stderr.write(`recorded ${records} record${records === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'} under ${resolve(options.record)}; replay them with petstore-kit mock --fixtures ${options.record}${options.specPath ? ` --spec ${options.specPath}` : ''}\n`);
+    if (dropped > 0) process.stderr.write(`note: ${dropped} more record${dropped === 1 ? ' was' : 's were'} not recorded, so that the mock reads the recording and the proxy's memory stays bounded: ${droppedWhy.join('; ')}\n`);
     if (closed.recorded.problem !== undefined) process.stderr.write(`note: the mock would refuse these fixtures as they are: ${closed.recorded.problem}\n`);
   }
   if (closed.har) process.stderr.write(`recorded the session in ${closed.har.file} (${closed.har.entries} entr${closed.har.entries === 1 ? 'y' : 'ies'})\n`);

@@ -20,7 +20,7 @@ export const PROXY_ERROR_CODES = {
   RESPONSE_VIOLATES_CONTRACT: { status: 502, meaning: "With --errors: the target's answer breaks the document; details lists each rule and pointer." },
   PROXY_ROUTE_NOT_FOUND: { status: 404, meaning: 'A path under /__proxy/ that the proxy does not serve.' },
   PROXY_METHOD_NOT_ALLOWED: { status: 405, meaning: 'A method /__proxy/report does not take (GET only).' },
-  PROXY_BAD_REQUEST: { status: 400, meaning: 'A /__proxy/report query the proxy cannot honour (an unknown format), or a request that is not valid HTTP/1.1 (never sent on).' },
+  PROXY_BAD_REQUEST: { status: 400, meaning: 'A /__proxy/report query the proxy cannot honour (an unknown format), a request that is not valid HTTP/1.1, or one whose request-target is not a path the proxy sends on (absolute-form, authority-form, * but for OPTIONS, a fragment, a path climbing out of the prefix); never sent on.' },
   PROXY_REQUEST_TIMEOUT: { status: 408, meaning: "The client's request line and headers, or its whole request, did not arrive in time (10 s, 60 s); never sent on." },
 } as const;
 

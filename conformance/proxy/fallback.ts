@@ -21,6 +21,7 @@ import { genericStartup } from '../../mock/generic/startup.js';
 import { createStoreRegistry } from '../../mock/registry.js';
 import { EMPTY_SNAPSHOT } from '../../mock/seed.js';
 import { initialData, serve } from '../../mock/server.js';
+import { FALLBACK_URL_FLAG, targetOf, type Target } from './target.js';
 
 /** Tells the client and the log that the mock answered, not the target. */
 export const FALLBACK_HEADER = 'x-petstore-proxy-fallback';
@@ -34,7 +35,7 @@ export interface FallbackSettings {
 
 export interface RunningFallback {
   /** `http://127.0.0.1:PORT` (or the --fallback-url), with its path prefix. */
-  readonly url: string;
+  readonly target: Target;
   /** Which mock answers, for the log and the report. */
   readonly describe: string;
   close(): Promise<void>;
@@ -44,19 +45,13 @@ export interface RunningFallback {
 export async function startFallback(settings: FallbackSettings): Promise<RunningFallback> {
   const { app, describe } = await mockApp(settings);
   const served = await serve(app, { port: 0, host: '127.0.0.1' });
-  return { url: `http://127.0.0.1:${served.port}`, describe, close: () => served.close() };
+  return { target: targetOf(`http://127.0.0.1:${served.port}`, FALLBACK_URL_FLAG), describe, close: () => served.close() };
 }
 
-/** A mock already running elsewhere: only its address is known. */
+/** A mock already running elsewhere (`--fallback-url`): only its address is known; a wrong one is a USAGE error naming the flag. */
 export function fallbackAt(url: string): RunningFallback {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new KitError('USAGE', `petstore-kit proxy: --fallback-url ${JSON.stringify(url)} is not a URL; give the mock's, e.g. http://127.0.0.1:4011.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new KitError('USAGE', `petstore-kit proxy: --fallback-url must be an http or https URL; got ${parsed.protocol}`);
-  return { url: parsed.href.replace(/\/+$/, ''), describe: `the mock at ${parsed.origin}`, close: async () => undefined };
+  const target = targetOf(url, FALLBACK_URL_FLAG);
+  return { target, describe: `the mock at ${target.origin}`, close: async () => undefined };
 }
 
 /**

@@ -9,12 +9,12 @@
  * happens once the answer is on its way. With it, a request that breaks the document is refused before it is sent
  * and an answer that breaks it is replaced (errors.ts): the answer is then held until judged.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Agent } from 'undici';
-import { loadContract } from '../../src/contract/index.js';
+import { loadContract, type Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../../src/schema/index.js';
@@ -24,7 +24,7 @@ import { formatRequestLine } from '../../mock/log.js';
 import { listenOn, parseQuery } from '../../mock/server.js';
 import { CHECKS, checkInfos } from '../checks/index.js';
 import type { MinCoverage } from '../min-coverage.js';
-import type { CheckInfo, RunReport } from '../model.js';
+import type { CheckInfo, RunReport, RunWarning } from '../model.js';
 import type { RedactOptions, Redactor } from '../reporters/index.js';
 import { neutralise } from '../reporters/safe-text.js';
 import { formatValue } from '../reporters/view.js';
@@ -38,6 +38,7 @@ import { answerControl } from './report.js';
 import { readBody, type Body } from './request-body.js';
 import { SecretBook } from './secrets.js';
 import { ProxySession, type FailedRule } from './session.js';
+import { requestTarget } from './request-target.js';
 import { targetOf } from './target.js';
 import { createLiveJudge, REQUEST_RULES, type LiveExchange, type LiveJudge, type LiveVerdict, type Routed, type RuleVerdict } from './validate-exchange.js';
 
@@ -113,6 +114,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const selected = selection(checks, options.skip ?? []);
   const judge: LiveJudge = createLiveJudge({ validators, selected, passive: CHECKS });
   const secrets = new SecretBook(contract, [...extraNames], extraHeaders.map(([, value]) => value));
+  const recorder = options.record !== undefined ? new FixtureRecorder(contract) : undefined;
   const mocked = mockedOperations(contract, options.mock ?? []);
   const wantsFallback = options.fallback === true || options.fallbackUrl !== undefined || mocked.size > 0;
   const fallback: RunningFallback | undefined = !wantsFallback
@@ -120,7 +122,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     : options.fallbackUrl !== undefined
       ? fallbackAt(options.fallbackUrl)
       : await startFallback({ compiled: sharedCompiledContract(contract), ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}), log });
-  const fallbackTarget = fallback ? targetOf(fallback.url) : undefined;
+  const fallbackTarget = fallback?.target;
   // --mock alone names operations for the mock; --fallback also sends it what the target turns out to lack.
   const fallbackOnMissing = options.fallback === true || options.fallbackUrl !== undefined;
 
@@ -142,16 +144,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
     silences: judge.silences,
     ...(options.minCoverage ? { minCoverage: options.minCoverage } : {}),
+    notes: () => [...[secrets.warning()].filter((note) => note !== undefined), ...recordingNotes(recorder)],
   });
-  const recorder = options.record !== undefined ? new FixtureRecorder(contract) : undefined;
-  const har = options.record !== undefined ? await openHar(options.record, () => secrets.redactor) : undefined;
+  const har = options.record !== undefined ? await openHar(options.record) : undefined;
 
   const dispatcher = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: timeoutMs } });
   const toTarget: ForwardSettings = { dispatcher, timeoutMs, captureBytes: maxBodyBytes };
 
   /** One line per violated rule: method, path, status, rule, pointer and value; secrets scrubbed, control characters shown. */
-  const violationLines = (exchange: LiveExchange, failed: readonly FailedRule[]): void => {
-    const redactor = secrets.redactor;
+  const violationLines = (exchange: LiveExchange, failed: readonly FailedRule[], redactor: Redactor): void => {
     for (const rule of failed) {
       const at = rule.finding ? ` at ${rule.finding.pointer}` : '';
       const value = rule.finding && 'actual' in rule.finding ? ` (value: ${formatValue(rule.finding.actual, 80)})` : '';
@@ -168,27 +169,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   /** Everything after the answer: the judge, the tally, the lines, the recording. Runs once the client has its answer. */
   const settle = (routed: Routed, exchange: LiveExchange, requestVerdicts: readonly RuleVerdict[] | undefined, started: number, given?: LiveVerdict, comment?: string): void => {
-    secrets.learn(exchange.requestHeaders);
-    secrets.learn(exchange.responseHeaders);
-    if (exchange.query !== '' && secrets.watchesQuery) secrets.learnQuery(parseQuery(exchange.query));
+    // Learnt first: everything kept of this exchange below is scrubbed as it is kept, by a redactor that knows its credentials.
+    const redactor = learn(exchange);
     const verdict = given ?? judge.judge(routed, exchange, requestVerdicts);
-    const failed = verdict ? session.observe(verdict) : (session.observeUnjudged(), []);
+    const failed = verdict ? session.observe(verdict, redactor) : (session.observeUnjudged(), []);
     exchangeLine(exchange.method, exchange.path, exchange.status, started, failed.length > 0 ? [`${failed.length} rule${failed.length === 1 ? '' : 's'} broken`] : []);
-    if (failed.length > 0) violationLines(exchange, failed);
+    if (failed.length > 0) violationLines(exchange, failed, redactor);
     if (recorder && routed.kind === 'operation' && !exchange.responseTruncated && verdict) {
       const json = verdict.record.result.response?.body;
-      recorder.observe({ operationId: routed.operation.operationId, status: exchange.status, pathParams: routed.pathParams, json: json?.kind === 'json' ? json.value : undefined });
+      recorder.observe({ operationId: routed.operation.operationId, status: exchange.status, pathParams: routed.pathParams, json: json?.kind === 'json' ? json.value : undefined }, { text: redactor.text, generation: secrets.generation });
     }
-    har?.add(harEntry(exchange, started, comment));
+    har?.add(harEntry(exchange, started, comment), { redactor, generation: secrets.generation });
   };
+
+  /** The credentials an exchange carried, noted; the redactor for what is kept of it (secrets.ts). */
+  const learn = (exchange: Pick<LiveExchange, 'requestHeaders' | 'responseHeaders' | 'query'>): Redactor =>
+    secrets.learn(exchange.requestHeaders, exchange.responseHeaders, exchange.query !== '' && secrets.watchesQuery ? parseQuery(exchange.query) : undefined);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    const query = mark === -1 ? '' : url.slice(mark + 1);
+    // Origin-form only, dot-segments removed: what goes after the target's prefix can never leave it (request-target.ts).
+    const form = requestTarget(method, req.url ?? '/');
+    if (form.kind !== 'origin') {
+      req.resume();
+      if (form.kind === 'asterisk') answerAsterisk(res, started);
+      else refuseTarget(res, method, form.form, form.reason, started);
+      return;
+    }
+    const { url, path, query } = form;
     if (path === '/__proxy' || path.startsWith('/__proxy/')) {
       answerControl(req, res, path, query, host, () => session.report(), () => secrets.options);
       return;
@@ -196,12 +205,30 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const routed = judge.route(method, path, req.headers);
     readBody(req, maxBodyBytes, (body) => {
       void exchange(req, res, routed, { method, url, path, query, body, started }).catch((error: unknown) => {
-        log(`internal error on ${method} ${clip(path)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        // The error's name and message only: a stack trace in the log helps no user, and a message may quote what crossed.
+        log(neutralise(secrets.redactor.text(`internal error on ${method} ${clip(path)}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)));
         if (!res.headersSent && !res.destroyed) send(res, proxyError('TARGET_INVALID_ANSWER', 'The proxy failed while relaying this exchange; please report it with the request.'));
         else res.destroy();
       });
     });
   };
+
+  /** A request-target the proxy does not send on (request-target.ts): its own 400, a line that names the form (never the target's text: a URL may hold credentials). */
+  const refuseTarget = (res: ServerResponse, method: string, form: string, reason: string, started: number): void => {
+    const answer = proxyError('PROXY_BAD_REQUEST', reason);
+    send(res, answer);
+    session.observeUnjudged('PROXY_BAD_REQUEST');
+    exchangeLine(method, `(${form} request-target)`, answer.status, started, [`PROXY_BAD_REQUEST: not sent on`], true);
+  };
+
+  /** `OPTIONS *` (RFC 9110 §9.3.7) asks about the server as a whole: the methods the document takes, answered here. */
+  const answerAsterisk = (res: ServerResponse, started: number): void => {
+    res.writeHead(204, { allow: serverMethods, 'content-length': '0' });
+    res.end();
+    session.observeUnjudged();
+    exchangeLine('OPTIONS', '*', 204, started, ['answered by the proxy'], true);
+  };
+  const serverMethods = documentedMethods(contract);
 
   interface Arrival {
     readonly method: string;
@@ -216,7 +243,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const { method, url, path, query, body, started } = arrival;
     const operationId = routed.kind === 'operation' ? routed.operation.operationId : undefined;
     const requestBody = body.kind === 'bytes' ? body.bytes : undefined;
-    const requestPart = { method, path, query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}), ...(body.kind === 'stream' ? { requestBodyTooLarge: true } : {}) };
+    // Judged as sent: the target gets the --header values in place of the client's (requestHeaders below).
+    const requestPart = { method, path, query, requestHeaders: sentHeaders(req.headers), ...(requestBody ? { requestBody } : {}), ...(body.kind === 'stream' ? { requestBodyTooLarge: true } : {}) };
 
     if (operationId !== undefined && mocked.has(operationId) && fallback && fallbackTarget) {
       await answerFromMock(req, res, routed, arrival, `--mock ${operationId}`);
@@ -228,7 +256,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       requestVerdicts = judge.requestVerdicts(routed, requestPart);
       const broken = ruled(requestVerdicts);
       if (broken.length > 0) {
-        const answer = proxyError('REQUEST_VIOLATES_CONTRACT', `The request breaks ${contract.title} ${contract.version}: ${broken[0]!.rule} at ${broken[0]!.diagnostic.pointer}: ${broken[0]!.diagnostic.message}; it was not sent to the target (--errors).`, broken);
+        const answer = contractError('REQUEST_VIOLATES_CONTRACT', (first) => `The request breaks ${contract.title} ${contract.version}: ${first}; it was not sent to the target (--errors).`, broken);
         send(res, answer);
         const live = liveExchange(requestPart, target.href(url), answer.status, { 'content-type': 'application/json' }, Buffer.from(answer.text), false, performance.now() - started);
         settle(routed, live, requestVerdicts, started, judge.judge(routed, live, requestVerdicts, { answeredBy: 'proxy' }), 'refused by the proxy (--errors): not sent to the target');
@@ -258,7 +286,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const verdict = judge.judge(routed, live, requestVerdicts);
       const broken = verdict ? ruled(verdict.verdicts) : [];
       if (options.errors && broken.length > 0) {
-        send(res, proxyError('RESPONSE_VIOLATES_CONTRACT', `The target's answer (${outcome.status}) breaks ${contract.title} ${contract.version}: ${broken[0]!.rule} at ${broken[0]!.diagnostic.pointer}: ${broken[0]!.diagnostic.message} (--errors replaced it).`, broken));
+        send(res, contractError('RESPONSE_VIOLATES_CONTRACT', (first) => `The target's answer (${outcome.status}) breaks ${contract.title} ${contract.version}: ${first} (--errors replaced it).`, broken));
         settle(routed, live, requestVerdicts, started, verdict, 'the target answered this; the proxy replaced it with a 502 (--errors)');
         return;
       }
@@ -289,7 +317,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const operationId = routed.kind === 'operation' ? routed.operation.operationId : undefined;
     session.observeMocked(operationId);
     exchangeLine(method, path, outcome.status, started, [`mocked (${why}): answered by ${fallback!.describe}`], true);
-    har?.add(harEntry(liveExchange({ method, path, query: arrival.query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}) }, mock.href(url), outcome.status, outcome.headers, outcome.body, outcome.truncated, outcome.durationMs, outcome.bytes), started, `answered by ${fallback!.describe} (${why})`));
+    if (har) {
+      const live = liveExchange({ method, path, query: arrival.query, requestHeaders: req.headers, ...(requestBody ? { requestBody } : {}) }, mock.href(url), outcome.status, outcome.headers, outcome.body, outcome.truncated, outcome.durationMs, outcome.bytes);
+      har.add(harEntry(live, started, `answered by ${fallback!.describe} (${why})`), { redactor: learn(live), generation: secrets.generation });
+    }
   };
 
   const failed = (res: ServerResponse, outcome: Extract<Outcome, { kind: 'failed' }>, method: string, path: string, started: number, who = 'the target'): void => {
@@ -309,6 +340,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
 
+  /** The request's header fields as the target gets them, for the judge, the evidence and the HAR file: the `--header` ones in place of the client's. */
+  const sentHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders => {
+    if (extraHeaders.length === 0) return headers;
+    const out: IncomingHttpHeaders = { ...headers };
+    for (const [name, value] of extraHeaders) out[name.toLowerCase()] = value;
+    return out;
+  };
+
+  /**
+   * An --errors answer: the first break in its message, each in its details, scrubbed of every secret the session
+   * knows (a `--header` value the proxy added is the proxy's, not the client's, to see).
+   */
+  const contractError = (code: 'REQUEST_VIOLATES_CONTRACT' | 'RESPONSE_VIOLATES_CONTRACT', message: (first: string) => string, broken: readonly RuledDiagnostic[]): ReturnType<typeof proxyError> => {
+    const scrub = secrets.redactor.text;
+    const scrubbed = broken.map(({ rule, diagnostic }) => ({ rule, diagnostic: { ...diagnostic, pointer: scrub(diagnostic.pointer), message: scrub(diagnostic.message) } }));
+    const first = scrubbed[0]!;
+    return proxyError(code, message(`${first.rule} at ${first.diagnostic.pointer}: ${first.diagnostic.message}`), scrubbed);
+  };
+
   /** The request's headers for the target: hop-by-hop ones out, Via in, and the `--header` ones in place of the client's. */
   const requestHeaders = (raw: readonly string[]): string[] => {
     const out = forwardedRequestHeaders(raw);
@@ -320,6 +370,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server: Server = createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000, maxHeaderSize: 64 * 1024 }, onRequest);
+  // CONNECT asks for a tunnel (authority-form, RFC 9112 §3.2.3): a gateway opens none; answered here and the connection closed.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const answer = proxyError('PROXY_BAD_REQUEST', `The request-target is not a path (origin-form, RFC 9112 §3.2.1, such as /pets): this proxy takes no other form, and opens no tunnel (CONNECT). It was not sent on.`);
+    socket.end(closingAnswer(answer));
+    session.observeUnjudged('PROXY_BAD_REQUEST');
+    exchangeLine(req.method ?? 'CONNECT', '(authority-form request-target)', answer.status, performance.now(), ['PROXY_BAD_REQUEST: not sent on'], true);
+  });
   // A request node:http cannot parse, or that did not arrive in time, never reaches the target: it is answered here,
   // in the Error shape, and its connection closed (RFC 9112 §9.6), as the mock answers it (mock/server.ts).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -331,7 +388,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const answer = timedOut
       ? proxyError('PROXY_REQUEST_TIMEOUT', 'The request did not arrive in time: its line and headers must arrive within 10 s and the whole request within 60 s. It was not sent on.')
       : proxyError('PROXY_BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? 'unparsable'}); it was not sent on. Check the request line and headers (at most 64 KiB).`);
-    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.text)}\r\nconnection: close\r\n\r\n${answer.text}`);
+    socket.end(closingAnswer(answer));
     log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${answer.status} ${error.code ?? ''}`.trim());
   });
   const port = await listenOn(server, options.port ?? 4010, host);
@@ -355,10 +412,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         await stop(server);
         await dispatcher.destroy().catch(() => undefined);
         await fallback?.close();
-        const written = recorder && options.record !== undefined ? await recorder.write(options.record, (text) => secrets.redactor.text(text)) : undefined;
+        const written = recorder && options.record !== undefined ? await recorder.write(options.record, { text: secrets.redactor.text, generation: secrets.generation }) : undefined;
         const problem = written && options.record !== undefined ? await fixturesProblem(options.record, sharedCompiledContract(contract)) : undefined;
         const recorded = written ? { ...written, ...(problem !== undefined ? { problem } : {}) } : undefined;
-        const archive = har ? { file: har.file, entries: (await har.close()).entries } : undefined;
+        const archive = har ? { file: har.file, entries: (await har.close({ redactor: secrets.redactor, generation: secrets.generation })).entries } : undefined;
         return { ...(recorded ? { recorded } : {}), ...(archive ? { har: archive } : {}) };
       })()),
   };
@@ -419,14 +476,33 @@ function selection(checks: readonly CheckInfo[], skip: readonly string[]): Set<s
   return out;
 }
 
-async function openHar(dir: string, redactor: () => Redactor): Promise<HarWriter> {
+async function openHar(dir: string): Promise<HarWriter> {
   const folder = resolve(dir);
   try {
     await mkdir(folder, { recursive: true });
   } catch (error) {
     throw new KitError('REPORT_WRITE_FAILED', `cannot create the --record folder ${folder}: ${(error as Error).message}`, { file: folder });
   }
-  return new HarWriter(join(folder, 'session.har'), redactor);
+  return new HarWriter(join(folder, 'session.har'));
+}
+
+/** One of the proxy's answers written straight onto a socket node:http gave up on (or never made a request of), closing it (RFC 9112 §9.6). */
+function closingAnswer(answer: { readonly status: number; readonly text: string }): string {
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.text)}\r\nconnection: close\r\n\r\n${answer.text}`;
+}
+
+/** The methods the document's operations take, with HEAD for GET (RFC 9110 §9.3.2) and OPTIONS (preflights pass), as an Allow value. */
+function documentedMethods(contract: Contract): string {
+  const methods = new Set(['OPTIONS', ...contract.operations.map((op) => op.method.toUpperCase())]);
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort().join(', ');
+}
+
+/** What the report says of the recording: the records it could not keep, and why. */
+function recordingNotes(recorder: FixtureRecorder | undefined): RunWarning[] {
+  const { dropped, why } = recorder?.droppedWhy() ?? { dropped: 0, why: [] };
+  if (dropped === 0) return [];
+  return [{ pointer: '', message: `--record kept no more of ${dropped} record${dropped === 1 ? '' : 's'}, so that the recording replays and its memory stays bounded: ${why.join('; ')}`, skipped: 'recording those records' }];
 }
 
 /** Stops accepting, lets exchanges in flight finish within CLOSE_GRACE_MS, then cuts what is left. */

@@ -9,11 +9,12 @@ import { KIT_VERSION } from '../../src/package-info.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { CoverageRecorder } from '../coverage.js';
 import type { JudgeContext } from '../checks/index.js';
-import { describeExchange } from '../judge.js';
+import { describeExchange, type Judgement } from '../judge.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from '../min-coverage.js';
-import { REPORT_FORMAT_VERSION, type CheckInfo, type CheckResult, type Finding, type RunReport, type RunWarning } from '../model.js';
-import { PassiveTally } from '../passive-tally.js';
+import { REPORT_FORMAT_VERSION, type CheckInfo, type CheckResult, type Exchange, type Finding, type RunReport, type RunWarning } from '../model.js';
+import { PassiveTally, type PassiveFailure } from '../passive-tally.js';
 import { summarize } from '../model.js';
+import type { Redactor } from '../reporters/index.js';
 import { silentOnErrorsWarnings, silentOnSuccessWarnings } from '../runner.js';
 import type { LiveVerdict } from './validate-exchange.js';
 
@@ -32,6 +33,8 @@ export interface SessionSettings {
   readonly options: Readonly<Record<string, unknown>>;
   readonly silences: Pick<JudgeContext, 'silentOnErrors' | 'silentOnSuccess'>;
   readonly minCoverage?: MinCoverage;
+  /** What else the report must say about the session (the secrets past their bound, the recording's dropped records). */
+  readonly notes?: () => readonly RunWarning[];
 }
 
 /** One failing rule of one exchange, for the violation line. */
@@ -59,8 +62,11 @@ export class ProxySession {
     this.coverage = new CoverageRecorder(settings.compiled.contract);
   }
 
-  /** Tallies one judged exchange; returns the rules it broke (none for a clean exchange). */
-  observe(verdict: LiveVerdict): FailedRule[] {
+  /**
+   * Tallies one judged exchange; returns the rules it broke (none for a clean exchange). What is kept of it as
+   * evidence is scrubbed now, by `redactor` (the one that knows this exchange's credentials: secrets.ts).
+   */
+  observe(verdict: LiveVerdict, redactor: Redactor): FailedRule[] {
     this.judged += 1;
     // An answer the proxy gave itself (--errors refused the request) reached no operation of the target.
     if (verdict.answeredBy === 'target') this.coverage.observe(verdict.record);
@@ -68,7 +74,7 @@ export class ProxySession {
     if (verdict.unvalidated === 'response-body' || verdict.unvalidated === 'both') this.unvalidatedResponses += 1;
     const failed: FailedRule[] = [];
     for (const { checkId, verdict: judgement } of verdict.verdicts) {
-      this.tally.add(checkId, verdict.operationKey, judgement, () => ({ title: describeExchange(verdict.record), exchange: verdict.record.result.exchange }));
+      this.tally.add(checkId, verdict.operationKey, judgement, () => kept(checkId, judgement, describeExchange(verdict.record), verdict.record.result.exchange, redactor));
       if (judgement.verdict === 'fail') failed.push({ checkId, reason: judgement.reason, ...(judgement.findings[0] ? { finding: judgement.findings[0] } : {}) });
     }
     if (failed.length > 0) this.violating += 1;
@@ -143,6 +149,14 @@ export class ProxySession {
     for (const [failure, count] of this.failures) {
       notes.push({ pointer: '', message: `${count} request${count === 1 ? '' : 's'} got no answer from the target (${failure}): the proxy answered them itself`, skipped: 'every rule, on those exchanges' });
     }
+    notes.push(...(this.settings.notes?.() ?? []));
     return notes;
   }
+}
+
+/** A failing exchange as the tally keeps it (asked of failures only): title, reason, findings and evidence scrubbed of the secrets known now. */
+function kept(checkId: string, judgement: Exclude<Judgement, { verdict: 'n/a' }>, title: string, exchange: Exchange, redactor: Redactor): PassiveFailure {
+  const reason = judgement.verdict === 'fail' ? judgement.reason : '';
+  const scrubbed = redactor.result({ checkId, title, verdict: 'failed', reason, findings: judgement.verdict === 'fail' ? judgement.findings : [], evidence: [exchange] });
+  return { title: scrubbed.title, exchange: scrubbed.evidence[0] ?? exchange, reason: scrubbed.reason ?? reason, findings: scrubbed.findings };
 }

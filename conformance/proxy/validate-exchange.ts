@@ -2,10 +2,11 @@
  * One live exchange judged by the document, with the validators and checks the runner uses (architecture: "the
  * validating proxy is the runner's judge on someone else's traffic"):
  *
- * - the request, by the compiled validators the mock refuses requests with (src/schema: the route, then path,
- *   query and header parameters, then the body against its documented media types and schema), under three rule
- *   ids of the proxy's own (`request-route`, `request-parameters`, `request-body`): the runner never judges a
- *   request, since it only sends valid ones;
+ * - the request as it was sent to the target (its headers with the `--header` ones in place of the client's, its
+ *   body decoded when a Content-Encoding says so), by the compiled validators the mock refuses requests with
+ *   (src/schema: the route, then path, query and header parameters, then the body against its documented media
+ *   types and schema), under three rule ids of the proxy's own (`request-route`, `request-parameters`,
+ *   `request-body`): the runner never judges a request, since it only sends valid ones;
  * - the response, as a RecordedExchange handed to the runner's judge (judge.ts) and every passive check of the
  *   registry (status documented, content type, schema, headers, error shape and codes, 5xx, deprecation and
  *   sunset headers): the same functions, so a defect the runner finds is the defect the proxy finds.
@@ -49,8 +50,9 @@ export interface LiveExchange {
   readonly path: string;
   /** The query text after `?`, '' when none. */
   readonly query: string;
+  /** The request's headers as sent to the target: the client's, with the `--header` ones in their place. */
   readonly requestHeaders: IncomingHttpHeaders;
-  /** The request body as received; undefined when there was none or it was over the limit. */
+  /** The request body as received (still encoded when Content-Encoding says so); undefined when there was none or it was over the limit. */
   readonly requestBody?: Buffer;
   /** The request body was over --max-body-bytes: passed on, not validated. */
   readonly requestBodyTooLarge?: boolean;
@@ -176,8 +178,9 @@ export function createLiveJudge(settings: LiveJudgeSettings): LiveJudge {
       add('request-parameters', all.ok ? [] : all.diagnostics);
     }
     if (rules.has('request-body') && !exchange.requestBodyTooLarge) {
-      const problems = bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => operationValidators.body(value));
-      const all = problems.length === 0 ? problems : bodyProblems(operation, exchange.requestHeaders, exchange.requestBody, (value) => (detailedOf() ?? operationValidators).body(value));
+      const body = requestBodyOf(exchange);
+      const problems = bodyProblems(operation, exchange.requestHeaders, body, (value) => operationValidators.body(value));
+      const all = problems.length === 0 ? problems : bodyProblems(operation, exchange.requestHeaders, body, (value) => (detailedOf() ?? operationValidators).body(value));
       add('request-body', all);
     }
     return out;
@@ -237,16 +240,17 @@ function ruleVerdict(problems: readonly Diagnostic[]): RuleVerdict['verdict'] {
  * The body's media type among those the operation documents (RFC 9110 §8.3; OpenAPI 3.0.3 §4.7.13: a request body's
  * `content` lists what it takes), then a JSON body against its schema; a required body that is missing.
  */
-function bodyProblems(operation: Operation, headers: IncomingHttpHeaders, body: Buffer | undefined, validate: (value: unknown) => Diagnostic[]): Diagnostic[] {
+function bodyProblems(operation: Operation, headers: IncomingHttpHeaders, decoded: RequestBody, validate: (value: unknown) => Diagnostic[]): Diagnostic[] {
   const declared = operation.requestBody?.content ?? [];
-  if (body === undefined || body.length === 0) return validate(undefined);
+  if (decoded.kind === 'none') return validate(undefined);
   if (declared.length === 0) return [];
   const rawType = headers['content-type'];
   const contentType = rawType?.split(';')[0]?.trim().toLowerCase();
   if (!declared.some((media) => mediaTypeMatches(media.mediaType, contentType))) {
     return [{ pointer: '/header/content-type', keyword: 'content', message: `Content-Type ${contentType ?? '(none)'} is not one the operation takes (documented: ${declared.map((m) => m.mediaType).join(', ')})`, expected: declared.map((m) => m.mediaType), actual: contentType ?? null }];
   }
-  const parsed = parseBody(body, false, rawType);
+  if (decoded.kind === 'undecodable') return [{ pointer: '/body', keyword: 'content-encoding', message: `the body does not decode as its Content-Encoding (${decoded.coding}) says` }];
+  const parsed = parseBody(decoded.bytes, false, rawType);
   if (parsed.kind === 'invalid-json') return [{ pointer: '/body', keyword: 'json', message: `the body is not valid JSON (${parsed.message})`, actual: 'unparsable text' }];
   if (parsed.kind !== 'json') return [];
   return validate(parsed.plain);
@@ -267,7 +271,8 @@ function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: strin
   }
   const responseHeaders = flattenHeaders({ ...exchange.responseHeaders });
   const body = responseBodyOf(exchange, responseHeaders);
-  const requestJson = exchange.requestBody && exchange.requestBody.length > 0 ? jsonOf(parseBody(exchange.requestBody, false, exchange.requestHeaders['content-type'])) : undefined;
+  const requestBody = requestBodyOf(exchange);
+  const requestJson = requestBody.kind === 'bytes' ? jsonOf(parseBody(requestBody.bytes, false, exchange.requestHeaders['content-type'])) : undefined;
   let evidence: Exchange | undefined;
   let url: URL | undefined;
   return {
@@ -290,6 +295,29 @@ function recordOf(exchange: LiveExchange, target: ExchangeTarget, checkId: strin
       },
     },
   };
+}
+
+/** A request body as the judge reads it: none, its bytes decoded (RFC 9110 §8.4), or bytes that do not decode as their Content-Encoding says. */
+type RequestBody = { readonly kind: 'none' } | { readonly kind: 'bytes'; readonly bytes: Buffer } | { readonly kind: 'undecodable'; readonly coding: string };
+
+const NO_BODY: RequestBody = { kind: 'none' };
+const requestBodies = new WeakMap<object, RequestBody>();
+
+/** The exchange's request body decoded as its Content-Encoding says (gzip, deflate, br), as answers are: decoded once. */
+function requestBodyOf(exchange: Pick<LiveExchange, 'requestBody' | 'requestHeaders'>): RequestBody {
+  const raw = exchange.requestBody;
+  if (raw === undefined || raw.length === 0) return NO_BODY;
+  let known = requestBodies.get(exchange);
+  if (!known) {
+    const coding = single(exchange.requestHeaders['content-encoding']);
+    const bytes = decodeBody(raw, coding);
+    requestBodies.set(exchange, (known = bytes === undefined ? { kind: 'undecodable', coding: coding ?? '' } : { kind: 'bytes', bytes }));
+  }
+  return known;
+}
+
+function single(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' || value === undefined ? value : value.join(', ');
 }
 
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
@@ -321,18 +349,20 @@ function responseBodyOf(exchange: LiveExchange, headers: Readonly<Record<string,
 /** The exchange as report evidence: excerpts, as the runner records them (model.ts); secrets are the reporters' to redact (redact.ts). */
 function evidenceOf(exchange: LiveExchange, responseHeaders: Readonly<Record<string, string>>): Exchange {
   const requestHeaders = flattenHeaders({ ...exchange.requestHeaders });
-  const body = exchange.requestBody;
+  const body = requestBodyOf(exchange);
+  // Excerpts of what the bodies decode to (RFC 9110 §8.4), so a report shows JSON rather than compressed bytes.
+  const answer = exchange.responseTruncated ? undefined : decodeBody(exchange.responseBody, responseHeaders['content-encoding']);
   return {
     request: {
       method: exchange.method,
       url: exchange.targetUrl,
       headers: requestHeaders,
-      ...(body && body.length > 0 ? { body: excerpt(body) } : {}),
+      ...(body.kind !== 'none' ? { body: excerpt(body.kind === 'bytes' ? body.bytes : exchange.requestBody!) } : {}),
     },
     response: {
       status: exchange.status,
       headers: responseHeaders,
-      bodyExcerpt: excerpt(exchange.responseBody),
+      bodyExcerpt: excerpt(answer ?? exchange.responseBody),
       bodyBytes: exchange.responseBytes,
       truncated: exchange.responseTruncated,
     },

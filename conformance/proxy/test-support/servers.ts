@@ -135,6 +135,8 @@ export function passOn(origin: () => string): Handler {
 
 export interface ChildProxy {
   readonly url: string;
+  /** Its process id, to read its memory from /proc (Linux). */
+  readonly pid: number;
   stderr(): string;
   /** SIGTERM, then its exit code and everything it wrote. */
   stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
@@ -163,6 +165,7 @@ export function startChildProxy(args: readonly string[], env: NodeJS.ProcessEnv 
       child.stdout.off('data', onData);
       resolve({
         url: match[1]!,
+        pid: child.pid!,
         stderr: () => stderr,
         stop: async () => {
           if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
