@@ -171,8 +171,8 @@ function limitedValue(walker: Walker, limits: Limits, spot: Spot, depth: number,
         break;
       }
       made = true;
-      const failsNot = limits.not === undefined || judge(result.value, limits.not) === false;
-      const sidesHold = limits.conditions.every((condition, i) => judge(result.value, condition.if) === candidate.verdicts[i]) && candidate.parts.every((part) => judge(result.value, part) !== false);
+      const failsNot = limits.not === undefined || judge(result.value, limits.not, walker.view) === false;
+      const sidesHold = limits.conditions.every((condition, i) => judge(result.value, condition.if, walker.view) === candidate.verdicts[i]) && candidate.parts.every((part) => judge(result.value, part, walker.view) !== false);
       if (failsNot && sidesHold) return result;
     }
   }

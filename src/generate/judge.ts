@@ -17,6 +17,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { compileSafePattern } from '../schema/safe-pattern.js';
 import { constOf, isObject, isOfType, typesOf, type Schema } from './composition.js';
 import { isMultipleAsAjv } from './numbers.js';
+import type { View } from './walker.js';
 
 /** Keywords that say nothing about validity (OpenAPI 3.0.3 §4.7.24, JSON Schema 2020-12 meta-data §9). */
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'discriminator', '$comment', '$id', '$schema', '$anchor', 'contentMediaType', 'contentEncoding']);
@@ -56,7 +57,7 @@ export function unjudged(raw: unknown, depth = 0): string | undefined {
 }
 
 /** Whether `value` meets `schema`: true, false, or undefined where that is not known here. */
-export function judge(value: unknown, raw: unknown, depth = 0): Verdict {
+export function judge(value: unknown, raw: unknown, view?: View, depth = 0): Verdict {
   if (raw === true || raw === undefined) return true;
   if (raw === false) return false;
   if (!isObject(raw) || depth > MAX_DEPTH) return undefined;
@@ -65,7 +66,7 @@ export function judge(value: unknown, raw: unknown, depth = 0): Verdict {
   for (const [keyword, given] of Object.entries(s)) {
     if (given === undefined || ANNOTATIONS.has(keyword) || keyword.startsWith('x-') || keyword === 'nullable') continue;
     if (!JUDGED.has(keyword)) return undefined;
-    verdicts.push(judgeKeyword(value, s, keyword, depth));
+    verdicts.push(judgeKeyword(value, s, keyword, view, depth));
     if (verdicts[verdicts.length - 1] === false) return false;
   }
   return every(verdicts);
@@ -90,7 +91,7 @@ function same(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
-function judgeKeyword(value: unknown, s: Schema, keyword: string, depth: number): Verdict {
+function judgeKeyword(value: unknown, s: Schema, keyword: string, view: View | undefined, depth: number): Verdict {
   const get = (name: string): unknown => Reflect.get(s, name);
   const number = typeof value === 'number' ? value : undefined;
   const text = typeof value === 'string' ? value : undefined;
@@ -132,22 +133,29 @@ function judgeKeyword(value: unknown, s: Schema, keyword: string, depth: number)
       const compiled = compileSafePattern(s.pattern);
       return compiled.ok ? compiled.pattern.test(text) : undefined;
     }
-    case 'required':
-      return object === undefined || (s.required ?? []).every((name) => Object.hasOwn(object, name));
+    case 'required': {
+      if (object === undefined) return true;
+      // A member its own properties mark readOnly is not required in a request, nor a writeOnly one in an answer
+      // (OpenAPI 3.0.3 §4.7.24), as the validators read `required` for each view (oas-to-json-schema.ts).
+      const hidden = view === 'request' ? 'readOnly' : view === 'response' ? 'writeOnly' : undefined;
+      const properties: Record<string, unknown> = s.properties ?? {};
+      const shown = (name: string): boolean => hidden === undefined || !Object.hasOwn(properties, name) || !isObject(properties[name]) || properties[name][hidden] !== true;
+      return (s.required ?? []).filter(shown).every((name) => Object.hasOwn(object, name));
+    }
     case 'properties':
-      return object === undefined ? true : every(Object.entries(s.properties ?? {}).map(([name, property]) => (Object.hasOwn(object, name) ? judge(object[name], property, depth + 1) : true)));
+      return object === undefined ? true : every(Object.entries(s.properties ?? {}).map(([name, property]) => (Object.hasOwn(object, name) ? judge(object[name], property, view, depth + 1) : true)));
     case 'additionalProperties': {
       if (object === undefined) return true;
       const declared = s.properties ?? {};
       const extra = Object.keys(object).filter((name) => !Object.hasOwn(declared, name));
-      return every(extra.map((name) => judge(object[name], s.additionalProperties, depth + 1)));
+      return every(extra.map((name) => judge(object[name], s.additionalProperties, view, depth + 1)));
     }
     case 'minProperties':
       return object === undefined || Object.keys(object).length >= (s.minProperties ?? 0);
     case 'maxProperties':
       return object === undefined || Object.keys(object).length <= (s.maxProperties ?? Number.POSITIVE_INFINITY);
     case 'items':
-      return array === undefined ? true : Array.isArray(get('items')) ? undefined : every(array.map((item) => judge(item, get('items'), depth + 1)));
+      return array === undefined ? true : Array.isArray(get('items')) ? undefined : every(array.map((item) => judge(item, get('items'), view, depth + 1)));
     case 'minItems':
       return array === undefined || array.length >= (s.minItems ?? 0);
     case 'maxItems':
@@ -155,16 +163,16 @@ function judgeKeyword(value: unknown, s: Schema, keyword: string, depth: number)
     case 'uniqueItems':
       return array === undefined || s.uniqueItems !== true || array.every((item, i) => array.findIndex((other) => same(other, item)) === i);
     case 'allOf':
-      return every((s.allOf ?? []).map((part) => judge(value, part, depth + 1)));
+      return every((s.allOf ?? []).map((part) => judge(value, part, view, depth + 1)));
     case 'anyOf':
-      return some((s.anyOf ?? []).map((part) => judge(value, part, depth + 1)));
+      return some((s.anyOf ?? []).map((part) => judge(value, part, view, depth + 1)));
     case 'oneOf': {
-      const verdicts = (s.oneOf ?? []).map((part) => judge(value, part, depth + 1));
+      const verdicts = (s.oneOf ?? []).map((part) => judge(value, part, view, depth + 1));
       if (verdicts.includes(undefined)) return undefined;
       return verdicts.filter((verdict) => verdict === true).length === 1;
     }
     case 'not': {
-      const verdict = judge(value, s.not, depth + 1);
+      const verdict = judge(value, s.not, view, depth + 1);
       return verdict === undefined ? undefined : !verdict;
     }
     default:
