@@ -91,7 +91,8 @@ export function numberObstacle(s: Schema, integer: boolean): { keyword: string; 
     const own = domainOf({ ...s, format: undefined }, integer);
     if (domain.format !== undefined && !(own.min !== undefined && own.max !== undefined && own.min > own.max)) {
       const range = INTEGER_FORMATS[domain.format]!;
-      return { keyword: 'format', message: `its format ${domain.format} allows ${range.min} to ${range.max}, and its bounds (${String(s.minimum ?? s.exclusiveMinimum ?? '')} to ${String(s.maximum ?? s.exclusiveMaximum ?? '')}) leave no ${kind} there` };
+      const bounds = (['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum'] as const).filter((key) => typeof s[key] === 'number').map((key) => `${key} ${String(s[key])}`);
+      return { keyword: 'format', message: `its format ${domain.format} allows ${range.min} to ${range.max}, and its ${bounds.join(', ')} leave${bounds.length === 1 ? 's' : ''} no ${kind} there` };
     }
     return { keyword: 'minimum', message: `its lower bound (${String(s.minimum ?? s.exclusiveMinimum)}) is above its upper bound (${String(s.maximum ?? s.exclusiveMaximum)}): no ${kind} is allowed` };
   }
