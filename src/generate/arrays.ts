@@ -47,9 +47,12 @@ export function arrayValue(walker: Walker, s: Schema, spot: Spot, depth: number,
     let repeated = false;
     for (let retry = 0; retry <= (seen ? UNIQUE_RETRIES : 0); retry += 1) {
       const itemHint: Hint = seen ? { variant: hint.variant + i + retry * length, name: hint.name, ordinal: start + i + retry * length } : { variant: hint.variant, name: hint.name };
+      const mark = walker.spend.mark();
       item = walker.value(itemSchema, itemSpot, depth + 1, itemHint);
       repeated = item.ok && seen !== undefined && seen.has(JSON.stringify(item.value));
       if (!repeated) break;
+      // A repeat is not kept: what it took goes back to the value's budget.
+      walker.spend.refund(mark);
     }
     if (!item || !item.ok || repeated) {
       // Past the items the schema needs, an item that cannot be made (or only as a repeat) shortens the array; before, nothing can.

@@ -32,8 +32,9 @@ function depthOf(value: unknown): number {
   return children.length === 0 ? 0 : 1 + Math.max(...children.map(depthOf));
 }
 
+/** The longest string's characters (code points, as JSON Schema and the string cap count them: 😀 is one). */
 function longestString(value: unknown): number {
-  if (typeof value === 'string') return value.length;
+  if (typeof value === 'string') return [...value].length;
   if (typeof value !== 'object' || value === null) return 0;
   return Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(longestString));
 }
@@ -328,6 +329,34 @@ describe('not and if/then/else (review 1, finding 13): valid values where the ge
   });
 });
 
+describe('regression seeds the property test found (review 1 follow-up)', () => {
+  it('`^\\u{1F600}+$` under a string cap of 5 characters: emoji are one character each, as JSON Schema counts', () => {
+    const schema: Schema = { type: 'string', pattern: String.raw`^\u{1F600}+$` };
+    const budget = { string: 5, items: 1, depth: 1, nodes: 3, bytes: 40 };
+    for (const variant of [0, 1, 2, 3]) {
+      const result = generate(schema, options('plain', 'request', variant + 1, { budget, variant }));
+      expect(result.ok && validates(schema, 'request', result.value), JSON.stringify(result)).toBeUndefined();
+      if (result.ok) expect([...String(result.value)].length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('a pattern the generator cannot draw from: the usual text where the pattern takes it, else reported, never text it refuses', () => {
+    expectValidEverywhere({ type: 'string', pattern: String.raw`^\p{Alphabetic}+$` });
+    // Found as it is made (the shortest match of a pattern the generator cannot read is unknown: nothing said before).
+    for (const style of ['plain', 'lifelike'] as const) {
+      const result = generate({ type: 'string', pattern: String.raw`^\p{Alphabetic}+\d$` }, options(style, 'response', 1, { at: '#/x' }));
+      expect(result.ok ? result.value : result.why).toMatchObject({ at: '#/x', keyword: 'pattern', message: expect.stringMatching(/no string the generator makes matches the pattern \(the pattern cannot be read \(the generator knows no characters of \\p\{Alphabetic\}\)\)/) });
+    }
+  });
+
+  it("an if's enum folded beside branches of the record it cannot meet (seed 404): the other side is made", () => {
+    const schema = jsonSchema({ type: 'object', properties: { a: { type: 'integer', readOnly: true }, status: { anyOf: [{ type: 'string', pattern: '^(?:[a-z]{1000}){1000}$' }, { type: 'object', properties: {}, if: { required: ['a'] } }, { type: 'object', properties: {} }] } }, required: ['status'], if: { properties: { status: { enum: ['a', 1, true] } } } });
+    const budget = { string: 5, items: 1, depth: 1, nodes: 3, bytes: 40 };
+    const result = generate(schema, options('plain', 'request', 1, { budget, variant: 0 }));
+    expect(result.ok ? validates(schema, 'request', result.value) : result.why, JSON.stringify(result)).toBeUndefined();
+  });
+});
+
 describe('--generation-budget', () => {
   it('reads CAP=N pairs, repeatable and comma-separated, the others at their defaults', () => {
     expect(parseGenerationBudget(['string=20000,items=50', 'depth=8'])).toEqual({ ok: true, budget: { ...DEFAULT_GENERATION_BUDGET, string: 20_000, items: 50, depth: 8 } });
@@ -434,9 +463,10 @@ describe('property: generation terminates within budget, and what it makes valid
       fc.property(schemaArbitrary, fc.constantFrom<Style>('plain', 'lifelike'), (schema, style) => {
         const hostile = /100000000|\{5000\}|\{1000\}\{1000\}|\{1000\}\)\{1000\}/.test(JSON.stringify(schema));
         const result = generate(schema, options(style, 'response', 1, { budget: DEFAULT_GENERATION_BUDGET }));
-        // What the arbitrary can make impossible besides a hostile bound: a not or an if that rules a value out (or
-        // that the generator cannot judge), and uniqueness among fewer values than minItems.
-        const ruledOut = !result.ok && ['not', 'if', 'uniqueItems', 'required'].includes(result.why.keyword);
+        // What the arbitrary can make impossible besides a hostile bound (never a cap of the default budget): a not or
+        // an if that rules a value out (or that the generator cannot judge), uniqueness among fewer values than
+        // minItems, a closed object that requires what it does not declare.
+        const ruledOut = !result.ok && result.why.cap === undefined && /"not"|"if"|"uniqueItems":true|"additionalProperties":false/.test(JSON.stringify(schema));
         if (!hostile && !ruledOut) expect(result.ok, JSON.stringify(result)).toBe(true);
       }),
       { numRuns: casesForTier({ fast: 200, full: 3000 }), seed: 7 },

@@ -165,15 +165,22 @@ function limitedValue(walker: Walker, limits: Limits, spot: Spot, depth: number,
     for (let attempt = 0; attempt < LIMITED_ATTEMPTS; attempt += 1) {
       // Later attempts count on: another enum value, the next integer, the other boolean (Hint.ordinal).
       const attemptHint: Hint = attempt === 0 ? hint : { variant: hint.variant + attempt, name: hint.name, ordinal: (hint.ordinal ?? hint.variant) + attempt };
+      const mark = walker.spend.mark();
       const result = node(walker, candidate.schema, spot, depth, attemptHint, hops + 1, locate);
       if (!result.ok) {
+        walker.spend.refund(mark);
         failure ??= result;
         break;
       }
       made = true;
-      const failsNot = limits.not === undefined || judge(result.value, limits.not, walker.view) === false;
-      const sidesHold = limits.conditions.every((condition, i) => judge(result.value, condition.if, walker.view) === candidate.verdicts[i]) && candidate.parts.every((part) => judge(result.value, part, walker.view) !== false);
+      const failsNot = limits.not === undefined || judge(result.value, limits.not, { view: walker.view }) === false;
+      // Each part folded in must hold, as far as the judge knows its keywords: a fold may lose one (an enum from an
+      // `if` beside another part's pattern). A keyword it does not know is taken as met (the value was built to it);
+      // one it knows but cannot check (a pattern RE2 cannot run) leaves the value untaken.
+      const holds = (part: unknown): boolean => judge(result.value, part, { view: walker.view, trustUnknown: true }) === true;
+      const sidesHold = limits.conditions.every((condition, i) => judge(result.value, condition.if, { view: walker.view }) === candidate.verdicts[i]) && candidate.parts.every(holds);
       if (failsNot && sidesHold) return result;
+      walker.spend.refund(mark);
     }
   }
   if (!made && failure) return failure;

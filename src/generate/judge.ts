@@ -57,7 +57,17 @@ export function unjudged(raw: unknown, depth = 0): string | undefined {
 }
 
 /** Whether `value` meets `schema`: true, false, or undefined where that is not known here. */
-export function judge(value: unknown, raw: unknown, view?: View, depth = 0): Verdict {
+export interface JudgeOptions {
+  /** The side of the document the value is for: `required` is read as the validators read it for that view. */
+  readonly view?: View;
+  /**
+   * A keyword not judged here is taken as met (the generator built the value to it) rather than unknown: for the
+   * schemas a value was made from, where what must be known is whether a fold of them lost a keyword judged here.
+   */
+  readonly trustUnknown?: boolean;
+}
+
+export function judge(value: unknown, raw: unknown, options: JudgeOptions = {}, depth = 0): Verdict {
   if (raw === true || raw === undefined) return true;
   if (raw === false) return false;
   if (!isObject(raw) || depth > MAX_DEPTH) return undefined;
@@ -65,8 +75,12 @@ export function judge(value: unknown, raw: unknown, view?: View, depth = 0): Ver
   const verdicts: Verdict[] = [];
   for (const [keyword, given] of Object.entries(s)) {
     if (given === undefined || ANNOTATIONS.has(keyword) || keyword.startsWith('x-') || keyword === 'nullable') continue;
-    if (!JUDGED.has(keyword)) return undefined;
-    verdicts.push(judgeKeyword(value, s, keyword, view, depth));
+    // An unknown keyword makes the verdict unknown, unless a keyword judged here already fails the value.
+    if (!JUDGED.has(keyword)) {
+      if (options.trustUnknown !== true) verdicts.push(undefined);
+      continue;
+    }
+    verdicts.push(judgeKeyword(value, s, keyword, options, depth));
     if (verdicts[verdicts.length - 1] === false) return false;
   }
   return every(verdicts);
@@ -91,7 +105,7 @@ function same(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
-function judgeKeyword(value: unknown, s: Schema, keyword: string, view: View | undefined, depth: number): Verdict {
+function judgeKeyword(value: unknown, s: Schema, keyword: string, options: JudgeOptions, depth: number): Verdict {
   const get = (name: string): unknown => Reflect.get(s, name);
   const number = typeof value === 'number' ? value : undefined;
   const text = typeof value === 'string' ? value : undefined;
@@ -137,25 +151,25 @@ function judgeKeyword(value: unknown, s: Schema, keyword: string, view: View | u
       if (object === undefined) return true;
       // A member its own properties mark readOnly is not required in a request, nor a writeOnly one in an answer
       // (OpenAPI 3.0.3 §4.7.24), as the validators read `required` for each view (oas-to-json-schema.ts).
-      const hidden = view === 'request' ? 'readOnly' : view === 'response' ? 'writeOnly' : undefined;
+      const hidden = options.view === 'request' ? 'readOnly' : options.view === 'response' ? 'writeOnly' : undefined;
       const properties: Record<string, unknown> = s.properties ?? {};
       const shown = (name: string): boolean => hidden === undefined || !Object.hasOwn(properties, name) || !isObject(properties[name]) || properties[name][hidden] !== true;
       return (s.required ?? []).filter(shown).every((name) => Object.hasOwn(object, name));
     }
     case 'properties':
-      return object === undefined ? true : every(Object.entries(s.properties ?? {}).map(([name, property]) => (Object.hasOwn(object, name) ? judge(object[name], property, view, depth + 1) : true)));
+      return object === undefined ? true : every(Object.entries(s.properties ?? {}).map(([name, property]) => (Object.hasOwn(object, name) ? judge(object[name], property, options, depth + 1) : true)));
     case 'additionalProperties': {
       if (object === undefined) return true;
       const declared = s.properties ?? {};
       const extra = Object.keys(object).filter((name) => !Object.hasOwn(declared, name));
-      return every(extra.map((name) => judge(object[name], s.additionalProperties, view, depth + 1)));
+      return every(extra.map((name) => judge(object[name], s.additionalProperties, options, depth + 1)));
     }
     case 'minProperties':
       return object === undefined || Object.keys(object).length >= (s.minProperties ?? 0);
     case 'maxProperties':
       return object === undefined || Object.keys(object).length <= (s.maxProperties ?? Number.POSITIVE_INFINITY);
     case 'items':
-      return array === undefined ? true : Array.isArray(get('items')) ? undefined : every(array.map((item) => judge(item, get('items'), view, depth + 1)));
+      return array === undefined ? true : Array.isArray(get('items')) ? undefined : every(array.map((item) => judge(item, get('items'), options, depth + 1)));
     case 'minItems':
       return array === undefined || array.length >= (s.minItems ?? 0);
     case 'maxItems':
@@ -163,16 +177,16 @@ function judgeKeyword(value: unknown, s: Schema, keyword: string, view: View | u
     case 'uniqueItems':
       return array === undefined || s.uniqueItems !== true || array.every((item, i) => array.findIndex((other) => same(other, item)) === i);
     case 'allOf':
-      return every((s.allOf ?? []).map((part) => judge(value, part, view, depth + 1)));
+      return every((s.allOf ?? []).map((part) => judge(value, part, options, depth + 1)));
     case 'anyOf':
-      return some((s.anyOf ?? []).map((part) => judge(value, part, view, depth + 1)));
+      return some((s.anyOf ?? []).map((part) => judge(value, part, options, depth + 1)));
     case 'oneOf': {
-      const verdicts = (s.oneOf ?? []).map((part) => judge(value, part, view, depth + 1));
+      const verdicts = (s.oneOf ?? []).map((part) => judge(value, part, options, depth + 1));
       if (verdicts.includes(undefined)) return undefined;
       return verdicts.filter((verdict) => verdict === true).length === 1;
     }
     case 'not': {
-      const verdict = judge(value, s.not, view, depth + 1);
+      const verdict = judge(value, s.not, options, depth + 1);
       return verdict === undefined ? undefined : !verdict;
     }
     default:

@@ -162,9 +162,21 @@ export function samplePattern(pattern: string, randInt: RandomInt, minLength: nu
     const drawn = draw(parsed, randInt, maxLength - shortest);
     if (drawn === undefined) return { kind: 'none', reason: `drawing from the pattern took more than ${MAX_STEPS} steps` };
     if (!safe.ok) return { kind: 'unchecked', value: drawn };
-    if (drawn.length >= minLength && drawn.length <= maxLength && safe.pattern.test(drawn)) return { kind: 'matched', value: drawn };
+    // Lengths in characters (code points), as JSON Schema counts them and as the shortest match is counted: 😀 is one.
+    const length = codePoints(drawn);
+    if (length >= minLength && length <= maxLength && safe.pattern.test(drawn)) return { kind: 'matched', value: drawn };
   }
   return { kind: 'none', reason: `no string drawn in ${ATTEMPTS} tries matches it` };
+}
+
+/** The characters of a string: its UTF-16 length, less one for each surrogate pair. */
+function codePoints(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) pairs += 1;
+  }
+  return text.length - pairs;
 }
 
 /** One draw, or undefined past the step count. `slack`: characters a draw may add past the shortest path. */
