@@ -11,13 +11,12 @@
  * `required` members leaves one of them out; and what they rule out entirely is reported as no value at all.
  */
 import { asSchema, conditionsOf, generatedTypeOf, isObject, mergeAllOf, typesOf, type Condition, type Schema } from './composition.js';
-import { unjudged } from './judge.js';
+import { isAnnotation, unjudged } from './judge.js';
 
 /** Conditions combined at most (each has two sides: 2^3 schemas to try). */
 const MAX_CONDITIONS = 3;
 /** The types a value without one may take, in the order the generator prefers them. */
 const TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'] as const;
-const ANNOTATION = /^(title|description|example|examples|default|deprecated|readOnly|writeOnly|\$comment|x-.*)$/;
 
 /** A schema to make a value from, and what each condition's `if` must say of that value. */
 export interface Candidate {
@@ -83,12 +82,12 @@ function withoutLimits(s: Schema): Schema {
 function alternatives(not: unknown): readonly Schema[] {
   if (!isObject(not)) return [];
   const s = mergeAllOf(not as Schema);
-  return Array.isArray(s.anyOf) && Object.keys(s).every((key) => key === 'anyOf' || ANNOTATION.test(key)) ? s.anyOf.map((part) => mergeAllOf(asSchema(part))) : [s];
+  return Array.isArray(s.anyOf) && Object.keys(s).every((key) => key === 'anyOf' || isAnnotation(key)) ? s.anyOf.map((part) => mergeAllOf(asSchema(part))) : [s];
 }
 
 /** The keywords of a schema that say something (annotations left out). */
 function assertions(s: Schema): string[] {
-  return Object.keys(s).filter((key) => !ANNOTATION.test(key));
+  return Object.keys(s).filter((key) => !isAnnotation(key));
 }
 
 /**

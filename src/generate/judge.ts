@@ -19,7 +19,11 @@ import { constOf, isObject, isOfType, typesOf, type Schema } from './composition
 import { isMultipleAsAjv } from './numbers.js';
 import type { View } from './walker.js';
 
-/** Keywords that say nothing about validity (OpenAPI 3.0.3 §4.7.24, JSON Schema 2020-12 meta-data §9). */
+/** Keywords that say nothing about validity (OpenAPI 3.0.3 §4.7.24, JSON Schema 2020-12 meta-data §9), and `x-` extensions. */
+export function isAnnotation(keyword: string): boolean {
+  return ANNOTATIONS.has(keyword) || keyword.startsWith('x-');
+}
+
 const ANNOTATIONS = new Set(['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'discriminator', '$comment', '$id', '$schema', '$anchor', 'contentMediaType', 'contentEncoding']);
 const JUDGED = new Set([
   'type', 'nullable', 'enum', 'const', 'format',
@@ -40,7 +44,7 @@ export function unjudged(raw: unknown, depth = 0): string | undefined {
   if (!isObject(raw)) return undefined;
   if (depth > MAX_DEPTH) return 'nesting';
   for (const [keyword, value] of Object.entries(raw)) {
-    if (value === undefined || ANNOTATIONS.has(keyword) || keyword.startsWith('x-')) continue;
+    if (value === undefined || isAnnotation(keyword)) continue;
     if (!JUDGED.has(keyword)) return keyword;
     const inner =
       keyword === 'properties' && isObject(value) ? Object.values(value)
@@ -74,7 +78,7 @@ export function judge(value: unknown, raw: unknown, options: JudgeOptions = {}, 
   const s = raw as Schema;
   const verdicts: Verdict[] = [];
   for (const [keyword, given] of Object.entries(s)) {
-    if (given === undefined || ANNOTATIONS.has(keyword) || keyword.startsWith('x-') || keyword === 'nullable') continue;
+    if (given === undefined || isAnnotation(keyword) || keyword === 'nullable') continue;
     // An unknown keyword makes the verdict unknown, unless a keyword judged here already fails the value.
     if (!JUDGED.has(keyword)) {
       if (options.trustUnknown !== true) verdicts.push(undefined);
