@@ -205,6 +205,9 @@ async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swagger
         // The bundled check below decides.
       }
     }
+    // A file refused while the $refs were resolved (past a cap, outside the policy) is not read again: a pipe
+    // would wait for a writer that is gone.
+    reader.rethrowRefusal();
     try {
       validateAgainstOpenApiSchema(await SwaggerParser.bundle(file, reader.options));
       return;
