@@ -3,9 +3,10 @@
  * a run split with `--shard K/N` (one per machine of a CI matrix) joined into one report, in every format the runner
  * writes, exiting as the single run would have (merge.ts): 0 passed, 1 a check failed, 2 incomplete or unreadable.
  */
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { choiceOption, parseCommandLine } from '../src/cli/parse.js';
+import { readCappedText } from '../src/contract/bounded-files.js';
+import { CapExceeded } from '../src/contract/caps.js';
 import { KitError } from '../src/kit-error.js';
 import { exitCodeOf, writeReport } from './cli.js';
 import { mergeShardReports, readShardReport } from './merge.js';
@@ -37,17 +38,11 @@ export async function runMergeReportsCommand(argv: readonly string[]): Promise<n
 }
 
 async function readCapped(file: string): Promise<string> {
-  let handle;
   try {
-    handle = await open(file, 'r');
+    // The kit's one capped reader (src/contract/bounded-files.ts): refused by its size before it is read, bounded as read.
+    return await readCappedText(file, MAX_REPORT_BYTES);
   } catch (error) {
+    if (error instanceof CapExceeded) throw new KitError('REPORT_UNREADABLE', `${error.message}: more than a report of this kit.`, { file });
     throw new KitError('REPORT_UNREADABLE', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { file });
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_REPORT_BYTES) throw new KitError('REPORT_UNREADABLE', `${file} has ${size} bytes, more than a report of this kit (${MAX_REPORT_BYTES} at most).`, { file });
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
   }
 }

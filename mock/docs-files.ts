@@ -6,10 +6,12 @@
  * rarely, the bundle is large.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { readCappedText } from '../src/contract/bounded-files.js';
+import { DOCUMENT_CAPS } from '../src/contract/caps.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { DocsFiles } from './docs.js';
 
@@ -24,8 +26,14 @@ function swaggerUiFolder(): string | undefined {
   }
 }
 
-export async function loadDocsFiles(specFile: string): Promise<DocsFiles> {
-  const [yaml, parsed] = await Promise.all([readFile(specFile, 'utf8'), SwaggerParser.parse(specFile)]);
+/**
+ * The docs page's files, or undefined for a document that is not a regular file: one read from a pipe
+ * (`--spec <(curl …)`) was read once, by the loader, and reading it again would find it empty (or, a named FIFO,
+ * wait for a writer that never comes); the mock then serves no docs page.
+ */
+export async function loadDocsFiles(specFile: string): Promise<DocsFiles | undefined> {
+  if (!(await stat(specFile)).isFile()) return undefined;
+  const [yaml, parsed] = await Promise.all([readCappedText(specFile, DOCUMENT_CAPS.maxBytes), SwaggerParser.parse(specFile)]);
   const document: Readonly<Record<string, unknown>> = { ...parsed };
   const folder = swaggerUiFolder();
   const cache = new Map<string, Uint8Array | undefined>();

@@ -115,7 +115,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const docsOf = new WeakMap<CompiledContract, DocsFiles>();
   const load = async (path: string): Promise<CompiledContract> => {
     const loaded = sharedCompiledContract(await loadContract(path, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) }));
-    docsOf.set(loaded, await loadDocsFiles(loaded.contract.file));
+    const docs = await loadDocsFiles(loaded.contract.file);
+    if (docs) docsOf.set(loaded, docs);
     return loaded;
   };
   const compiled = await load(options.specPath ?? DEFAULT_SPEC_PATH);

@@ -4,6 +4,8 @@
  * that meets one exits 2. The set is closed; README's "Kit error codes"
  * section lists the same codes, and a test keeps the two in step.
  */
+import { clipPointers } from './clip-pointers.js';
+
 export const KIT_ERROR_CODES = {
   SPEC_NOT_FOUND: 'The OpenAPI document could not be read.',
   SPEC_UNPARSABLE: 'The OpenAPI document is not valid YAML or JSON.',
@@ -23,12 +25,16 @@ export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
 
 export class KitError extends Error {
   override readonly name = 'KitError';
+  /** For a program: `pointer` as found, in full; `reason` as the message words it. */
+  readonly details: { file?: string; pointer?: string; reason?: string };
   constructor(
     readonly code: KitErrorCode,
     message: string,
-    readonly details: { file?: string; pointer?: string; reason?: string } = {},
+    details: { file?: string; pointer?: string; reason?: string } = {},
   ) {
-    super(message);
+    // A message is one line a person reads: a 4 KB pointer in it is clipped (clip-pointers.ts).
+    super(clipPointers(message));
+    this.details = details.reason === undefined ? details : { ...details, reason: clipPointers(details.reason) };
   }
 }
 

@@ -19,7 +19,8 @@ export async function readFixtureFiles(dir: string): Promise<FixtureFiles> {
     const reason = error.code === 'ENOENT' ? 'no such folder' : error.message;
     throw new KitError('FIXTURES_INVALID', `The fixtures folder ${folder} cannot be read (${reason}); pass an existing folder with --fixtures, or --fixtures none for empty collections.`, { file: folder, reason });
   });
-  const files: Record<string, unknown> = {};
+  // No prototype: a file named `__proto__.json` (or `constructor.json`) is a name like any other, never the object's prototype.
+  const files = Object.create(null) as Record<string, unknown>;
   for (const name of entries.filter((entry) => entry.endsWith('.json')).sort()) {
     const file = join(folder, name);
     try {

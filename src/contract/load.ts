@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type SwaggerParser from '@apidevtools/swagger-parser';
@@ -7,6 +6,8 @@ import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
+import { readCappedBytes } from './bounded-files.js';
+import { CapExceeded, DOCUMENT_CAPS } from './caps.js';
 import { findSelfContainingValue } from './data-cycles.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
@@ -99,8 +100,11 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   const file = resolve(path);
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    // Capped as it is read (issue 31, point 4): a document past the size cap is refused before it is held, and a
+    // pipe (`--spec <(curl …)`) is read once, here; the reference parser is handed these bytes (ref-policy.ts).
+    bytes = await readCappedBytes(file, DOCUMENT_CAPS.maxBytes);
   } catch (error) {
+    if (error instanceof CapExceeded) throw sizeRefusal(error);
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String((error as Error).message);
     throw new KitError('SPEC_NOT_FOUND', `Cannot read the OpenAPI document ${file}: ${reason}. Pass an existing file with --spec.`, { file, reason });
   }
@@ -120,7 +124,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, refs.$refs.paths().length === 1);
   }
   const warnings: LoadWarning[] = [];
-  const reader = await documentReader(file, options.allowRefs ?? [], lenient ? warnings : undefined);
+  const reader = await documentReader(file, bytes, options.allowRefs ?? [], lenient ? warnings : undefined);
   const SwaggerParser = await swaggerParser();
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
@@ -201,6 +205,9 @@ async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swagger
         // The bundled check below decides.
       }
     }
+    // A file refused while the $refs were resolved (past a cap, outside the policy) is not read again: a pipe
+    // would wait for a writer that is gone.
+    reader.rethrowRefusal();
     try {
       validateAgainstOpenApiSchema(await SwaggerParser.bundle(file, reader.options));
       return;
@@ -268,18 +275,23 @@ function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth 
   }
 }
 
-async function documentReader(file: string, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): Promise<DocumentReader> {
+async function documentReader(file: string, rootBytes: Buffer, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): Promise<DocumentReader> {
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
   // The YAML parser is loaded only to read a document from its text: a start from the verified snapshot reads none.
   const { boundedParsers } = await import('./bounded-parsers.js');
-  const { json, yaml } = boundedParsers((cap) => {
-    refusal ??= new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
-  });
-  const resolvers = policyResolvers({ root: file, allow: allowRefs }, (ref) => {
-    refusal ??= new KitError('SPEC_INVALID', `${file}: ${ref.message}`, { file, ...(ref.at ? { pointer: ref.at.replace(/^[^#]*#?/, '') } : {}), reason: `$ref ${ref.reference} refused` });
-  });
+  const capped = (cap: CapExceeded): void => {
+    refusal ??= cap.cap === 'size' ? sizeRefusal(cap) : new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
+  };
+  const { json, yaml } = boundedParsers(capped);
+  const resolvers = policyResolvers(
+    { root: file, rootBytes, allow: allowRefs },
+    (ref) => {
+      refusal ??= new KitError('SPEC_INVALID', `${file}: ${ref.message}`, { file, ...(ref.at ? { pointer: ref.at.replace(/^[^#]*#?/, '') } : {}), reason: `$ref ${ref.reference} refused` });
+    },
+    capped,
+  );
   // swagger-parser may read a file again (a bundle or a full validation when the quick check fails, an external
   // file again when the document is dereferenced); the YAML parser that caps aliases is several times slower than
   // js-yaml was, so each file is parsed once per load and handed out again as a copy (the reference parser edits
@@ -318,6 +330,11 @@ async function documentReader(file: string, allowRefs: readonly string[], lenien
       if (refusal) throw refusal;
     },
   };
+}
+
+/** A file of the document past the size cap, worded as the parsers word it (bounded-parsers.ts). */
+function sizeRefusal(cap: CapExceeded): KitError {
+  return new KitError('SPEC_INVALID', `${cap.message} a file of a document may have. The document is refused.`, { file: cap.file, reason: 'size cap' });
 }
 
 function decodeURIOrSelf(url: string): string {

@@ -1,7 +1,8 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOCUMENT_CAPS } from './caps.js';
+import { readCappedBytes } from './bounded-files.js';
+import { CapExceeded, DOCUMENT_CAPS } from './caps.js';
 
 /** What a document may be split into (issue 20): YAML and JSON files, by extension. */
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -48,16 +49,19 @@ export interface ResolverPlugin {
 export interface RefPolicy {
   /** The root document, read whatever its name: the user named it. */
   readonly root: string;
+  /** The root's bytes, when the caller read them already: handed over rather than read again (a pipe reads once). */
+  readonly rootBytes?: Buffer;
   readonly allow?: readonly string[];
   readonly cwd?: string;
 }
 
 /**
  * json-schema-ref-parser resolvers (`options.resolve.file` and `.http`)
- * applying the policy. `refused` is told of each refusal, since the reference
- * parser wraps whatever a resolver throws in its own error.
+ * applying the policy. `refused` is told of each refusal, and `capped` of a
+ * file past the size cap (read with the document's cap, bounded-files.ts),
+ * since the reference parser wraps whatever a resolver throws in its own error.
  */
-export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) => void): { file: ResolverPlugin; http: ResolverPlugin } {
+export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) => void, capped: (error: CapExceeded) => void = () => undefined): { file: ResolverPlugin; http: ResolverPlugin } {
   const root = resolve(policy.root);
   const cwd = resolve(policy.cwd ?? process.cwd());
   const allowedDirs = (policy.allow ?? []).filter((entry) => !isRemote(entry)).map((entry) => resolve(cwd, entry));
@@ -72,6 +76,15 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
     throw error;
   };
 
+  const readPart = async (path: string): Promise<Buffer> => {
+    try {
+      return await readCappedBytes(path, DOCUMENT_CAPS.maxBytes);
+    } catch (error) {
+      if (error instanceof CapExceeded) capped(error);
+      throw error;
+    }
+  };
+
   return {
     file: {
       order: 100,
@@ -79,7 +92,7 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
       async read(file) {
         const path = toPath(file.url);
         if (path === undefined) return refuse(file, 'it is neither a file path nor a file: URL');
-        if (path === root) return readFile(path);
+        if (path === root) return policy.rootBytes ?? readPart(path);
         if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) return refuse(file, 'a document is split only into .yaml, .yml and .json files');
         let real: string;
         try {
@@ -92,7 +105,7 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
         const containing = (await roots).filter((base) => isInside(real, base));
         if (containing.length === 0) return refuse(file, "it names a file outside the document's folder and the working directory");
         if (!containing.some((base) => !relative(base, real).split(sep).some((segment) => segment.startsWith('.')))) return refuse(file, 'it names a hidden file or a file in a hidden folder');
-        return readFile(real);
+        return readPart(real);
       },
     },
     http: {

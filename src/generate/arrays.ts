@@ -4,6 +4,7 @@
  * that repeats one before it. Near the top an array carries at least one item; deeper, only its minimum.
  */
 import { prefixItemsOf, restItemsOf, type Schema } from './composition.js';
+import { distinctValues } from './distinct.js';
 import { below, made, unmakeable, type Generated, type Spot } from './result.js';
 import type { Hint, Walker } from './walker.js';
 
@@ -16,6 +17,11 @@ export function arrayObstacle(s: Schema, cap: number): { keyword: string; messag
   if (s.maxItems !== undefined && min > s.maxItems) return { keyword: 'minItems', message: `minItems ${min} is above maxItems ${s.maxItems}: no array is allowed`, capped: false };
   if (min > cap) return { keyword: 'minItems', message: `minItems ${min} asks for more than the ${cap} items a generated array may have`, capped: true };
   if (restItemsOf(s) === false && min > prefixItemsOf(s).length) return { keyword: 'minItems', message: `minItems ${min} asks for more items than its ${prefixItemsOf(s).length} prefixItems, and items: false allows no more`, capped: false };
+  if (s.uniqueItems === true && min > 1) {
+    const rest = restItemsOf(s);
+    const available = prefixItemsOf(s).length + (rest === false ? 0 : distinctValues(rest));
+    if (available < min) return { keyword: 'uniqueItems', message: `uniqueItems with minItems ${min} asks for ${min} distinct items, but its items allow only ${available} distinct values`, capped: false };
+  }
   return undefined;
 }
 
@@ -31,18 +37,26 @@ export function arrayValue(walker: Walker, s: Schema, spot: Spot, depth: number,
   const length = Math.min(rest === false ? prefix.length : wanted, s.maxItems ?? Number.POSITIVE_INFINITY, walker.budget.items);
   const out: unknown[] = [];
   const seen = s.uniqueItems ? new Set<string>() : undefined;
+  // Distinct items: scalars take the n-th value of their schema (walker.ts, Hint.ordinal), counted from the variant
+  // in the runner's plain style, from a drawn start in the lifelike one; other items are drawn again on a repeat.
+  const start = !seen ? 0 : (hint.ordinal ?? (walker.style === 'plain' ? hint.variant : walker.randInt(0, 999)));
   for (let i = 0; i < length; i += 1) {
     const itemSchema = prefix[i] ?? (rest === false ? {} : rest);
     const itemSpot = i < prefix.length ? below(spot, 'prefixItems', i) : below(spot, 'items');
     let item: Generated | undefined;
+    let repeated = false;
     for (let retry = 0; retry <= (seen ? UNIQUE_RETRIES : 0); retry += 1) {
-      const variant = seen ? hint.variant + i + retry * length : hint.variant;
-      item = walker.value(itemSchema, itemSpot, depth + 1, { variant, name: hint.name });
-      if (!item.ok || !seen || !seen.has(JSON.stringify(item.value))) break;
+      const itemHint: Hint = seen ? { variant: hint.variant + i + retry * length, name: hint.name, ordinal: start + i + retry * length } : { variant: hint.variant, name: hint.name };
+      const mark = walker.spend.mark();
+      item = walker.value(itemSchema, itemSpot, depth + 1, itemHint);
+      repeated = item.ok && seen !== undefined && seen.has(JSON.stringify(item.value));
+      if (!repeated) break;
+      // A repeat is not kept: what it took goes back to the value's budget.
+      walker.spend.refund(mark);
     }
-    if (!item || !item.ok) {
-      // Past the items the schema needs, an item that cannot be made shortens the array; before, nothing can.
-      if (i < Math.max(min, prefix.length)) return item ?? unmakeable(itemSpot, 'items', 'no item can be made');
+    if (!item || !item.ok || repeated) {
+      // Past the items the schema needs, an item that cannot be made (or only as a repeat) shortens the array; before, nothing can.
+      if (i < Math.max(min, prefix.length)) return item && !item.ok ? item : unmakeable(spot, 'uniqueItems', `no item distinct from the ${i} before it was made in ${UNIQUE_RETRIES + 1} tries`);
       break;
     }
     seen?.add(JSON.stringify(item.value));

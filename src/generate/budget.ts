@@ -74,23 +74,44 @@ export function parseGenerationBudget(texts: readonly string[], base: Generation
   return { ok: true, budget: Object.freeze(out) };
 }
 
-/** What one value has used of its budget so far; a value's parts are charged as they are made, and never refunded. */
+/**
+ * Values made and discarded for one value, at most this many times its node cap: a value made again (a `not` it did
+ * not fail, an item that repeats one before it) is given back to the value's budget, but not to this count, so
+ * retries within retries stay bounded.
+ */
+const WORK_PER_NODE = 64;
+
+/** What one value has used of its budget so far; a value's parts are charged as they are made. */
 export class Spend {
   nodes = 0;
   bytes = 0;
+  /** Every value made, kept or not: what bounds the work. */
+  private work = 0;
 
   constructor(readonly budget: GenerationBudget) {}
 
-  /** Charges a part; false (and nothing charged) when it would go past the node or byte cap. */
+  /** Charges a part; false (and nothing charged) when it would go past the node or byte cap, or the work bound. */
   take(nodes: number, bytes: number): boolean {
-    if (this.nodes + nodes > this.budget.nodes || this.bytes + bytes > this.budget.bytes) return false;
+    if (this.nodes + nodes > this.budget.nodes || this.bytes + bytes > this.budget.bytes || this.work + nodes > this.budget.nodes * WORK_PER_NODE) return false;
     this.nodes += nodes;
     this.bytes += bytes;
+    this.work += nodes;
     return true;
+  }
+
+  /** Where the value's spending stands, to give back what a discarded attempt took (refund). */
+  mark(): { readonly nodes: number; readonly bytes: number } {
+    return { nodes: this.nodes, bytes: this.bytes };
+  }
+
+  /** Gives back what was taken since `mark`: the parts of an attempt that is not part of the value. */
+  refund(mark: { readonly nodes: number; readonly bytes: number }): void {
+    this.nodes = mark.nodes;
+    this.bytes = mark.bytes;
   }
 
   /** The cap a failed take() ran into. */
   exhausted(nodes: number): BudgetCap {
-    return this.nodes + nodes > this.budget.nodes ? 'nodes' : 'bytes';
+    return this.nodes + nodes > this.budget.nodes || this.work + nodes > this.budget.nodes * WORK_PER_NODE ? 'nodes' : 'bytes';
   }
 }

@@ -21,6 +21,15 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 const merged = new WeakMap<Schema, Schema>();
+/** The if/then/else of every part of a folded schema (more than one may apply: each part's must hold). */
+const foldedConditions = new WeakMap<Schema, readonly Condition[]>();
+
+/** One `if` with its `then` and `else` (JSON Schema 2020-12 §10.2.2); a missing `then` or `else` allows anything. */
+export interface Condition {
+  readonly if: unknown;
+  readonly then: unknown;
+  readonly else: unknown;
+}
 /** The schemas being folded right now: an `allOf` that contains itself (legal, if pointless) is folded once. */
 const folding = new Set<Schema>();
 
@@ -60,18 +69,36 @@ export function mergeAllOf(s: Schema): Schema {
     tighten(out, parts, ['maximum', 'maxLength', 'maxItems', 'maxProperties'], Math.min);
     const enums = parts.map((part) => part.enum).filter((values): values is unknown[] => Array.isArray(values));
     if (enums.length > 1) out['enum'] = enums.reduce((kept, values) => kept.filter((v) => values.some((w) => JSON.stringify(w) === JSON.stringify(v))));
+    // An enum beside a type from another part holds only the values of that type (both must hold).
+    const types = parts.flatMap((part) => (typeof part.type === 'string' ? [part.type] : []));
+    if (Array.isArray(out['enum']) && types.length > 0) out['enum'] = (out['enum'] as unknown[]).filter((v) => types.every((type) => isOfType(v, type) || (v === null && parts.some((part) => part.nullable === true))));
     if (parts.some((part) => part.additionalProperties === false)) out['additionalProperties'] = false;
     for (const flag of ['readOnly', 'writeOnly'] as const) if (parts.some((part) => part[flag])) out[flag] = true;
     if (parts.some((part) => part.nullable !== undefined)) out['nullable'] = parts.every((part) => part.nullable === true || part.type === undefined);
     if (Object.keys(properties).length > 0) out['properties'] = properties;
     if (required.length > 0) out['required'] = required;
+    // Every part's `not` holds: a value fails each, so it fails their anyOf. Every part's `if` holds too (kept apart).
+    const nots = parts.map((part) => part.not).filter((not) => not !== undefined);
+    if (nots.length > 1) out['not'] = { anyOf: nots };
+    const conditions = parts.flatMap((part) => conditionsOf(part));
+    for (const keyword of ['if', 'then', 'else']) delete out[keyword];
     delete out['allOf'];
     const result = out as Schema;
+    if (conditions.length > 0) foldedConditions.set(result, conditions);
     merged.set(s, result);
     return result;
   } finally {
     folding.delete(s);
   }
+}
+
+/** The if/then/else that apply to a schema: its own, or, folded (mergeAllOf), those of each of its parts. */
+export function conditionsOf(s: Schema): readonly Condition[] {
+  const folded = foldedConditions.get(s);
+  if (folded) return folded;
+  if (!('if' in s)) return [];
+  const { if: condition, then, else: otherwise } = s as { if?: unknown; then?: unknown; else?: unknown };
+  return [{ if: condition, then, else: otherwise }];
 }
 
 function tighten(out: Record<string, unknown>, parts: readonly Schema[], keys: readonly (keyof Schema)[], pick: (...values: number[]) => number): void {
@@ -163,6 +190,24 @@ export function generatedTypeOf(s: Schema): string | undefined {
   const numeric: unknown[] = [s.minimum, s.maximum, s.multipleOf, s.exclusiveMinimum, s.exclusiveMaximum];
   if (numeric.some((value) => typeof value === 'number')) return 'number';
   return undefined;
+}
+
+/** Whether a JSON value is of a JSON Schema type (JSON Schema 2020-12 validation §6.1.1: an integer is a number). */
+export function isOfType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value);
+    default:
+      return typeof value === type;
+  }
 }
 
 /** The JSON Schema type of a JSON value (`integer` for a whole number). */

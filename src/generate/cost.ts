@@ -13,6 +13,7 @@
 import type { BudgetCap, GenerationBudget } from './budget.js';
 import { arrayObstacle } from './arrays.js';
 import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, prefixItemsOf, restItemsOf, type Schema } from './composition.js';
+import { limitsOf } from './constraints.js';
 import type { Locate } from './locate.js';
 import { numberObstacle } from './numbers.js';
 import { objectObstacle } from './objects.js';
@@ -130,6 +131,13 @@ function under(segments: readonly (string | number)[], measured: Measure): Measu
 }
 
 function measureMerged(s: Schema, context: Context): Measure {
+  // A `not` or an `if` (constraints.ts): what the generator cannot judge is said here; else the cheapest side.
+  const limits = limitsOf(s);
+  if (limits) {
+    if (!limits.ok) return impossible('', limits.keyword, limits.message);
+    const options = limits.candidates.map((candidate) => measure(candidate.schema, context));
+    return cheapest(options) ?? options[0]!;
+  }
   const constant = constOf(s);
   if (constant !== undefined) return ownCost(constant.value, context, 'const');
   const given = s.example ?? firstExample(s) ?? s.default;

@@ -32,8 +32,9 @@ function depthOf(value: unknown): number {
   return children.length === 0 ? 0 : 1 + Math.max(...children.map(depthOf));
 }
 
+/** The longest string's characters (code points, as JSON Schema and the string cap count them: 😀 is one). */
 function longestString(value: unknown): number {
-  if (typeof value === 'string') return value.length;
+  if (typeof value === 'string') return [...value].length;
   if (typeof value !== 'object' || value === null) return 0;
   return Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(longestString));
 }
@@ -194,6 +195,168 @@ describe('values for every construct validate (both styles, both views)', () => 
   });
 });
 
+/** Every style, view and the first variants, with a few seeds each: what is made validates, or the test names what did not. */
+function expectValidEverywhere(schema: Schema, seeds = 12): unknown[] {
+  const values: unknown[] = [];
+  for (const style of ['plain', 'lifelike'] as const) {
+    for (const view of ['request', 'response'] as const) {
+      for (let seed = 1; seed <= seeds; seed += 1) {
+        const variant = seed % 4;
+        const result = generate(schema, options(style, view, seed, { variant }));
+        expect(result.ok, `${style} ${view} seed ${seed}: ${JSON.stringify(result)}`).toBe(true);
+        if (result.ok) {
+          expect(validates(schema, view, result.value), `${style} ${view} seed ${seed}: ${JSON.stringify(result.value)}`).toBeUndefined();
+          values.push(result.value);
+        }
+      }
+    }
+  }
+  return values;
+}
+
+/** A schema with keywords OpenAPI 3.0's typings do not name (if, then, else): JSON Schema's, as a 3.1 document writes them. */
+function jsonSchema(value: object): Schema {
+  return value as Schema;
+}
+
+function expectReported(schema: Schema, keyword: string, message: RegExp): void {
+  for (const style of ['plain', 'lifelike'] as const) {
+    const result = generate(schema, options(style, 'response', 1, { at: '#/x' }));
+    expect(result.ok, JSON.stringify(result)).toBe(false);
+    if (!result.ok) expect(result.why).toMatchObject({ at: '#/x', keyword, message: expect.stringMatching(message) });
+  }
+  expect(whyUnmakeable(schema, { view: 'response', at: '#/x' })).toMatchObject({ keyword, message: expect.stringMatching(message) });
+}
+
+describe('fractional multipleOf (review 1, finding 3): integer multiples, rounded, held to the test Ajv applies', () => {
+  it.each<[string, Schema]>([
+    ['money: multipleOf 0.01 (6 of 100 were refused)', { type: 'number', multipleOf: 0.01 }],
+    ['money_min: multipleOf 0.1 from 0.3 (0.30000000000000004 every time; 0.3 itself fails Ajv)', { type: 'number', multipleOf: 0.1, minimum: 0.3 }],
+    ['multipleOf 0.1 between the bounds, the plain style between them', { type: 'number', multipleOf: 0.1, minimum: 0.2, maximum: 0.9 }],
+    ['multipleOf 0.05 with exclusive bounds', { type: 'number', multipleOf: 0.05, minimum: 1, exclusiveMinimum: true, maximum: 1.2, exclusiveMaximum: true }],
+    ['multipleOf 2.5e-7', { type: 'number', multipleOf: 2.5e-7, minimum: 0.001 }],
+    ['an integer multipleOf 0.3 (whole multiples are 3, 6, …)', { type: 'integer', multipleOf: 0.3, minimum: 1 }],
+    ['an integer multipleOf 2.5 below 0', { type: 'integer', multipleOf: 2.5, maximum: -1 }],
+  ])('%s', (_name, schema) => {
+    expectValidEverywhere(schema, 25);
+  });
+
+  it('reports a field no multiple fits: nothing between 0.31 and 0.39 is a multiple of 0.1', () => {
+    expectReported({ type: 'number', multipleOf: 0.1, minimum: 0.31, maximum: 0.39 }, 'multipleOf', /no multiple of 0\.1 lies between 0\.31 and 0\.39/);
+    expectReported({ type: 'integer', multipleOf: 0.3, minimum: 1, maximum: 2 }, 'multipleOf', /no whole multiple of 0\.3 lies between 1 and 2/);
+  });
+});
+
+describe('uniqueItems (review 1, finding 4): distinct items in both styles, and impossible uniqueness reported', () => {
+  it.each<[string, Schema]>([
+    ['uniqInt2: two integers ([1,1] every time in the plain style)', { type: 'array', items: { type: 'integer' }, minItems: 2, uniqueItems: true }],
+    ['300 distinct integers between 1 and 500', { type: 'array', items: { type: 'integer', minimum: 1, maximum: 500 }, minItems: 300, uniqueItems: true }],
+    ['three integers in a range of three', { type: 'array', items: { type: 'integer', minimum: 7, maximum: 9 }, minItems: 3, uniqueItems: true }],
+    ['both booleans', { type: 'array', items: { type: 'boolean' }, minItems: 2, uniqueItems: true }],
+    ['numbers that are multiples of 0.1', { type: 'array', items: { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 1 }, minItems: 5, uniqueItems: true }],
+    ['every value of an enum', { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 3, uniqueItems: true }],
+    ['objects whose only member is an integer', { type: 'array', items: { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 0, maximum: 9 } } }, minItems: 4, uniqueItems: true }],
+    ['tags of a record', { type: 'object', required: ['tags'], properties: { tags: { type: 'array', items: { type: 'integer' }, minItems: 2, uniqueItems: true } } }],
+  ])('%s', (_name, schema) => {
+    const values = expectValidEverywhere(schema);
+    expect(values.length).toBeGreaterThan(0);
+  });
+
+  it.each<[string, Schema, RegExp]>([
+    ['three distinct booleans', { type: 'array', items: { type: 'boolean' }, minItems: 3, uniqueItems: true }, /minItems 3 asks for 3 distinct items, but its items allow only 2 distinct values/],
+    ['four of an enum of three', { type: 'array', items: { enum: ['a', 'b', 'c'] }, minItems: 4, uniqueItems: true }, /only 3 distinct values/],
+    ['300 even integers between 1 and 500', { type: 'array', items: { type: 'integer', minimum: 1, maximum: 500, multipleOf: 2 }, minItems: 300, uniqueItems: true }, /only 250 distinct values/],
+    ['two of a const', { type: 'array', items: { const: 1 } as Schema, minItems: 2, uniqueItems: true }, /only 1 distinct values/],
+    ['three of a nullable boolean and two more', { type: 'array', items: { type: 'boolean', nullable: true }, minItems: 4, uniqueItems: true }, /only 3 distinct values/],
+  ])('reports %s', (_name, schema, message) => {
+    expectReported(schema, 'uniqueItems', message);
+  });
+});
+
+describe('integer formats bound a number (review 1, finding 13)', () => {
+  it('int32 above its range is reported, naming the format', () => {
+    expectReported({ type: 'integer', format: 'int32', minimum: 3_000_000_000 }, 'format', /its format int32 allows -2147483648 to 2147483647, and its minimum 3000000000 leaves no integer there/);
+    expectReported({ type: 'integer', format: 'int64', minimum: 1e19 }, 'format', /its format int64 allows/);
+  });
+
+  it.each<[string, Schema]>([
+    ['int32 near its top', { type: 'integer', format: 'int32', minimum: 2_147_483_000 }],
+    ['int32 below its bottom bound', { type: 'integer', format: 'int32', maximum: -2_147_483_000 }],
+    ['a number of format int32 is whole', { type: 'number', format: 'int32', minimum: 0.5, maximum: 100.5 }],
+    ['a number of format int64 is whole', { type: 'number', format: 'int64' }],
+    ['float is any number', { type: 'number', format: 'float', minimum: 0.25, maximum: 0.75 }],
+  ])('%s', (_name, schema) => {
+    expectValidEverywhere(schema);
+  });
+});
+
+describe('not and if/then/else (review 1, finding 13): valid values where the generator can judge them, else reported', () => {
+  it.each<[string, Schema]>([
+    ['a string that is no enum value', { type: 'string', not: { enum: ['admin', 'root'] } }],
+    ['no string (no type given)', { not: { type: 'string' } }],
+    ['an integer that is neither 1 nor 2', { type: 'integer', minimum: 1, maximum: 3, not: { enum: [1, 2] } }],
+    ['a boolean that is not false', { type: 'boolean', not: { enum: [false] } }],
+    ['an object without b (its not forbids it)', { type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } }, not: { required: ['b'] } }],
+    ['the nots of two allOf parts, both held', { allOf: [{ type: 'string', not: { enum: ['x'] } }, { not: { maxLength: 2 } }] }],
+    ['a string that is no email (format, as ajv-formats checks it)', { type: 'string', not: { format: 'email' } }],
+    ['an email that is no example.com address', { type: 'string', format: 'email', not: { pattern: '@example\\.com$' } }],
+    ['if required a then required zz (review 1: zz was never there)', jsonSchema({ type: 'object', required: ['a'], properties: { a: { type: 'string' } }, if: { required: ['a'] }, then: { required: ['zz'] } })],
+    ['if a member is there, then another, declared', jsonSchema({ type: 'object', properties: { a: { type: 'string' }, zz: { type: 'integer' } }, if: { required: ['a'] }, then: { required: ['zz'] } })],
+    ['a kind that decides the members', jsonSchema({ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['box', 'bag'] }, size: { type: 'integer', minimum: 1 } }, if: { properties: { kind: { enum: ['box'] } } }, then: { required: ['size'] }, else: { not: { required: ['size'] } } })],
+    ['a record whose required id is readOnly, ruled by if/then/else (a request leaves the id out)', jsonSchema({ type: 'object', required: ['id', 'kind'], properties: { id: { type: 'integer', readOnly: true }, kind: { type: 'string', enum: ['box', 'letter'] }, size: { type: 'integer', minimum: 1 } }, if: { properties: { kind: { const: 'box' } }, required: ['kind'] }, then: { required: ['size'] }, else: { not: { required: ['size'] } } })],
+    ['an integer ruled by if/then/else', jsonSchema({ type: 'integer', minimum: 0, if: { minimum: 10 }, then: { multipleOf: 5 }, else: { maximum: 3 } })],
+    ['the conditions of two allOf parts', jsonSchema({ allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, if: { required: ['a'] }, then: { properties: { a: { minimum: 5 } } } }, { if: { properties: { a: { maximum: 100 } } }, then: { required: ['a'] } }] })],
+  ])('%s', (_name, schema) => {
+    expectValidEverywhere(schema);
+  });
+
+  it.each<[string, Schema, string, RegExp]>([
+    ['a string that is not a string (review 1)', { type: 'string', not: { type: 'string' } }, 'not', /its not excludes its every type \(string\): no value is allowed/],
+    ['a not the generator cannot judge (contains)', jsonSchema({ type: 'array', items: { type: 'string' }, not: { contains: { const: 'x' } } }), 'not', /^not generated: a value must fail its not, and the generator cannot check a value against contains there/],
+    ['an if the generator cannot judge (patternProperties)', jsonSchema({ type: 'object', if: { patternProperties: { '^x': { type: 'string' } } }, then: { required: ['a'] } }), 'if', /^not generated: whether its then or its else applies depends on patternProperties in its if/],
+    ['a not that forbids what it requires', { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, not: { required: ['a'] } }, 'not', /its not forbids a value that holds a, and it requires them/],
+    ['four conditions at once', jsonSchema({ allOf: [1, 2, 3, 4].map((n) => ({ if: { required: [`a${n}`] }, then: { required: [`b${n}`] } })) }), 'if', /4 if\/then\/else apply here at once, more than the 3/],
+  ])('reports %s', (_name, schema, keyword, message) => {
+    expectReported(schema, keyword, message);
+  });
+
+  it('reports, as it makes, a not no value it makes can fail (a boolean neither true nor false)', () => {
+    const schema: Schema = { type: 'boolean', not: { enum: [true, false] } };
+    for (const style of ['plain', 'lifelike'] as const) {
+      const result = generate(schema, options(style, 'response', 1, { at: '#/x' }));
+      expect(result.ok ? result.value : result.why).toMatchObject({ at: '#/x', keyword: 'not', message: expect.stringMatching(/no value made \(8 tries of each side of its conditions\) fails its not/) });
+    }
+  });
+});
+
+describe('regression seeds the property test found (review 1 follow-up)', () => {
+  it('`^\\u{1F600}+$` under a string cap of 5 characters: emoji are one character each, as JSON Schema counts', () => {
+    const schema: Schema = { type: 'string', pattern: String.raw`^\u{1F600}+$` };
+    const budget = { string: 5, items: 1, depth: 1, nodes: 3, bytes: 40 };
+    for (const variant of [0, 1, 2, 3]) {
+      const result = generate(schema, options('plain', 'request', variant + 1, { budget, variant }));
+      expect(result.ok && validates(schema, 'request', result.value), JSON.stringify(result)).toBeUndefined();
+      if (result.ok) expect([...String(result.value)].length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('a pattern the generator cannot draw from: the usual text where the pattern takes it, else reported, never text it refuses', () => {
+    expectValidEverywhere({ type: 'string', pattern: String.raw`^\p{Alphabetic}+$` });
+    // Found as it is made (the shortest match of a pattern the generator cannot read is unknown: nothing said before).
+    for (const style of ['plain', 'lifelike'] as const) {
+      const result = generate({ type: 'string', pattern: String.raw`^\p{Alphabetic}+\d$` }, options(style, 'response', 1, { at: '#/x' }));
+      expect(result.ok ? result.value : result.why).toMatchObject({ at: '#/x', keyword: 'pattern', message: expect.stringMatching(/no string the generator makes matches the pattern \(the pattern cannot be read \(the generator knows no characters of \\p\{Alphabetic\}\)\)/) });
+    }
+  });
+
+  it("an if's enum folded beside branches of the record it cannot meet (seed 404): the other side is made", () => {
+    const schema = jsonSchema({ type: 'object', properties: { a: { type: 'integer', readOnly: true }, status: { anyOf: [{ type: 'string', pattern: '^(?:[a-z]{1000}){1000}$' }, { type: 'object', properties: {}, if: { required: ['a'] } }, { type: 'object', properties: {} }] } }, required: ['status'], if: { properties: { status: { enum: ['a', 1, true] } } } });
+    const budget = { string: 5, items: 1, depth: 1, nodes: 3, bytes: 40 };
+    const result = generate(schema, options('plain', 'request', 1, { budget, variant: 0 }));
+    expect(result.ok ? validates(schema, 'request', result.value) : result.why, JSON.stringify(result)).toBeUndefined();
+  });
+});
+
 describe('--generation-budget', () => {
   it('reads CAP=N pairs, repeatable and comma-separated, the others at their defaults', () => {
     expect(parseGenerationBudget(['string=20000,items=50', 'depth=8'])).toEqual({ ok: true, budget: { ...DEFAULT_GENERATION_BUDGET, string: 20_000, items: 50, depth: 8 } });
@@ -206,21 +369,24 @@ describe('--generation-budget', () => {
 });
 
 /** Random schemas of the constructs the generator promises valid values for, hostile bounds included. */
-const schemaArbitrary: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema; leaf: Schema; array: Schema; object: Schema; anyOf: Schema }>((tie) => ({
+const NAMES = ['a', 'b', 'c', 'id', 'name', 'email', 'status'] as const;
+const schemaArbitrary: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema; leaf: Schema; array: Schema; object: Schema; anyOf: Schema; not: Schema; conditional: Schema }>((tie) => ({
   leaf: fc.oneof(
     fc.record({ type: fc.constant('string' as const), minLength: fc.option(fc.oneof(fc.nat(20), fc.constant(100_000_000)), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 20, max: 40 }), { nil: undefined }) }, { requiredKeys: ['type'] }),
     // A format with a length that contradicts it (`uuid` in 20 characters) is the document's contradiction, not a hostile bound: left out.
     fc.record({ type: fc.constant('string' as const), format: fc.constantFrom('date-time', 'date', 'email', 'uuid', 'uri') }),
-    fc.record({ type: fc.constant('string' as const), pattern: fc.constantFrom('^[a-z]{2,4}$', '^[A-Z]{3}-[0-9]{4}$', '^(SM|MM)[0-9a-f]{8}$', '^x{5000}$', '^(?:[a-z]{1000}){1000}$') }),
-    fc.record({ type: fc.constant('integer' as const), minimum: fc.option(fc.integer({ min: -50, max: 50 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 50, max: 100 }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(2, 5), { nil: undefined }) }, { requiredKeys: ['type'] }),
-    fc.record({ type: fc.constant('number' as const), minimum: fc.option(fc.double({ min: -10, max: 0, noNaN: true }), { nil: undefined }), maximum: fc.option(fc.double({ min: 1, max: 10, noNaN: true }), { nil: undefined }) }, { requiredKeys: ['type'] }),
+    // Unicode escapes and properties (review 1, finding 9) beside ASCII ones, held to JavaScript's engine by Ajv.
+    fc.record({ type: fc.constant('string' as const), pattern: fc.constantFrom('^[a-z]{2,4}$', '^[A-Z]{3}-[0-9]{4}$', '^(SM|MM)[0-9a-f]{8}$', '^x{5000}$', '^(?:[a-z]{1000}){1000}$', String.raw`^\p{Lu}{2}$`, String.raw`^[\u4e00-\u9fa5]{2,4}$`, String.raw`^\u{1F600}+$`, String.raw`^[\p{L}\d]{3}-\u00e9$`) }),
+    // Fractional multipleOf on integers (whole multiples only) and integer formats (review 1, findings 3 and 13).
+    fc.record({ type: fc.constant('integer' as const), minimum: fc.option(fc.integer({ min: -50, max: 50 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 50, max: 100 }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(2, 5, 0.5, 0.3, 2.5), { nil: undefined }), format: fc.option(fc.constantFrom('int32', 'int64'), { nil: undefined }) }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('number' as const), minimum: fc.option(fc.double({ min: -10, max: 0, noNaN: true }), { nil: undefined }), maximum: fc.option(fc.double({ min: 1, max: 10, noNaN: true }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(0.01, 0.1, 0.25, 0.3, 2.5, 1e-7), { nil: undefined }), format: fc.option(fc.constantFrom('float', 'int32'), { nil: undefined }) }, { requiredKeys: ['type'] }),
     fc.constant<Schema>({ type: 'boolean' }),
     fc.record({ type: fc.constant('string' as const), enum: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5, unit: fc.constantFrom('a', 'b', 'c', 'd') }), { minLength: 1, maxLength: 4 }) }),
   ),
-  array: fc.record({ type: fc.constant('array' as const), items: tie('schema'), minItems: fc.option(fc.oneof(fc.nat(3), fc.constant(100_000_000)), { nil: undefined }), maxItems: fc.option(fc.integer({ min: 3, max: 6 }), { nil: undefined }) }, { requiredKeys: ['type', 'items'] }),
+  array: fc.record({ type: fc.constant('array' as const), items: tie('schema'), minItems: fc.option(fc.oneof(fc.nat(3), fc.constant(100_000_000)), { nil: undefined }), maxItems: fc.option(fc.integer({ min: 3, max: 6 }), { nil: undefined }), uniqueItems: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['type', 'items'] }),
   object: fc
     .record({
-      properties: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'id', 'name', 'email', 'status'), tie('schema'), { maxKeys: 4 }),
+      properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 4 }),
       requiredMask: fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }),
       additionalProperties: fc.option(fc.constant(false), { nil: undefined }),
       readOnly: fc.boolean(),
@@ -233,7 +399,34 @@ const schemaArbitrary: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema; leaf: 
       return schema;
     }),
   anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((branches): Schema => ({ anyOf: branches })),
-  schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('leaf'), tie('array'), tie('object'), tie('anyOf')),
+  // A schema with a `not` (review 1, finding 13): of a type, of values, of members, of a bound, or of a schema.
+  not: fc
+    .tuple(
+      fc.oneof(tie('leaf'), tie('object')),
+      fc.oneof(
+        fc.constantFrom<Schema>({ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { enum: ['a', 'b'] }, { enum: [1, 2, 3] }, { maxLength: 3 }, { minimum: 40 }, { required: ['a'] }, { required: ['a', 'b'] }),
+        tie('leaf'),
+      ),
+    )
+    .map(([base, not]): Schema => ({ ...base, not })),
+  // An object ruled by if/then/else: the `if` on a member's presence, value or bound; each side asks for a member or bounds one.
+  conditional: fc
+    .record({
+      base: tie('object'),
+      name: fc.constantFrom(...NAMES),
+      other: fc.constantFrom(...NAMES),
+      test: fc.constantFrom('required', 'enum', 'minimum'),
+      then: fc.option(fc.oneof(fc.constant<'require'>('require'), tie('leaf')), { nil: undefined }),
+      otherwise: fc.option(fc.oneof(fc.constant<'require'>('require'), tie('leaf')), { nil: undefined }),
+    })
+    .map(({ base, name, other, test, then, otherwise }) => {
+      const condition = test === 'required' ? { required: [name] } : test === 'enum' ? { properties: { [name]: { enum: ['a', 1, true] } } } : { properties: { [name]: { minimum: 40 } } };
+      const side = (choice: 'require' | Schema | undefined): object | undefined => (choice === undefined ? undefined : choice === 'require' ? { required: [other] } : { properties: { [other]: choice } });
+      const thenSide = side(then);
+      const elseSide = side(otherwise);
+      return jsonSchema({ ...base, if: condition, ...(thenSide ? { then: thenSide } : {}), ...(elseSide ? { else: elseSide } : {}) });
+    }),
+  schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('leaf'), tie('array'), tie('object'), tie('anyOf'), tie('not'), tie('conditional')),
 })).schema;
 
 const budgetArbitrary: fc.Arbitrary<GenerationBudget> = fc.record({
@@ -270,7 +463,11 @@ describe('property: generation terminates within budget, and what it makes valid
       fc.property(schemaArbitrary, fc.constantFrom<Style>('plain', 'lifelike'), (schema, style) => {
         const hostile = /100000000|\{5000\}|\{1000\}\{1000\}|\{1000\}\)\{1000\}/.test(JSON.stringify(schema));
         const result = generate(schema, options(style, 'response', 1, { budget: DEFAULT_GENERATION_BUDGET }));
-        if (!hostile) expect(result.ok, JSON.stringify(result)).toBe(true);
+        // What the arbitrary can make impossible besides a hostile bound (never a cap of the default budget): a not or
+        // an if that rules a value out (or that the generator cannot judge), uniqueness among fewer values than
+        // minItems, a closed object that requires what it does not declare.
+        const ruledOut = !result.ok && result.why.cap === undefined && /"not"|"if"|"uniqueItems":true|"additionalProperties":false/.test(JSON.stringify(schema));
+        if (!hostile && !ruledOut) expect(result.ok, JSON.stringify(result)).toBe(true);
       }),
       { numRuns: casesForTier({ fast: 200, full: 3000 }), seed: 7 },
     );

@@ -12,6 +12,8 @@ import { arrayValue } from './arrays.js';
 import { DEFAULT_GENERATION_BUDGET, Spend, type GenerationBudget } from './budget.js';
 import { allowsNull, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, withBranch, type Schema } from './composition.js';
 import { cheapestBranchOrder, leastCost, ownValueBytes } from './cost.js';
+import { limitsOf, type Limits } from './constraints.js';
+import { judge } from './judge.js';
 import { componentLocator, type Locate } from './locate.js';
 import { integerValue, numberValue } from './numbers.js';
 import { objectValue } from './objects.js';
@@ -41,6 +43,8 @@ export interface GenerateOptions {
 const RICH_DEPTH: Readonly<Record<Style, number>> = { plain: 4, lifelike: 2 };
 /** Branches whose chosen branch has branches again (`A: oneOf: [A, ...]`), at one depth, at most this many times. */
 const MAX_BRANCH_HOPS = 16;
+/** Values made for each side of a schema's conditions before it is reported (constraints.ts). */
+const LIMITED_ATTEMPTS = 8;
 
 export function generate(schema: Schema, options: GenerateOptions): Generated {
   const budget = options.budget ?? DEFAULT_GENERATION_BUDGET;
@@ -86,6 +90,8 @@ function walk(options: GenerateOptions, budget: GenerationBudget, richDepth: num
 function node(walker: Walker, raw: Schema, spot: Spot, depth: number, hint: Hint, hops: number, locate: Locate | undefined): Generated {
   if (depth > walker.budget.depth) return unmakeable(spot, 'type', `it nests deeper than the ${walker.budget.depth} levels a generated value may have`, 'depth');
   const s = mergeAllOf(raw);
+  const limits = limitsOf(s);
+  if (limits) return limitedValue(walker, limits, spot, depth, hint, hops, locate);
   const constant = constOf(s);
   if (constant !== undefined) return own(walker, constant.value, spot, 'const');
   if (hint.variant === 0) {
@@ -98,7 +104,7 @@ function node(walker: Walker, raw: Schema, spot: Spot, depth: number, hint: Hint
   if (Array.isArray(s.enum) && s.enum.length > 0) {
     const options = s.enum.filter((option) => option !== null);
     if (options.length === 0) return walker.spend.take(1, 4) ? made(null) : unmakeable(spot, 'enum', 'the value has grown past its budget here', 'nodes');
-    return own(walker, options[hint.variant % options.length], spot, 'enum');
+    return own(walker, options[(hint.ordinal ?? hint.variant) % options.length], spot, 'enum');
   }
   const branches = branchesOf(s);
   if (branches.length > 0) return branchValue(walker, s, branches, spot, depth, hint, hops, locate);
@@ -106,9 +112,12 @@ function node(walker: Walker, raw: Schema, spot: Spot, depth: number, hint: Hint
     case 'integer':
       return leaf(walker, integerValue(walker, s, spot, hint), spot);
     case 'number':
-      return leaf(walker, numberValue(walker, s, spot), spot);
-    case 'boolean':
-      return leaf(walker, made(walker.style === 'plain' ? false : walker.faker.datatype.boolean()), spot);
+      return leaf(walker, numberValue(walker, s, spot, hint), spot);
+    case 'boolean': {
+      // The runner's plain value is false (a true flag tends to start what cannot be undone), then true for the next variant.
+      const ordinal = hint.ordinal ?? (walker.style === 'plain' ? hint.variant : undefined);
+      return leaf(walker, made(ordinal !== undefined ? ordinal % 2 === 1 : walker.faker.datatype.boolean()), spot);
+    }
     case 'null':
       return leaf(walker, made(null), spot);
     case 'array':
@@ -139,6 +148,43 @@ function branchValue(walker: Walker, s: Schema, branches: readonly Schema[], spo
     first ??= result;
   }
   return first ?? unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', 'no branch can be made');
+}
+
+/**
+ * A value of a schema with a `not` or an `if` (constraints.ts): made for each side of its conditions in turn, a
+ * few variants each, until one fails the `not` and its `if`s say what that side assumes (judge.ts). A value
+ * that cannot be judged, or none that passes, is reported, never handed out.
+ */
+function limitedValue(walker: Walker, limits: Limits, spot: Spot, depth: number, hint: Hint, hops: number, locate: Locate | undefined): Generated {
+  if (!limits.ok) return unmakeable(spot, limits.keyword, limits.message);
+  const keyword = limits.not !== undefined ? 'not' : 'if';
+  if (hops >= MAX_BRANCH_HOPS) return unmakeable(spot, keyword, `its conditions hold conditions more than ${MAX_BRANCH_HOPS} times over`);
+  let failure: Generated | undefined;
+  let made = false;
+  for (const candidate of limits.candidates) {
+    for (let attempt = 0; attempt < LIMITED_ATTEMPTS; attempt += 1) {
+      // Later attempts count on: another enum value, the next integer, the other boolean (Hint.ordinal).
+      const attemptHint: Hint = attempt === 0 ? hint : { variant: hint.variant + attempt, name: hint.name, ordinal: (hint.ordinal ?? hint.variant) + attempt };
+      const mark = walker.spend.mark();
+      const result = node(walker, candidate.schema, spot, depth, attemptHint, hops + 1, locate);
+      if (!result.ok) {
+        walker.spend.refund(mark);
+        failure ??= result;
+        break;
+      }
+      made = true;
+      const failsNot = limits.not === undefined || judge(result.value, limits.not, { view: walker.view }) === false;
+      // Each part folded in must hold, as far as the judge knows its keywords: a fold may lose one (an enum from an
+      // `if` beside another part's pattern). A keyword it does not know is taken as met (the value was built to it);
+      // one it knows but cannot check (a pattern RE2 cannot run) leaves the value untaken.
+      const holds = (part: unknown): boolean => judge(result.value, part, { view: walker.view, trustUnknown: true }) === true;
+      const sidesHold = limits.conditions.every((condition, i) => judge(result.value, condition.if, { view: walker.view }) === candidate.verdicts[i]) && candidate.parts.every(holds);
+      if (failsNot && sidesHold) return result;
+      walker.spend.refund(mark);
+    }
+  }
+  if (!made && failure) return failure;
+  return unmakeable(spot, keyword, `no value made (${LIMITED_ATTEMPTS} tries of each side of its conditions) ${limits.not !== undefined ? 'fails its not' : 'meets its if/then/else'}`);
 }
 
 /** A scalar, charged to the budget by its JSON text's length. */

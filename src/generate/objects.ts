@@ -16,6 +16,8 @@ export function objectObstacle(s: Schema, cap: number): { keyword: string; messa
   if (min > declared + cap) return { keyword: 'minProperties', message: `minProperties ${min} asks for more than the ${cap} members a generated object may add to the ${declared} it declares`, capped: true };
   const closed = s.additionalProperties === false || (s as { unevaluatedProperties?: unknown }).unevaluatedProperties === false;
   if (closed && min > declared) return { keyword: 'minProperties', message: `minProperties ${min} asks for more members than the ${declared} a closed object declares`, capped: false };
+  const undeclared = closed ? (s.required ?? []).find((name) => !Object.hasOwn(s.properties ?? {}, name)) : undefined;
+  if (undeclared !== undefined) return { keyword: 'required', message: `it requires ${undeclared}, which it does not declare, and its additionalProperties: false allows no other member: no object is allowed`, capped: false };
   return undefined;
 }
 
@@ -28,7 +30,8 @@ export function objectValue(walker: Walker, s: Schema, spot: Spot, depth: number
   const members: Map<string, unknown> = new Map();
   const member = (name: string, raw: Schema | undefined, propertySpot: Spot): Generated | undefined => {
     if (!walker.spend.take(0, name.length + 4)) return unmakeable(propertySpot, 'properties', 'the value has grown past its budget here', 'bytes');
-    const result = walker.value(raw ?? extraSchema(s), propertySpot, depth + 1, { variant: hint.variant, name });
+    // An ordinal (an item of a uniqueItems array) reaches the members, so two such objects differ in their scalars.
+    const result = walker.value(raw ?? extraSchema(s), propertySpot, depth + 1, hint.ordinal === undefined ? { variant: hint.variant, name } : { variant: hint.variant, name, ordinal: hint.ordinal });
     if (result.ok) members.set(name, result.value);
     return result;
   };

@@ -5,9 +5,12 @@
  * hostile ones of issue 31: an explicit repeat past the room is reported before anything is drawn, and a pattern
  * RE2 cannot run is never checked by a backtracking engine.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSafePattern } from '../schema/index.js';
+import { casesForTier } from '../test-tier.js';
 import { samplePattern, shortestMatch } from './patterns.js';
+import { stringObstacle } from './strings.js';
 
 /** Published patterns (ReadMe's API v2 in @readme/oas-examples 3.1, Twilio's Messaging) that faker's fromRegExp broke. */
 const PUBLISHED_PATTERNS = [
@@ -84,5 +87,78 @@ describe('samplePattern', () => {
     const sample = samplePattern('^[a-z]{3}$', draws(1), 5, 10);
     expect(sample.kind).toBe('none');
     expect(samplePattern('^[a-z]{3}$', draws(1), 0, 2).kind).toBe('too-long');
+  });
+});
+
+/**
+ * Review 1, finding 9: ret read `\p{Lu}` as the literals `p{Lu}` and `\u4e00` as `u4e00`, and RE2 refused `\u`, so
+ * a satisfiable field was reported impossible and a class of CJK characters was neither drawn from nor checked.
+ * Each draw is held to JavaScript's own engine with the `u` flag (ECMA-262, as Ajv runs a pattern): an oracle
+ * apart from RE2, which the kit runs patterns with.
+ */
+describe('Unicode escapes in patterns (review 1, finding 9)', () => {
+  const jsMatches = (pattern: string, value: string): boolean => new RegExp(pattern, 'u').test(value);
+
+  it('`^\\p{Lu}{2}$` is two characters: drawn, checked, never reported impossible under maxLength 2', () => {
+    const pattern = String.raw`^\p{Lu}{2}$`;
+    expect(shortestMatch(pattern)).toBe(2);
+    expect(stringObstacle({ type: 'string', pattern, maxLength: 2 }, 10_000)).toBeUndefined();
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const sample = samplePattern(pattern, draws(seed), 0, 2);
+      expect(sample.kind).toBe('matched');
+      if (sample.kind === 'matched') expect(jsMatches(pattern, sample.value), sample.value).toBe(true);
+    }
+  });
+
+  it.each([
+    [String.raw`^[\u4e00-\u9fa5]{2,4}$`, 2],
+    [String.raw`^\u{1F600}+$`, 1],
+    [String.raw`^[\u{1F600}-\u{1F64F}]{3}$`, 3],
+    [String.raw`^\uD83D\uDE00-[\u0041-\u005A]$`, 3],
+    [String.raw`^[\x41-\x5a]{3}$`, 3],
+    [String.raw`^\p{Letter}+ \p{Script=Greek}\P{L}$`, 4],
+    [String.raw`^[\p{L}\d_]{3}$`, 3],
+    [String.raw`^[^\P{Lu}]{2}$`, 2],
+    [String.raw`^\u002e\u002a$`, 2],
+  ])('%s is checked by RE2 and drawn from (shortest %i)', (pattern, shortest) => {
+    expect(compileSafePattern(pattern).ok).toBe(true);
+    expect(shortestMatch(pattern)).toBe(shortest);
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const sample = samplePattern(pattern, draws(seed), 0, 100);
+      expect(sample.kind).toBe('matched');
+      if (sample.kind === 'matched') expect(jsMatches(pattern, sample.value), sample.value).toBe(true);
+    }
+  });
+
+  it('RE2 now judges a \\u class as JavaScript does: a Latin word is refused by `^[\\u4e00-\\u9fa5]+$`', () => {
+    const checked = compileSafePattern(String.raw`^[\u4e00-\u9fa5]+$`);
+    expect(checked.ok).toBe(true);
+    if (checked.ok) expect([checked.pattern.test('中文'), checked.pattern.test('abc')]).toEqual([true, false]);
+  });
+
+  it.each([String.raw`^\p{Alphabetic}{2}$`, String.raw`^(?<a>x)\k<a>$`, String.raw`^\p{Script_Extensions=Greek}$`])('%s, which the generator cannot read, is unknown: no shortest match, nothing drawn, nothing reported', (pattern) => {
+    expect(shortestMatch(pattern)).toBeUndefined();
+    expect(samplePattern(pattern, draws(1), 0, 1).kind).toBe('none');
+    expect(stringObstacle({ type: 'string', pattern, maxLength: 1 }, 10_000)).toBeUndefined();
+  });
+
+  it('property: patterns built of escaped code points, classes and Unicode properties give draws JavaScript matches too', () => {
+    const hex = (code: number, braces: boolean): string => (braces ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    const codePoint = fc.oneof(fc.integer({ min: 0x41, max: 0x7a }), fc.integer({ min: 0x391, max: 0x3c9 }), fc.integer({ min: 0x4e00, max: 0x9fa5 }), fc.integer({ min: 0x1f600, max: 0x1f64f }));
+    const escaped = fc.tuple(codePoint, fc.boolean()).map(([code, braces]) => hex(code, braces || code > 0xffff));
+    const range = fc.tuple(codePoint, fc.nat(30), fc.boolean()).map(([from, width, braces]) => `[${hex(from, braces || from > 0xffff)}-${hex(from + width, braces || from + width > 0xffff)}]`);
+    const property = fc.constantFrom(String.raw`\p{Lu}`, String.raw`\p{Ll}`, String.raw`\p{L}`, String.raw`\p{Nd}`, String.raw`\P{L}`, String.raw`\p{Script=Han}`, String.raw`\p{sc=Cyrillic}`, String.raw`\p{gc=Lu}`, String.raw`[\p{L}\d]`, String.raw`[^\P{Ll}]`);
+    const quantifier = fc.constantFrom('', '?', '+', '*', '{2}', '{1,3}');
+    const atom = fc.tuple(fc.oneof(escaped, range, property), quantifier).map(([a, q]) => `${a}${q}`);
+    const patternArbitrary = fc.array(atom, { minLength: 1, maxLength: 5 }).map((atoms) => `^${atoms.join('')}$`);
+    fc.assert(
+      fc.property(patternArbitrary, fc.nat(1000), (pattern, seed) => {
+        expect(compileSafePattern(pattern).ok).toBe(true);
+        const sample = samplePattern(pattern, draws(seed + 1), 0, 200);
+        expect(sample.kind, pattern).toBe('matched');
+        if (sample.kind === 'matched') expect(jsMatches(pattern, sample.value), `${pattern} ${JSON.stringify(sample.value)}`).toBe(true);
+      }),
+      { numRuns: casesForTier({ fast: 200, full: 3000 }), seed: 9 },
+    );
   });
 });

@@ -15,6 +15,7 @@
 import * as ret from 'ret';
 import { types, type Root, type Token } from 'ret';
 import { compileSafePattern } from '../schema/safe-pattern.js';
+import { retSource } from './pattern-syntax.js';
 
 type Tokenize = (pattern: string) => Root;
 
@@ -69,7 +70,11 @@ function parse(pattern: string): Parsed | string {
   if (pattern.length > MAX_PATTERN_LENGTH) result = `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`;
   else {
     try {
-      const root = tokenize(pattern);
+      // ret reads neither `\u` nor `\p{…}`: the pattern is written in its words first, or not read at all (pattern-syntax.ts).
+      const syntax = retSource(pattern);
+      if ('unreadable' in syntax) throw new Error(syntax.unreadable);
+      const root = tokenize(syntax.source);
+      if (syntax.standIns.size > 0) restoreStandIns(root, syntax.standIns);
       const shortest = new WeakMap<object, number>();
       shortestOf(root, shortest);
       result = { root, shortest };
@@ -80,6 +85,31 @@ function parse(pattern: string): Parsed | string {
   if (parsedCache.size >= CACHE_LIMIT) parsedCache.clear();
   parsedCache.set(pattern, result);
   return result;
+}
+
+/** The code points past the BMP back in place of their stand-ins (pattern-syntax.ts), in characters and ranges alike. */
+function restoreStandIns(token: Root | Token, standIns: ReadonlyMap<number, number>): void {
+  const real = (code: number): number => standIns.get(code) ?? code;
+  switch (token.type) {
+    case types.ROOT:
+    case types.GROUP:
+      for (const part of token.options ? token.options.flat() : (token.stack ?? [])) restoreStandIns(part, standIns);
+      return;
+    case types.REPETITION:
+      restoreStandIns(token.value, standIns);
+      return;
+    case types.SET:
+      for (const part of token.set) {
+        if (part.type === types.CHAR) part.value = real(part.value);
+        else if (part.type === types.RANGE) (part.from = real(part.from)), (part.to = real(part.to));
+        else restoreStandIns(part, standIns);
+      }
+      return;
+    case types.CHAR:
+      token.value = real(token.value);
+      return;
+    default:
+  }
 }
 
 function shortestOf(token: Root | Token, memo: WeakMap<object, number>): number {
@@ -132,9 +162,21 @@ export function samplePattern(pattern: string, randInt: RandomInt, minLength: nu
     const drawn = draw(parsed, randInt, maxLength - shortest);
     if (drawn === undefined) return { kind: 'none', reason: `drawing from the pattern took more than ${MAX_STEPS} steps` };
     if (!safe.ok) return { kind: 'unchecked', value: drawn };
-    if (drawn.length >= minLength && drawn.length <= maxLength && safe.pattern.test(drawn)) return { kind: 'matched', value: drawn };
+    // Lengths in characters (code points), as JSON Schema counts them and as the shortest match is counted: 😀 is one.
+    const length = codePoints(drawn);
+    if (length >= minLength && length <= maxLength && safe.pattern.test(drawn)) return { kind: 'matched', value: drawn };
   }
   return { kind: 'none', reason: `no string drawn in ${ATTEMPTS} tries matches it` };
+}
+
+/** The characters of a string: its UTF-16 length, less one for each surrogate pair. */
+function codePoints(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) pairs += 1;
+  }
+  return text.length - pairs;
 }
 
 /** One draw, or undefined past the step count. `slack`: characters a draw may add past the shortest path. */

@@ -3,6 +3,7 @@
  * in the document as a JSON pointer (`#/components/schemas/Thing/properties/name`), the keyword that stands in the
  * way (`minLength`), and a sentence a person can act on.
  */
+import { clipPointers } from '../clip-pointers.js';
 import { capFlag, type BudgetCap } from './budget.js';
 
 export interface Unmakeable {
@@ -25,9 +26,9 @@ export function unmakeable(at: Spot, keyword: string, message: string, cap?: Bud
   return { ok: false, why: { at: spotText(at), keyword, message: cap ? `${message} (${capFlag(cap)} raises it)` : message, ...(cap ? { cap } : {}) } };
 }
 
-/** One line: the spot, then what stands in the way. */
+/** One line: the spot, then what stands in the way (a long spot clipped: the Unmakeable keeps it whole). */
 export function describeUnmakeable(why: Unmakeable): string {
-  return `${why.at}: ${why.message}`;
+  return clipPointers(`${why.at}: ${why.message}`);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Schema } from './composition.js';
 import { formatted, namedText } from './formats.js';
+import { compileSafePattern } from '../schema/safe-pattern.js';
 import { samplePattern, shortestMatch } from './patterns.js';
 import { made, unmakeable, type Generated, type Spot } from './result.js';
 import type { Hint, Walker } from './walker.js';
@@ -38,8 +39,18 @@ export function stringValue(walker: Walker, s: Schema, spot: Spot, hint: Hint): 
     const drawn = samplePattern(s.pattern, (from, to) => walker.randInt(from, to), min, max);
     if (drawn.kind === 'matched' || drawn.kind === 'unchecked') return made(drawn.value);
     if (drawn.kind === 'too-long') return unmakeable(spot, 'pattern', `the pattern's shortest match has ${drawn.minLength} characters, more than the ${max} allowed here`, max === cap ? 'string' : undefined);
-    // Nothing matched: text as below, which the validator then judges (the runner skips, the mock notes it).
+    // Nothing drawn matched: the text below, if the pattern takes it (a word meets `\p{Alphabetic}+`); else reported.
+    const fallback = textValue(walker, s, spot, hint, min, max);
+    const safe = compileSafePattern(s.pattern);
+    if (!fallback.ok || !safe.ok || safe.pattern.test(String(fallback.value))) return fallback;
+    return unmakeable(spot, 'pattern', `no string the generator makes matches the pattern (${drawn.reason})`);
   }
+  return textValue(walker, s, spot, hint, min, max);
+}
+
+/** A value of the format, else free text: a word (plain) or text that reads like its field (lifelike), fitted to the lengths. */
+function textValue(walker: Walker, s: Schema, spot: Spot, hint: Hint, min: number, max: number): Generated {
+  const cap = walker.budget.string;
   const text = formatted(s.format, walker.faker, walker.style);
   // A value of a format is whole or not of it: cut, it would be none.
   if (text !== undefined && text.length > max) {

@@ -28,6 +28,12 @@ export interface Hint {
   readonly variant: number;
   /** The field's name, for lifelike text (`email`, `city`). */
   readonly name: string;
+  /**
+   * Take the n-th value of a scalar (integers and numbers on their lattice, booleans, enum values) counted from the
+   * least a value needs, in either style: the items of a `uniqueItems` array are distinct by construction. The
+   * runner's plain style counts by `variant` where this is not given.
+   */
+  readonly ordinal?: number;
 }
 
 export interface Walker {

@@ -1,5 +1,6 @@
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
+import { re2Source } from './pattern-escapes.js';
 import { rememberVerdicts } from './verdict-memo.js';
 
 /**
@@ -31,7 +32,8 @@ export function compileSafePattern(pattern: string): SafePatternResult {
   let result: SafePatternResult;
   try {
     // The same values are tested again and again (every answer of the mock is checked): verdicts are kept.
-    const re = RE2JS.compile(pattern);
+    // Written in RE2's words where ECMA-262's differ (`\u4e00` is `\x{4E00}`, `\p{Letter}` is `\p{L}`): pattern-escapes.ts.
+    const re = RE2JS.compile(re2Source(pattern));
     const test = rememberVerdicts((value) => re.test(value));
     const text = `/${pattern}/`;
     result = { ok: true, pattern: { test, toString: () => text } };
