@@ -18,6 +18,7 @@ import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
+import { recordKeyOf, SharedRecords } from './shared-records.js';
 
 export type ExchangeTarget =
   | { readonly kind: 'operation'; readonly operation: Operation }
@@ -104,6 +105,8 @@ export class RunContext {
    * no difference in them is blamed on a request (checks/support.ts).
    */
   readonly unstableReads = new Map<string, string>();
+  /** Records the run does not own, written and observed in turns (shared-records.ts). */
+  readonly sharedRecords = new SharedRecords();
   /** Counts the calls that had optional header or cookie parameters to send or leave out (Case.varyOptional). */
   optionalTurns = 0;
   private seq = 0;
@@ -455,6 +458,9 @@ export function describeProblem(result: HttpResult): string | undefined {
 /** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
 const TYPED_INVALID = '\u0000invalid';
 
+/** Methods that change nothing (RFC 9110 §9.2.1). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'options', 'trace']);
+
 export { NOT_RUN_PREFIX } from './model.js';
 
 /** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
@@ -518,7 +524,10 @@ export class Case {
     }
     const { query, rawQuery } = queryParts(operation, this.withRequiredQuery(operation, input.query));
     const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
-    const result = await this.send(request, { kind: 'operation', operation });
+    // A write to a record waits while another check observes that record (shared-records.ts).
+    const record = SAFE_METHODS.has(operation.method) ? undefined : recordKeyOf(operation.pathTemplate, path);
+    const send = (): Promise<HttpResult> => this.send(request, { kind: 'operation', operation });
+    const result = await (record === undefined ? send() : this.ctx.sharedRecords.write(record, send));
     // A redirect the operation documents (a 302 to a download, a 303 after a create) is its answer, not a transport problem.
     const status = result.response?.status;
     const documentedRedirect = result.error?.code === 'REDIRECT' && status !== undefined && (operation.responses.has(String(status)) || operation.responses.has('3XX'));
