@@ -12,12 +12,13 @@ import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
+import { ownIntegerKeys } from './own-keys.js';
 import { recordKeyOf, SharedRecords } from './shared-records.js';
 
 export type ExchangeTarget =
@@ -652,12 +653,21 @@ export class Case {
    * A body whose client-chosen identity (the field the kind's links read its path id from: Svix's event type `name`)
    * is the run's own. The generator leaves a string with a pattern or format as the document's example gave it, and a
    * server that holds that example (a mock seeded from the examples, a shared sandbox) rightly refuses the create
-   * with its documented 409. The run tag is appended in the first form the body's validator accepts; none, and the
-   * body stays as it was.
+   * with its documented 409. The run tag is appended in the first form the body's validator accepts; an integer key
+   * is drawn high in its range instead (own-keys.ts); none valid, and the body stays as it was.
    */
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
     const field = identityField(kind);
     const value = field === undefined ? undefined : body[field];
+    if (field !== undefined && typeof value === 'number' && Number.isInteger(value)) {
+      // An integer key: high in its range, away from the target's own sequence and data (own-keys.ts).
+      const property = propertiesOf(jsonBodyOf(kind.create)?.schema)[field];
+      for (const key of property ? ownIntegerKeys(mergeAllOf(property), this.generator.nextTag()) : []) {
+        const candidate = { ...body, [field]: key };
+        if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
+      }
+      return body;
+    }
     if (field === undefined || typeof value !== 'string' || value.includes(this.ctx.runTag)) return body;
     const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
     for (const separator of ['-', '_', '.', '']) {
