@@ -117,6 +117,10 @@ export interface MockApp {
   readonly journal: Journal;
   /** The path prefix the API is served under ('' for none). */
   readonly basePath: string;
+  /** Starts what the core does in the background (the generic engine's proof sweep), once the server listens. */
+  startBackground(): void;
+  /** Stops what the core does in the background (the generic engine's proof sweep); it still answers after. */
+  close(): void;
 }
 
 /**
@@ -414,6 +418,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
     },
     journal,
     basePath,
+    startBackground: () => engine?.startBackground?.(),
+    close: () => engine?.close?.(),
     handle(request) {
       // The document and its docs page are public and read-only: any page may read them.
       const page = docs?.answer(request.method, request.path);
@@ -466,7 +472,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     const answered = operation(request, route, match.pathParams, corsHeaders);
     // The generic engine checks every answer against the document before it leaves, and fits it where it can.
-    const response = engine?.conform ? engine.conform(route.operation, answered) : answered;
+    const response = engine?.conform ? engine.conform(route.operation, answered, headerList(request.headers, 'accept')) : answered;
     if (draw?.kind !== 'fault') return response;
     // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
     return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };

@@ -169,6 +169,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
+  // Listening: what the core proves in the background (every documented answer, answer-guard.ts) starts now.
+  app.startBackground();
   const watcher =
     live
       ? watchSources({
@@ -187,6 +189,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       : undefined;
   const close = async (): Promise<void> => {
     watcher?.close();
+    app.close();
     await served.close();
   };
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close };

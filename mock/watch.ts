@@ -45,8 +45,12 @@ export function createLiveApp(initial: MockApp): LiveApp {
     get basePath() {
       return current.basePath;
     },
+    startBackground: () => current.startBackground(),
+    close: () => current.close(),
     swap(next) {
+      current.close();
       current = next;
+      next.startBackground();
     },
   };
 }

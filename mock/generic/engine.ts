@@ -5,22 +5,26 @@
  * examples or a value generated from its schema, the same for the same seed. Every answer is checked against
  * the document before it leaves (`conform`), and fitted where it does not match.
  */
-import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import type { Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
-import { copiedHeaders, type MockResponse } from '../message.js';
+import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
+import { createAnswerGuard } from './answer-guard.js';
 import { fitTo, repair, type Problems } from './conform.js';
-import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
+import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
-import { createAnswerPlans, type AnswerPlan } from './plans.js';
+import { createAnswerPlans } from './plans.js';
+import { sweepProofs, type ProofState } from './proof-sweep.js';
+import { unanswerableLines } from './report.js';
+import { hash } from './seeded.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
-import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
+import { isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 
 export interface GenericSettings {
@@ -31,14 +35,21 @@ export interface GenericSettings {
   /** Corrections to the inference, in the words of the `x-mock-*` extensions. */
   readonly overlay?: MockOverlay;
   readonly maxSessions?: number;
+  /**
+   * Prove every documented answer after start-up, one operation per turn of the event loop (proof-sweep.ts): the
+   * node:http server does; MSW proves an answer when a request first needs it.
+   */
+  readonly proveInBackground?: boolean;
+  /** Where to say which documented answers cannot be made, once the proof is done (the start-up log). */
+  readonly announce?: (line: string) => void;
 }
 
 export interface GenericEngine extends MockEngine {
   readonly resources: ResourceMap;
-  readonly conform: (operation: Operation, response: MockResponse) => MockResponse;
+  readonly conform: (operation: Operation, response: MockResponse, accept?: string) => MockResponse;
+  /** How far the proof of every documented answer has gone, and what cannot be made (proof-sweep.ts). */
+  readonly proofs: () => ProofState;
 }
-
-const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
 
 export function createGenericEngine(compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }): GenericEngine {
   const { contract } = compiled;
@@ -394,85 +405,26 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     handlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
   }
 
-  /**
-   * The checks passed, remembered by the identity of an immutable body (mock/json.ts: it and everything in it can
-   * never change) with the operation and status (one plan each) and the values of every header the check reads: the
-   * same validator given the same input gives the same verdict, so a record read again is not checked again (issue
-   * 22, point 8). Header values are compared as strings, with no key built per request.
-   */
-  const passed = new WeakMap<object, Map<AnswerPlan, (string | undefined)[][]>>();
-  const headerValues = (plan: AnswerPlan, headers: Readonly<Record<string, string>>): (string | undefined)[] => plan.checkedHeaders.map((name) => headers[name]);
-  const hasPassed = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): boolean => {
-    const seen = passed.get(body)?.get(plan);
-    if (!seen) return false;
-    const names = plan.checkedHeaders;
-    return seen.some((values) => {
-      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
-      return true;
-    });
-  };
-  const rememberPass = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): void => {
-    let byPlan = passed.get(body);
-    if (!byPlan) passed.set(body, (byPlan = new Map()));
-    let seen = byPlan.get(plan);
-    if (!seen) byPlan.set(plan, (seen = []));
-    // Bounded: a header generated afresh for each answer would add a new entry every time.
-    if (seen.length < KEPT_PASSES) seen.push(headerValues(plan, headers));
-  };
-
-  const conform = (operation: Operation, response: MockResponse): MockResponse => {
-    const validators = compiled.operations.get(operation.operationId);
-    if (!validators || response.raw !== undefined) return response;
-    const plan = planOf(operation, response.status);
-    const headers = withDeclaredHeaders(plan, response, generator);
-    const other = response.body === undefined && response.status < 400 && plan.otherMedia ? otherMediaAnswer(plan.otherMedia, generator) : undefined;
-    if (other) {
-      headers['content-type'] = other.mediaType;
-      return { ...response, headers, raw: other.text };
-    }
-    let body = response.body;
-    const immutableBody = isImmutableJson(body) ? body : undefined;
-    if (immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
-    let verdict = validators.response(response.status, headers, body);
-    if (immutableBody && verdict.statusKey !== undefined && verdict.diagnostics.length === 0) rememberPass(immutableBody, plan, headers);
-    // RFC 9110 §15.5.1 vs RFC 4918 §11.2: a refusal of a malformed request is 400 or 422, whichever the operation documents.
-    const alias = verdict.statusKey === undefined ? REFUSAL_ALIASES[response.status] : undefined;
-    const status = alias !== undefined && operation.responses.has(String(alias)) ? alias : response.status;
-    if (status !== response.status) verdict = validators.response(status, headers, body);
-    if (verdict.statusKey === undefined || (verdict.diagnostics.length === 0 && status === response.status)) return { ...response, headers };
-    if (status >= 400) {
-      const plain = isObject(body) ? body : {};
-      const words = { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
-      const documented = documentedErrorBody(operation, words, generator, valid);
-      if (documented.kind === 'body') body = documented.body;
-    } else {
-      const schema = plan.schema;
-      // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
-      generator.faker.seed(hash(operation.operationId) ^ seed);
-      if (schema) body = fitTo(body, schema, generator, 'response', problems);
-    }
-    if (body === undefined) delete headers['content-type'];
-    else headers['content-type'] = planOf(operation, status).jsonType ?? headers['content-type'] ?? 'application/json';
-    verdict = validators.response(status, headers, body);
-    const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
-    const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
-    return body === undefined ? withoutBody(out) : { ...out, body };
-  };
+  const guard = createAnswerGuard({ compiled, planOf, errors, seed });
+  // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
+  const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
+  const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };
 
   return {
     resources,
+    proofs,
+    startBackground: () => sweep?.start(),
+    close: () => sweep?.stop(),
     handlers,
     errors,
-    conform,
+    conform: guard.conform,
     dropNotice: (session) => registry.dropNotice(session),
-    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf }),
+    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs }),
   };
 }
 
 /** How many list answers an operation keeps per store while the store does not change (scopes and queries). */
 const KEPT_LIST_ANSWERS = 32;
-/** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
-const KEPT_PASSES = 16;
 
 /** The lowest 3xx an operation documents (OAS 3.0.3 §4.7.16.2: exact codes, or `3XX`), when it documents one. */
 function redirectStatus(operation: Operation): number | undefined {
@@ -531,36 +483,6 @@ function serverOwned(resource: Resource, existing: StoredRecord): StoredRecord {
   return kept;
 }
 
-/** Every header the documented response requires, generated from its schema when the answer lacks it. */
-function withDeclaredHeaders(plan: AnswerPlan, response: MockResponse, generator: ValueGenerator): Record<string, string> {
-  let headers = response.headers;
-  for (const header of plan.requiredHeaders) {
-    const name = header.name.toLowerCase();
-    if (headers[name] !== undefined) continue;
-    if (headers === response.headers) headers = copiedHeaders(response.headers);
-    const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
-    headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return headers === response.headers ? copiedHeaders(headers) : headers;
-}
 
-/**
- * An answer documented only in another media type (`text/csv`, `application/pdf`): its example when it is text,
- * else a short generated text, sent as that media type (a wildcard one as text/plain).
- */
-function otherMediaAnswer(media: MediaTypeSpec, generator: ValueGenerator): { mediaType: string; text: string } {
-  const example = [...media.examples.values()].find((value) => typeof value === 'string');
-  const mediaType = media.mediaType.includes('*') ? 'text/plain' : media.mediaType.split(';')[0]!.trim();
-  return { mediaType, text: typeof example === 'string' ? example : generator.faker.lorem.sentence() };
-}
 
-function withoutBody(response: MockResponse): MockResponse {
-  const { body: _body, ...rest } = response;
-  return rest;
-}
 
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}

@@ -32,5 +32,7 @@ export async function genericStartup(contract: Contract, options: GenericStartup
     ...(fixtures !== undefined ? { fixtures } : {}),
     ...(overlay !== undefined ? { overlay } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    proveInBackground: true,
+    ...(log ? { announce: log } : {}),
   };
 }
