@@ -18,8 +18,8 @@ import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
-import { ownIntegerKeys } from './own-keys.js';
-import { recordKeyOf, SharedRecords } from './shared-records.js';
+import { enveloped, ownIntegerKeys } from './own-keys.js';
+import { SharedRecords } from './shared-records.js';
 
 export type ExchangeTarget =
   | { readonly kind: 'operation'; readonly operation: Operation }
@@ -525,10 +525,9 @@ export class Case {
     }
     const { query, rawQuery } = queryParts(operation, this.withRequiredQuery(operation, input.query));
     const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
-    // A write to a record waits while another check observes that record (shared-records.ts).
-    const record = SAFE_METHODS.has(operation.method) ? undefined : recordKeyOf(operation.pathTemplate, path);
+    // A write waits while another check observes the records its path touches (shared-records.ts).
     const send = (): Promise<HttpResult> => this.send(request, { kind: 'operation', operation });
-    const result = await (record === undefined ? send() : this.ctx.sharedRecords.write(record, send));
+    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(path, send));
     // A redirect the operation documents (a 302 to a download, a 303 after a create) is its answer, not a transport problem.
     const status = result.response?.status;
     const documentedRedirect = result.error?.code === 'REDIRECT' && status !== undefined && (operation.responses.has(String(status)) || operation.responses.has('3XX'));
@@ -657,7 +656,7 @@ export class Case {
    * is drawn high in its range instead (own-keys.ts); none valid, and the body stays as it was.
    */
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
-    const field = identityField(kind);
+    const field = identityField(kind) ?? enveloped(kind, body);
     const value = field === undefined ? undefined : body[field];
     if (field !== undefined && typeof value === 'number' && Number.isInteger(value)) {
       // An integer key: high in its range, away from the target's own sequence and data (own-keys.ts).

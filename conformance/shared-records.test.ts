@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from './runner.js';
-import { recordKeyOf, SharedRecords } from './shared-records.js';
+import { overlaps, SharedRecords } from './shared-records.js';
 import { listenOnLoopback, readJsonBody, sendJson, sentJson } from './test-support/small-server.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -140,10 +140,23 @@ describe('SharedRecords', () => {
     await expect(records.write('/notes/1', async () => 'written')).resolves.toBe('written');
   });
 
-  it('names the record a path names: up to its last path parameter', () => {
-    expect(recordKeyOf('/notes/{id}', '/notes/7')).toBe('/notes/7');
-    expect(recordKeyOf('/notes/{id}/archive', '/notes/7/archive')).toBe('/notes/7');
-    expect(recordKeyOf('/Accounts/{Sid}.json', '/Accounts/AC1.json')).toBe('/Accounts/AC1.json');
-    expect(recordKeyOf('/notes', '/notes')).toBeUndefined();
+  it('holds a path against writes to it, under it and above it, and to nothing else', () => {
+    expect(overlaps('/notes/7', '/notes/7')).toBe(true);
+    expect(overlaps('/notes/7', '/notes/7/archive')).toBe(true);
+    expect(overlaps('/teams/7/items', '/teams/7/items/3')).toBe(true);
+    expect(overlaps('/notes', '/notes/7')).toBe(true);
+    expect(overlaps('/notes/7', '/notes/70')).toBe(false);
+    expect(overlaps('/notes/7', '/tags/7')).toBe(false);
+  });
+
+  it('lets writes that overlap no observation go side by side', async () => {
+    const records = new SharedRecords();
+    const seen: string[] = [];
+    let release!: () => void;
+    const first = records.write('/notes/1', () => new Promise<void>((resolve) => (release = resolve)).then(() => void seen.push('first')));
+    await records.write('/notes/1', async () => void seen.push('second'));
+    release();
+    await first;
+    expect(seen).toEqual(['second', 'first']);
   });
 });

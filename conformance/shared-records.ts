@@ -4,54 +4,57 @@
  * replaces, a create that answers 202 with no record), the runner names a record the target already holds, the same
  * one for every check (the id its schema samples first). Two checks then share it without knowing: one replaces it
  * while another reads it twice to see that a rejected request "changed nothing", and the target is blamed for the
- * first one's write. So a write to a record (an item path: its path names the record) and an observation of one (a
- * snapshot, the request, the read after) take the record in turns: the observation holds it from its first read to
- * its last, and a write waits for it. A record the run owns is never contended, so this costs it nothing.
+ * first one's write. So an observation (a snapshot, the request, the read after) holds the path it reads, and a write
+ * to a path that touches the same records (the same path, one under it, one above it) waits until it is over. Paths
+ * the run owns are never contended, so this costs them nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export class SharedRecords {
-  private readonly held = new Map<string, Promise<void>>();
-  /** The record an observation running in this async context holds (node:async_hooks: no holder passed around). */
+  /** What is in progress: each observation and write, by the path it reads or writes, until it settles. */
+  private readonly held = new Set<{ readonly key: string; readonly observation: boolean; readonly settled: Promise<void> }>();
+  /** The observation running in this async context, if any (node:async_hooks: no holder passed around). */
   private readonly observing = new AsyncLocalStorage<string>();
 
   /**
-   * Runs `observation` (a snapshot, the request, the read after) holding the record at `key`, once whoever holds it
-   * now lets go: no write of another check reaches it until the observation is over.
+   * Runs `observation` (a snapshot, the request, the read after) once no write or other observation of an overlapping
+   * path is in progress, and holds that path until it is over: no write of another check lands inside it.
    */
   observe<T>(key: string, observation: () => Promise<T>): Promise<T> {
-    return this.inTurn(key, () => this.observing.run(key, observation));
+    return this.inTurn(key, true, () => this.observing.run(key, observation));
   }
 
   /**
-   * Runs a write to the record at `key` in its turn. A write made inside an observation is the request the observation
-   * is about, and goes at once: so no observation ever waits while holding a record, and none can wait on another.
+   * Runs a write once no observation of an overlapping path is in progress. A write made inside an observation is the
+   * request the observation is about, and goes at once: so no observation ever waits while it holds a path.
    */
   write<T>(key: string, write: () => Promise<T>): Promise<T> {
-    return this.observing.getStore() === undefined ? this.inTurn(key, write) : write();
+    return this.observing.getStore() === undefined ? this.inTurn(key, false, write) : write();
   }
 
-  private async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-    for (let current = this.held.get(key); current; current = this.held.get(key)) await current;
-    let release!: () => void;
-    this.held.set(key, new Promise<void>((resolve) => (release = resolve)));
+  private async inTurn<T>(key: string, observation: boolean, work: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const blocking = [...this.held].find((other) => (observation || other.observation) && overlaps(other.key, key));
+      if (!blocking) break;
+      await blocking.settled;
+    }
+    let settle!: () => void;
+    const entry = { key, observation, settled: new Promise<void>((resolve) => (settle = resolve)) };
+    this.held.add(entry);
     try {
       return await work();
     } finally {
-      this.held.delete(key);
-      release();
+      this.held.delete(entry);
+      settle();
     }
   }
 }
 
 /**
- * The record a request's path names: the path up to its last path parameter's value (`/teams/7` of `/teams/7` and of
- * `/teams/7/archive`, which changes team 7), or undefined for a path that names none (`/teams`, a create).
+ * Whether two paths touch the same records: one is the other or lies under it (`/teams/7` and `/teams/7/archive`; a
+ * list `/teams/7/items` and its item `/teams/7/items/3`; a collection `/teams` and its records).
  */
-export function recordKeyOf(template: string, path: string): string | undefined {
-  const last = template.lastIndexOf('}');
-  if (last < 0) return undefined;
-  // As many segments of the concrete path as the template has up to that parameter.
-  const segments = template.slice(0, last + 1).split('/').length;
-  return path.split('/').slice(0, segments).join('/');
+export function overlaps(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long === short || long.startsWith(short.endsWith('/') ? short : `${short}/`);
 }

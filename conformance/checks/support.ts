@@ -13,7 +13,6 @@ import { evaluateExpression, identityField, okSchema, pathProducer, type Resourc
 import type { Finding } from '../model.js';
 import { declaredFields, declaredProperties, sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
-import { recordKeyOf } from '../shared-records.js';
 
 export interface PreparedInputs {
   readonly path: Record<string, ParamValue>;
@@ -145,13 +144,11 @@ export function parameterTextValid(ctx: RunContext, parameter: ParameterSpec, te
 }
 
 /**
- * Runs an observation of the record an operation's path names (a snapshot, the request, the read after) holding
- * that record, so no other check's write lands inside it (shared-records.ts); a path that names no record (a
- * collection) runs it as it is.
+ * Runs an observation of the records an operation's path touches (a snapshot, the request, the read after) holding
+ * that path, so no other check's write lands inside it (shared-records.ts).
  */
 export function observing<T>(ctx: RunContext, operation: Operation, path: Readonly<Record<string, ParamValue>>, observation: () => Promise<T>): Promise<T> {
-  const key = recordKeyOf(operation.pathTemplate, expandPath(operation.pathTemplate, path, operation.parameters));
-  return key === undefined ? observation() : ctx.sharedRecords.observe(key, observation);
+  return ctx.sharedRecords.observe(expandPath(operation.pathTemplate, path, operation.parameters), observation);
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */
