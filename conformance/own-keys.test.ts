@@ -12,7 +12,8 @@ import { ownIntegerKeys } from './own-keys.js';
 import { runConformance } from './runner.js';
 import { listenOnLoopback, readJsonBody, sendJson, sentJson } from './test-support/small-server.js';
 
-const DOCUMENT = `openapi: 3.0.3
+/** The document, its answers bare or in `{ data }` (the link then reads `$response.body#/data/id`). */
+const documentOf = (envelope: boolean): string => `openapi: 3.0.3
 info: { title: Gauges, version: 1.0.0 }
 paths:
   /gauges:
@@ -24,9 +25,9 @@ paths:
       responses:
         '201':
           description: created
-          content: { application/json: { schema: { $ref: '#/components/schemas/Gauge' } } }
+          content: { application/json: { schema: ${envelope ? "{ type: object, required: [data], properties: { data: { $ref: '#/components/schemas/Gauge' } } }" : "{ $ref: '#/components/schemas/Gauge' }"} } }
           links:
-            getGauge: { operationId: getGauge, parameters: { gaugeId: '$response.body#/id' } }
+            getGauge: { operationId: getGauge, parameters: { gaugeId: '$response.body#${envelope ? '/data' : ''}/id' } }
         '400': { $ref: '#/components/responses/Error' }
         '409': { $ref: '#/components/responses/Error' }
   /gauges/{gaugeId}:
@@ -35,7 +36,7 @@ paths:
       parameters:
         - { name: gaugeId, in: path, required: true, schema: { type: integer, minimum: 1 } }
       responses:
-        '200': { description: the gauge, content: { application/json: { schema: { $ref: '#/components/schemas/Gauge' } } } }
+        '200': { description: the gauge, content: { application/json: { schema: ${envelope ? "{ type: object, required: [data], properties: { data: { $ref: '#/components/schemas/Gauge' } } }" : "{ $ref: '#/components/schemas/Gauge' }"} } } }
         '400': { $ref: '#/components/responses/Error' }
         '404': { $ref: '#/components/responses/Error' }
 components:
@@ -53,7 +54,7 @@ components:
 `;
 
 /** A correct server whose data holds gauges 1 to 3: a create of a taken id is its documented 409. */
-function gaugeServer(): (req: IncomingMessage, res: ServerResponse) => void {
+function gaugeServer(envelope: boolean): (req: IncomingMessage, res: ServerResponse) => void {
   const gauges = new Map<number, { id: number; label: string }>([1, 2, 3].map((id) => [id, { id, label: `gauge ${id}` }]));
   const refuse = (res: ServerResponse, status: number, code: string, message: string): void => sendJson(res, status, { code, message });
   return (req, res) => {
@@ -69,14 +70,14 @@ function gaugeServer(): (req: IncomingMessage, res: ServerResponse) => void {
         if (gauges.has(id as number)) return refuse(res, 409, 'CONFLICT', `gauge ${String(id)} exists`);
         const made = { id: id as number, label: label as string };
         gauges.set(made.id, made);
-        return sendJson(res, 201, made);
+        return sendJson(res, 201, envelope ? { data: made } : made);
       }
       const match = /^\/gauges\/([^/]+)$/.exec(url.pathname);
       if (match && req.method === 'GET') {
         const id = /^\d+$/.test(match[1]!) ? Number(match[1]) : NaN;
         if (!(id >= 1)) return refuse(res, 400, 'VALIDATION_FAILED', 'gaugeId is an integer from 1');
         const gauge = gauges.get(id);
-        return gauge ? sendJson(res, 200, gauge) : refuse(res, 404, 'NOT_FOUND', `gauge ${id} not found`);
+        return gauge ? sendJson(res, 200, envelope ? { data: gauge } : gauge) : refuse(res, 404, 'NOT_FOUND', `gauge ${id} not found`);
       }
       if (match || url.pathname === '/gauges') return sendJson(res, 405, { code: 'METHOD_NOT_ALLOWED', message: 'no' }, { allow: match ? 'GET' : 'POST' });
       return refuse(res, 404, 'NOT_FOUND', 'no such path');
@@ -84,14 +85,14 @@ function gaugeServer(): (req: IncomingMessage, res: ServerResponse) => void {
   };
 }
 
-describe('a create that carries its integer id', () => {
+describe.each([false, true])('a create that carries its integer id (answered in { data }: %s)', (envelope) => {
   let dir: string;
   let close: () => Promise<void>;
   let baseUrl: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'own-keys-'));
-    await writeFile(join(dir, 'gauges.yaml'), DOCUMENT);
-    const started = await listenOnLoopback(gaugeServer());
+    await writeFile(join(dir, 'gauges.yaml'), documentOf(envelope));
+    const started = await listenOnLoopback(gaugeServer(envelope));
     baseUrl = started.baseUrl;
     close = () => new Promise((resolve) => started.server.close(() => resolve()));
   });

@@ -5,6 +5,8 @@
  * it for either. A text key gets the run's tag (context.ts ownIdentity); an integer one is drawn from the top of its
  * range instead, from the tag, where a server's own sequence (1, 2, 3, ...) and seed data do not reach.
  */
+import type { ResourceKind } from './links.js';
+
 /** The bounds of an integer schema, in OpenAPI 3.0's words (boolean exclusive bounds) or 3.1's (numeric ones). */
 export interface IntegerBounds {
   readonly minimum?: unknown;
@@ -12,6 +14,21 @@ export interface IntegerBounds {
   readonly exclusiveMinimum?: unknown;
   readonly exclusiveMaximum?: unknown;
   readonly multipleOf?: unknown;
+}
+
+/**
+ * The body's member a link reads the record's id from inside an envelope (`$response.body#/data/order_id`: the create
+ * answers `{ data: {...} }`), when the body sent carries it: the client-chosen key identityField() does not see.
+ */
+export function enveloped(kind: ResourceKind, body: Readonly<Record<string, unknown>>): string | undefined {
+  for (const { link } of kind.links) {
+    for (const expression of Object.values(link.parameters)) {
+      const match = typeof expression === 'string' ? /^\$response\.body#\/.+\/([^/]+)$/.exec(expression) : null;
+      const field = match ? match[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+      if (field !== undefined && Object.hasOwn(body, field)) return field;
+    }
+  }
+  return undefined;
 }
 
 /** The top of a range an integer id without a maximum is drawn from: int32's, which every integer format holds. */

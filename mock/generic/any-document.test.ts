@@ -26,6 +26,9 @@ const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[]
   { seed: 1004, showed: 'the runner, run concurrently, saw a record another of its checks was replacing as changed by a rejected request' },
   { seed: 1021, showed: 'the same race on a PUT that only replaces, beside a create that answers 202 with no record: every check names the same record' },
   { seed: 1025, showed: 'the same race on a PUT that only replaces, under a create that answers 202' },
+  { seed: 1068, showed: 'a nested list read twice by the runner while another check created an item in it by PUT: the observation held the record path, not the list' },
+  { seed: 1158, showed: 'the same race on a nested list beside a PUT that creates' },
+  { seed: 1162, showed: "the runner sent an integer key the initial data holds where the create answers { data }: the link reads the id inside the envelope" },
   { seed: 1028, showed: "the runner sent a writable integer key at its schema's minimum, which the initial data holds: the mock rightly answered the create's documented 409" },
   { seed: 1057, showed: 'a PUT that creates, at a slug or composite key: the round trip sent an id its pattern refuses (the test client\'s mistake)' },
 ];
