@@ -13,6 +13,8 @@ import { immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
+import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
+import { readRules } from '../behaviour/rules.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
@@ -80,6 +82,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = clock();
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
         else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
+        // A field a create leaves out takes its documented default, as the server assumes it (OAS 3.0.3 §4.7.24 `default`).
+        else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = structuredClone(property.default as unknown);
       }
     }
     if (schema && isObject(input)) {
@@ -127,6 +131,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return next;
   };
 
+  // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
+  const rules = createRuleBook(readRules(compiled, resources, settings.overlay));
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
   const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
 
@@ -209,6 +215,25 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return record ? then(store, scope, id, record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
   };
 
+  /**
+   * One write of the store with the stated rules around it (rule-book.ts): refused before it is made, or by what it
+   * does to other records after; undefined when it holds.
+   */
+  const write = (operation: Operation, store: GenericStore, event: WriteEvent): Refusal | undefined => {
+    const refused = rules.before(event, store, operation);
+    if (refused) return refused;
+    if (event.kind === 'delete') store.remove(event.resource.key, event.scope, event.id);
+    else store.set(event.resource.key, event.scope, event.id, event.after!);
+    return rules.after(event, store, operation);
+  };
+  /** A writing handler run as one transaction of its session's store: an answer of 400 or more undoes every write it made. */
+  const inTurn =
+    (handler: (input: OperationInput, store: GenericStore) => HandlerResult): BoundHandler =>
+    (input) => {
+      const store = registry.get(input.session);
+      return store.atomically(() => handler(input, store), (result) => 'status' in result && result.status < 400);
+    };
+
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = []): HandlerResult => {
@@ -238,8 +263,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       }
       case 'create':
       case 'createOrUpdate':
-        return (input) => {
-          const store = registry.get(input.session);
+        return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
@@ -271,7 +295,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             if (held) {
               const id = String(givenOf(element));
               const record = makeRecord(resource, mergePatch(held, element), id, serverOwned(resource, held));
-              store.set(resource.key, scope, id, record);
+              const refused = write(operation, store, { kind: 'update', resource, scope, id, before: held, after: record });
+              if (refused) return refused;
               records.push(record);
               continue;
             }
@@ -279,19 +304,19 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
             const id = given !== undefined && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
             const record = makeRecord(resource, element, id);
-            store.set(resource.key, scope, id, record);
+            const refused = write(operation, store, { kind: 'create', resource, scope, id, after: record });
+            if (refused) return refused;
             records.push(record);
             created.push(id);
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
           const location = created.length === 1 && records.length === 1 ? { location: locationOf(resource, input, created[0]!) } : undefined;
           return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records);
-        };
+        });
       case 'read':
         return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
       case 'replace':
-        return (input) => {
-          const store = registry.get(input.session);
+        return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
@@ -304,12 +329,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const [body] = sent.records;
           // A replace keeps only what the server owns (the id, readOnly fields, the creation time): the rest is the body.
           const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
-          store.set(resource.key, scope, id, record);
+          const refused = write(operation, store, existing ? { kind: 'update', resource, scope, id, before: existing, after: record } : { kind: 'create', resource, scope, id, after: record });
+          if (refused) return refused;
           if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body);
           return ok(successStatus(operation, [200, 204]), record, undefined, body);
-        };
+        });
       case 'update':
-        return (input) =>
+        return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
             const sent = sentRecords(resource, input.body);
             if ('refused' in sent) return sent.refused;
@@ -317,15 +343,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, mergePatch(existing, patch), id, serverOwned(resource, existing));
-            store.set(resource.key, scope, id, record);
-            return ok(successStatus(operation, [200, 204]), record, undefined, patch);
-          });
+            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch);
+          }),
+        );
       default:
-        return (input) =>
-          held(resource, input, (store, scope, id, existing) => {
-            store.remove(resource.key, scope, id);
-            return ok(successStatus(operation, [204, 200, 202]), existing);
-          });
+        return inTurn((input) =>
+          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing)),
+        );
     }
   };
 
