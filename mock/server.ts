@@ -78,6 +78,8 @@ export interface MockOptions {
   readonly adminOpen?: boolean;
   /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
   readonly mockOverlay?: string;
+  /** For a document other than the Pet Store: a behaviour module of hooks around its operations (behaviour/hooks.ts). */
+  readonly behaviour?: string;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -176,6 +178,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       ? watchSources({
           specPath: contract.file,
           ...(options.seed === undefined && options.fixtures !== 'none' ? { fixturesDir: options.fixtures ?? DEFAULT_FIXTURES_DIR } : {}),
+          ...(options.behaviour !== undefined ? { behaviourFile: options.behaviour } : {}),
           live,
           compiled,
           initial,

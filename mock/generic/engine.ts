@@ -15,6 +15,8 @@ import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
 import { readRules } from '../behaviour/rules.js';
+import type { Behaviour } from '../behaviour/hooks.js';
+import { withHooks } from '../behaviour/run-hooks.js';
 import { fitTo, repair, type Problems } from './conform.js';
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
@@ -44,6 +46,8 @@ export interface GenericSettings {
   readonly proveInBackground?: boolean;
   /** Where to say which documented answers cannot be made, once the proof is done (the start-up log). */
   readonly announce?: (line: string) => void;
+  /** A behaviour module's hooks around the operations (`--behaviour FILE`; behaviour/hooks.ts), with the file it came from. */
+  readonly behaviour?: { readonly module: Behaviour; readonly file: string };
 }
 
 export interface GenericEngine extends MockEngine {
@@ -423,11 +427,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return body === answer.body ? answer : { ...answer, body };
   };
 
-  const handlers = new Map<string, BoundHandler>();
+  const ownHandlers = new Map<string, BoundHandler>();
   for (const operation of contract.operations) {
     const found = resources.roles.get(operation.operationId);
-    handlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
+    ownHandlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
   }
+  // A behaviour module's hooks around them (--behaviour), checked against the document now.
+  const handlers = settings.behaviour ? withHooks(settings.behaviour.module, settings.behaviour.file, contract.operations, ownHandlers, registry, resources) : ownHandlers;
 
   const guard = createAnswerGuard({ compiled, planOf, errors, seed });
   // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.

@@ -5,7 +5,7 @@
 import { documentBasePath } from './base-path.js';
 import type { Contract } from '../../src/contract/index.js';
 import type { GenericSettings } from './engine.js';
-import { readFixtureFiles, readOverlay } from './files.js';
+import { readBehaviour, readFixtureFiles, readOverlay } from './files.js';
 import { inferResources } from './infer.js';
 import { resourceLines } from './report.js';
 
@@ -13,6 +13,8 @@ export interface GenericStartupOptions {
   readonly seed?: number;
   readonly fixtures?: string;
   readonly mockOverlay?: string;
+  /** `--behaviour FILE`: hooks around the operations; else the overlay's `behaviour:`. */
+  readonly behaviour?: string;
   readonly maxSessions?: number;
   /** `--base-path`, when given: then the document's own server path is not used, and not announced. */
   readonly basePath?: string;
@@ -20,6 +22,8 @@ export interface GenericStartupOptions {
 
 export async function genericStartup(contract: Contract, options: GenericStartupOptions, log?: (line: string) => void): Promise<GenericSettings> {
   const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
+  const behaviourFile = options.behaviour ?? overlay?.behaviour;
+  const behaviour = behaviourFile !== undefined ? await readBehaviour(behaviourFile) : undefined;
   // --fixtures DIR reads `<collection>.json` files; without it the document's examples (or generated records) fill them.
   const fixtures = options.fixtures === 'none' ? 'none' : options.fixtures !== undefined ? await readFixtureFiles(options.fixtures) : undefined;
   if (log) for (const line of resourceLines(contract, inferResources(contract, overlay))) log(line);
@@ -32,6 +36,7 @@ export async function genericStartup(contract: Contract, options: GenericStartup
     ...(fixtures !== undefined ? { fixtures } : {}),
     ...(overlay !== undefined ? { overlay } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(behaviour ? { behaviour } : {}),
     proveInBackground: true,
     ...(log ? { announce: log } : {}),
   };
