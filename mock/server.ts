@@ -80,6 +80,8 @@ export interface MockOptions {
   readonly mockOverlay?: string;
   /** For a document other than the Pet Store: a behaviour module of hooks around its operations (behaviour/hooks.ts). */
   readonly behaviour?: string;
+  /** Serve the Pet Store with the generic engine and the given rules (app.ts useGenericEngine): issue 34's seam. */
+  readonly useGenericEngine?: boolean;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -135,12 +137,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
-    const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    const generic = servesPetStore(from.contract) && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({
       ...(generic ? { generic } : {}),
       ...(engine ? { genericEngine: engine.createGenericEngine } : {}),
+      ...(options.useGenericEngine ? { useGenericEngine: true } : {}),
       compiled: from,
       registry,
       ...(docs ? { docs } : {}),
@@ -199,9 +202,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
-export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
+export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures' | 'useGenericEngine'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
   // Another document's data is the generic engine's (generic/startup.ts); the Pet Store's store stays empty.
-  if (!servesPetStore(compiled.contract)) return EMPTY_SNAPSHOT;
+  if (!servesPetStore(compiled.contract) || options.useGenericEngine) return EMPTY_SNAPSHOT;
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);

@@ -52,16 +52,17 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   const before = (event: WriteEvent, store: GenericStore, operation: Operation): Refusal | undefined => {
     const record = event.after;
     if (record) {
-      for (const rule of unique) {
-        if (rule.resource !== event.resource || !matches(record, rule.when)) continue;
-        const other = clash(rule, event, store);
-        if (other) return refuse(operation, CONFLICT, rule.answer, 'DUPLICATE', `${singularName(rule.resource)} with ${rule.fields.map((f) => `${f} ${show(record[f])}`).join(' and ')} exists already (${other.id}).`, { record, id: event.id, other: other.record, otherId: other.id });
-      }
+      // What a record names must exist before anything else is said of it (an unknown pet, then its open order).
       for (const rule of references) {
         if (rule.resource !== event.resource) continue;
         const value = record[rule.field];
         if (value === undefined || value === null || (event.before && event.before[rule.field] === value)) continue;
         if (!store.get(rule.target.key, '', String(value))) return refuse(operation, MISSING, rule.missing, 'UNKNOWN_REFERENCE', `No record of ${rule.target.collectionPath} has id ${show(value)}; ${rule.field} must name one.`, { record, id: event.id });
+      }
+      for (const rule of unique) {
+        if (rule.resource !== event.resource || !matches(record, rule.when)) continue;
+        const other = clash(rule, event, store);
+        if (other) return refuse(operation, CONFLICT, rule.answer, 'DUPLICATE', `${singularName(rule.resource)} with ${rule.fields.map((f) => `${f} ${show(record[f])}`).join(' and ')} exists already (${other.id}).`, { record, id: event.id, other: other.record, otherId: other.id });
       }
     }
     for (const rule of states) {

@@ -5,7 +5,7 @@
  * examples or a value generated from its schema, the same for the same seed. Every answer is checked against
  * the document before it leaves (`conform`), and fitted where it does not match.
  */
-import type { Operation } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { HandlerResult } from '../handlers/types.js';
@@ -148,7 +148,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
   const notFound = (resource: Resource, what: string): HandlerResult => {
     const answer = errors.error('ROUTE_NOT_FOUND', `${what} was not found in ${resource.collectionPath}.`);
-    return { status: 404, body: { ...answer.body, code: 'NOT_FOUND' } };
+    return { status: 404, body: { ...answer.body, code: catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
   };
   /** A nested record's parent must exist: `/a/9/things` under a deleted `a` is a 404 like the parent itself. */
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
@@ -455,6 +455,17 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
 /** How many list answers an operation keeps per store while the store does not change (scopes and queries). */
 const KEPT_LIST_ANSWERS = 32;
+
+/**
+ * The code a document's error catalogue (`x-error-codes`, the convention the runner reads too) gives a status for a
+ * resource: the one of that status that names the resource (`INVENTORY_ITEM_NOT_FOUND` for `/store/inventory`,
+ * `PET_NOT_FOUND` for `/pets`), the `_NOT_FOUND` one first; undefined for a document without a catalogue.
+ */
+function catalogueCode(contract: Contract, status: number, resource: Resource): string | undefined {
+  const words = [resource.name, singularOf(resource.name)].map((word) => word.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase());
+  const named = [...contract.errorCodes.values()].filter((spec) => spec.status === status && words.some((word) => word !== '' && spec.code.startsWith(word)));
+  return (named.find((spec) => spec.code.endsWith('_NOT_FOUND')) ?? named[0])?.code;
+}
 
 /** The lowest 3xx an operation documents (OAS 3.0.3 §4.7.16.2: exact codes, or `3XX`), when it documents one. */
 function redirectStatus(operation: Operation): number | undefined {
