@@ -10,7 +10,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { choiceOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
+import { choiceOption, generationBudgetOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
 import { isKitError, KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
 import { explainCheck } from './explain.js';
@@ -98,6 +98,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
     ...(raw.shard !== undefined ? { shard: parseShard(raw.shard) } : {}),
+    ...(raw['generation-budget'] ? { generationBudget: generationBudgetOption('conformance', raw['generation-budget']) } : {}),
   };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
 
@@ -146,15 +147,15 @@ export async function writeReport(output: string, text: string): Promise<void> {
   }
 }
 
-/** `--header 'Name: value'`, repeatable. */
-function parseHeaders(values: readonly string[]): Record<string, string> {
+/** `--header 'Name: value'`, repeatable (the proxy's --header too). */
+export function parseHeaders(values: readonly string[], command: 'conformance' | 'proxy' = 'conformance'): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
     const colon = value.indexOf(':');
     const name = colon > 0 ? value.slice(0, colon).trim() : '';
     if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       // The value may be a secret: the message names the flag, never echoes it.
-      throw new KitError('USAGE', "petstore-kit conformance: --header takes 'Name: value' with a valid header name (RFC 9110 §5.1).");
+      throw new KitError('USAGE', `petstore-kit ${command}: --header takes 'Name: value' with a valid header name (RFC 9110 §5.1).`);
     }
     const headerValue = value.slice(colon + 1).trim();
     // RFC 9110 §5.5: a field value is visible ASCII, space and tab (obs-text is obsolete, and undici refuses much of it
@@ -162,7 +163,7 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
     // Refused here as the usage error it is, before anything is sent, naming the header and never the value.
     if (!/^[\t\x20-\x7e]*$/.test(headerValue)) {
       const kind = /[\r\n]/.test(headerValue) ? 'a CR or LF' : /[^\x00-\x7f]/.test(headerValue) ? 'a non-ASCII character' : 'a control character';
-      throw new KitError('USAGE', `petstore-kit conformance: the --header value of ${name} holds ${kind}; a header value takes visible ASCII, spaces and tabs only (RFC 9110 §5.5). The value is not shown.`);
+      throw new KitError('USAGE', `petstore-kit ${command}: the --header value of ${name} holds ${kind}; a header value takes visible ASCII, spaces and tabs only (RFC 9110 §5.5). The value is not shown.`);
     }
     headers[name] = headerValue;
   }
@@ -170,7 +171,7 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
 }
 
 /** `--only a --only b,c` → [a, b, c]. */
-function splitList(values: readonly string[] | undefined): string[] {
+export function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 

@@ -16,6 +16,9 @@
  *   shard exercised or observed it.
  */
 import { KitError } from '../src/kit-error.js';
+import { createAjv, toDiagnostics, type Diagnostic } from '../src/schema/index.js';
+// The documented format itself, shipped with the kit (tsc copies an imported JSON file into dist/; the bundle inlines it).
+import reportSchema from './report.schema.json' with { type: 'json' };
 import { CHECKS, CHECK_IDS } from './checks/index.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { REPORT_FORMAT_VERSION, type CheckResult, type Coverage, type RunReport, type RunWarning, summarize } from './model.js';
@@ -26,6 +29,16 @@ const MAX_FAILURES_LISTED = 10;
 
 const PASSIVE: ReadonlySet<string> = new Set(CHECKS.filter((check) => check.judge !== undefined).map((check) => check.id));
 
+/** conformance/report.schema.json, compiled on first use. */
+let reportValidator: ((value: unknown) => Diagnostic[]) | undefined;
+function reportFormat(): (value: unknown) => Diagnostic[] {
+  if (!reportValidator) {
+    const validate = createAjv({ allErrors: false, verbose: false }).compile(reportSchema);
+    reportValidator = (value) => (validate(value) ? [] : toDiagnostics(validate.errors, ''));
+  }
+  return reportValidator;
+}
+
 /** A report read from a file, checked to be one of this kit's JSON reports (the derived `defects` and `curl` dropped). */
 export function readShardReport(text: string, file: string): RunReport {
   let value: unknown;
@@ -34,10 +47,14 @@ export function readShardReport(text: string, file: string): RunReport {
   } catch (error) {
     throw new KitError('REPORT_UNREADABLE', `${file} is not JSON (${(error as Error).message}); give the files written by conformance --shard K/N --format json (or --report json=FILE).`, { file });
   }
-  const report = value as Partial<RunReport> & { defects?: unknown } | null;
-  if (report === null || typeof report !== 'object' || report.formatVersion !== REPORT_FORMAT_VERSION || !report.meta || !Array.isArray(report.results) || !report.summary || !report.coverage) {
-    throw new KitError('REPORT_UNREADABLE', `${file} is not a JSON report of petstore-kit (format version ${REPORT_FORMAT_VERSION}); give the files written by conformance --shard K/N --format json (or --report json=FILE).`, { file });
+  // The documented report format decides, every part of it: a report cut short or edited by hand is refused here,
+  // naming where, rather than failing later as if the target had broken the contract (exit 1).
+  const problems = reportFormat()(value);
+  if (problems.length > 0) {
+    const where = problems[0]!;
+    throw new KitError('REPORT_UNREADABLE', `${file} is not a JSON report of petstore-kit (format version ${REPORT_FORMAT_VERSION}): at ${where.pointer || '/'} ${where.message}; give the files written by conformance --shard K/N --format json (or --report json=FILE).`, { file, pointer: where.pointer });
   }
+  const report = value as RunReport & { defects?: unknown };
   const { defects: _derived, ...rest } = report;
   const results = (rest.results as (CheckResult & { curl?: unknown })[]).map(({ curl: _curl, ...result }) => result);
   return { ...(rest as RunReport), results };
@@ -102,22 +119,22 @@ export function mergeShardReports(inputs: readonly { readonly file: string; read
 
 function mergeResults(perShard: readonly (readonly CheckResult[])[]): CheckResult[] {
   const out: CheckResult[] = [];
-  const passive = new Map<string, CheckResult[]>();
-  /** check id → the results of no operation, per shard in shard order. */
-  const operationless = new Map<string, CheckResult[][]>();
+  /** A passive check's tally of one operation (`judged` set), per check and operation. */
+  const tallies = new Map<string, { readonly shard: number; readonly result: CheckResult }[]>();
+  /** The results of no operation, per check and title (ids and run tags taken out): the same case run by every shard. */
+  const operationless = new Map<string, CheckResult[]>();
+  /** A passive check's "no exchange judged", kept only if no shard judged one. */
+  const unjudged: CheckResult[] = [];
   const seen = new Set<string>();
   for (const [shard, results] of perShard.entries()) {
     for (const result of results) {
       if (result.checkId === MIN_COVERAGE_CHECK.id) continue;
-      if (PASSIVE.has(result.checkId)) {
-        const key = `${result.checkId}\u0000${result.operationId ?? ''}`;
-        let list = passive.get(key);
-        if (!list) passive.set(key, (list = []));
-        list.push(result);
+      if (result.judged !== undefined) {
+        push(tallies, `${result.checkId}\u0000${result.operationId ?? ''}`, { shard, result });
+      } else if (PASSIVE.has(result.checkId) && result.operationId === undefined && result.verdict === 'skipped') {
+        unjudged.push(result);
       } else if (result.operationId === undefined) {
-        let byShard = operationless.get(result.checkId);
-        if (!byShard) operationless.set(result.checkId, (byShard = perShard.map(() => [])));
-        byShard[shard]!.push(result);
+        push(operationless, `${result.checkId}\u0000${normalizeReason(result.title)}`, result);
       } else {
         // Disjoint by construction (a case runs in its subject's shard); the guard keeps a result reported twice once.
         const identity = JSON.stringify([result.checkId, result.operationId, result.title, result.verdict, result.reason]);
@@ -127,24 +144,22 @@ function mergeResults(perShard: readonly (readonly CheckResult[])[]): CheckResul
       }
     }
   }
-  const judgedChecks = new Set([...passive.values()].flat().filter((r) => r.verdict !== 'skipped').map((r) => r.checkId));
-  for (const list of passive.values()) {
-    const sample = list[0]!;
-    // "No exchange of the run was one this check judges" holds for the merged run only if no shard judged one.
-    if (sample.operationId === undefined && sample.verdict === 'skipped') {
-      if (!judgedChecks.has(sample.checkId)) out.push(sample);
-      continue;
-    }
-    out.push(...mergePassive(list));
+  const judgedChecks = new Set([...tallies.values()].flat().map(({ result }) => result.checkId));
+  const unjudgedKept = new Set<string>();
+  for (const result of unjudged) {
+    if (judgedChecks.has(result.checkId) || unjudgedKept.has(result.checkId)) continue;
+    unjudgedKept.add(result.checkId);
+    out.push(result);
   }
-  for (const byShard of operationless.values()) {
-    const failed = byShard.flat().filter((r) => r.verdict === 'failed');
+  for (const list of tallies.values()) out.push(...mergeTally(list));
+  for (const list of operationless.values()) {
+    const failed = list.filter((r) => r.verdict === 'failed');
     if (failed.length === 0) {
-      // Every shard ran the same case, each over its own records; the first shard's stands for them.
-      out.push(...byShard.find((results) => results.length > 0)!);
+      // Every shard ran this case, each over its own records: one stands for all, a pass before a skip.
+      out.push(list.find((r) => r.verdict === 'passed') ?? list[0]!);
       continue;
     }
-    // The same failure seen by several shards (an unknown path each named with its own run tag) is one defect.
+    // The same failure seen by several shards is one defect.
     const reasons = new Set<string>();
     for (const result of failed) {
       const reason = normalizeReason(result.reason ?? '');
@@ -156,13 +171,22 @@ function mergeResults(perShard: readonly (readonly CheckResult[])[]): CheckResul
   return out;
 }
 
-/** One passive check on one operation, as judged in several shards. */
-function mergePassive(list: readonly CheckResult[]): CheckResult[] {
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** One passive check on one operation, as judged in several shards: its counts added up, its failures kept per reason. */
+function mergeTally(entries: readonly { readonly shard: number; readonly result: CheckResult }[]): CheckResult[] {
+  // Every result a shard's tally gives for the operation carries that shard's count: each shard's is taken once.
+  const perShard = new Map(entries.map(({ shard, result }) => [shard, result.judged ?? 0]));
+  const judged = [...perShard.values()].reduce((sum, n) => sum + n, 0);
+  const list = entries.map(({ result }) => result);
   const failures = list.filter((r) => r.verdict === 'failed');
   if (failures.length === 0) {
-    const judged = list.reduce((sum, r) => sum + (/: (\d+) exchanges? judged$/.exec(r.title)?.[1] ? Number(/: (\d+) exchanges? judged$/.exec(r.title)![1]) : 0), 0);
-    const where = list[0]!.title.replace(/: \d+ exchanges? judged$/, '');
-    return [{ ...list[0]!, title: `${where}: ${judged} exchange${judged === 1 ? '' : 's'} judged` }];
+    const where = list[0]!.operationId ?? 'requests no operation matches';
+    return [{ ...list[0]!, title: `${where}: ${judged} exchange${judged === 1 ? '' : 's'} judged`, judged }];
   }
   const byReason = new Map<string, { listed: CheckResult[]; more: number }>();
   for (const failure of failures) {
@@ -171,7 +195,7 @@ function mergePassive(list: readonly CheckResult[]): CheckResult[] {
     if (!same) byReason.set(reason, (same = { listed: [], more: 0 }));
     const { alike = 0, ...listed } = failure;
     same.more += alike;
-    if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push(listed);
+    if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push({ ...listed, judged });
     else same.more += 1;
   }
   return [...byReason.values()].flatMap(({ listed, more }) => listed.map((result, i) => (i === listed.length - 1 && more > 0 ? { ...result, alike: more } : result)));

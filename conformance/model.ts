@@ -56,6 +56,11 @@ export interface CheckResult {
   readonly failedAt?: number;
   /** For a failure: how many more exchanges showed this same failure and were counted, not listed. */
   readonly alike?: number;
+  /**
+   * For a result of a check that judges every answer (`response-schema`, `status-documented`, …): how many exchanges
+   * of this operation it judged in the run, failing or not. `merge-reports` adds them up across shards.
+   */
+  readonly judged?: number;
   /** For a stateful failure: it was run again on fresh records and failed the same way (recheck.ts). */
   readonly rechecked?: boolean;
   /**

@@ -15,52 +15,15 @@
  * The whole catalogue (every mutant, every check) runs in .ci/run through
  * the reference's own run-mutants.sh.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from './model.js';
 import { groupDefects } from './reporters/defects.js';
 import { runConformance, type RunOptions } from './runner.js';
+import { referencePresent as present, REFERENCE_MISSING, REF_SPEC as SPEC, startReference } from './test-support/reference.js';
 
-const REFERENCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/reference');
-const SERVER = resolve(REFERENCE, 'ref-server.mjs');
-const SPEC = resolve(REFERENCE, 'ref-openapi.yaml');
 const ORIGIN = 'http://localhost:5173';
 const RUN_TIMEOUT = 240_000;
-const present = existsSync(SERVER) && existsSync(SPEC);
-if (!present) console.warn(`reference.test.ts skipped: ${REFERENCE} is missing (it sits beside the project in this workplace and in CI).`);
-
-/** Starts ref-server.mjs on a free loopback port; stopped by its PID. */
-async function startReference(args: readonly string[]): Promise<{ url: string; close: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [SERVER, '--port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((done, fail) => {
-    let seen = '';
-    const timer = setTimeout(() => fail(new Error(`ref-server did not start within 15 s: ${seen}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        done(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`ref-server exited with ${code}: ${seen}`));
-    });
-  });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        process.kill(child.pid!, 'SIGTERM');
-      }),
-  };
-}
+if (!present) console.warn(`reference.test.ts skipped: ${REFERENCE_MISSING}`);
 
 async function runAgainst(args: readonly string[], basePath: string, options: Partial<RunOptions> = {}): Promise<RunReport> {
   const target = await startReference(args);

@@ -56,6 +56,11 @@ describe('a sharded run merged, against a run in one piece', () => {
     const one = readShardReport(readFileSync(join(dir, 'single.json'), 'utf8'), 'single.json');
     const all = readShardReport(readFileSync(join(dir, 'merged.json'), 'utf8'), 'merged.json');
     expect(verdicts(all)).toEqual(verdicts(one));
+    const { exchanges: _a, exchangesPerSecond: _b, ...counts } = one.summary;
+    expect(all.summary).toMatchObject(counts);
+    // The passive checks' counts add up across the shards (each answer judged where it was received).
+    const judged = (report: typeof one): number => report.results.reduce((sum, r) => sum + (r.judged ?? 0), 0);
+    expect(judged(all)).toBeGreaterThan(0);
     expect(all.coverage).toEqual(one.coverage);
     expect(all.results.find((r) => r.checkId === 'min-coverage')?.verdict).toBe('passed');
     expect(XMLValidator.validate(readFileSync(join(dir, 'merged.xml'), 'utf8'))).toBe(true);

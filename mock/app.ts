@@ -27,7 +27,7 @@ import { acceptsAnyOf, acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { bodyLimitOf, readJsonBody, type BodyOutcome } from './body.js';
+import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
 import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -299,7 +299,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 
-    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody);
+    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 

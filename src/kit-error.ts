@@ -8,7 +8,7 @@ export const KIT_ERROR_CODES = {
   SPEC_NOT_FOUND: 'The OpenAPI document could not be read.',
   SPEC_UNPARSABLE: 'The OpenAPI document is not valid YAML or JSON.',
   SPEC_UNSUPPORTED_VERSION: 'The document is not OpenAPI 3.0.x or 3.1.x.',
-  SPEC_INVALID: 'The document breaks the OpenAPI schema, has a broken $ref or one that reads outside what --allow-refs allows, or goes past a cap on size, depth or YAML aliases.',
+  SPEC_INVALID: 'The document breaks the OpenAPI schema (with --strict, or where the kit cannot read past it), has a broken $ref or one that reads outside what --allow-refs allows, holds an example, default, const or enum that contains itself, or goes past a cap on size, depth or YAML aliases.',
   SPEC_SCHEMA_REJECTED: 'A schema in the document cannot be compiled by Ajv in strict mode.',
   HANDLER_MISSING: 'An operation of the document has no mock handler, or a handler has no operation.',
   FIXTURES_INVALID: 'The seed data does not match the document or the state rules.',

@@ -6,6 +6,7 @@
 import { startMock } from '../../mock/server.js';
 import { startDefectiveServer, type DefectName } from '../../fixtures/defective/index.js';
 import type { RunReport } from '../model.js';
+import { normalizeReason } from '../reporters/defects.js';
 
 export interface Target {
   readonly url: string;
@@ -31,13 +32,22 @@ export async function startTargetWithDefects(defects: readonly DefectName[]): Pr
   };
 }
 
-/** `check@operation` → failed when any result failed, else passed when any passed, else skipped. */
-export function verdicts(report: RunReport): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * Every result as `check@operation verdict`, counted: the multiset a single run and merged shards must share (titles
+ * name the run's own records and tags, so they are left out). A passive check's failures count once per reason: how
+ * many failing answers it lists depends on how many such answers the run got (each shard probes the target too).
+ */
+export function verdicts(report: RunReport): Map<string, number> {
+  const out = new Map<string, number>();
+  const reasons = new Set<string>();
   for (const result of report.results) {
-    const key = `${result.checkId}@${result.operationId ?? ''}`;
-    const before = out.get(key);
-    if (result.verdict === 'failed' || before === undefined || (before === 'skipped' && result.verdict === 'passed')) out.set(key, before === 'failed' ? 'failed' : result.verdict);
+    const key = `${result.checkId}@${result.operationId ?? ''} ${result.verdict}`;
+    if (result.judged !== undefined && result.verdict === 'failed') {
+      const reason = `${key} ${normalizeReason(result.reason ?? '')}`;
+      if (reasons.has(reason)) continue;
+      reasons.add(reason);
+    }
+    out.set(key, (out.get(key) ?? 0) + 1);
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -24,8 +24,9 @@ import { immutableJson, isImmutableJson } from '../json.js';
 import { copiedHeaders, type MockResponse } from '../message.js';
 import { fitTo, type Problems } from './conform.js';
 import { documentedErrorBody, type ErrorWords } from './errors.js';
-import { ValueGenerator } from './generate.js';
+import type { ValueGenerator } from './generate.js';
 import { concreteMediaType, textOf } from './media-text.js';
+import { answerSpot, CANNOT_GENERATE, CANNOT_GENERATE_STATUS } from './unmakeable.js';
 import type { AnswerPlan } from './plans.js';
 import { asSchema, isObject, responseFor, type Schema } from './schemas.js';
 import { hash } from './seeded.js';
@@ -37,7 +38,7 @@ export interface Unanswerable {
   /** The spot of the document (a JSON pointer into it) and what no value can satisfy there. */
   readonly where: string;
   readonly why: string;
-  /** The status answered instead: a documented 5xx that can be made, or 500 with the kit's Error. */
+  /** The status answered instead: a documented 5xx that can be made, or 501 with the kit's Error (CANNOT_GENERATE). */
   readonly answeredWith: number;
 }
 
@@ -54,6 +55,8 @@ export interface AnswerGuardOptions {
   readonly errors: ErrorFactory;
   /** `--seed`: what fitting and proofs fill in is the same on every run. */
   readonly seed: number;
+  /** A generator from a seed, within the engine's generation budget (`--generation-budget`). */
+  readonly generatorFor: (seed: number) => ValueGenerator;
 }
 
 /** A documented answer made once from the document and checked against it, or why none can be. */
@@ -65,8 +68,8 @@ const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 }
 /** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
 const KEPT_PASSES = 16;
 
-export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuardOptions): AnswerGuard {
-  const generator = new ValueGenerator(seed);
+export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor }: AnswerGuardOptions): AnswerGuard {
+  const generator = generatorFor(seed);
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const valid = (schema: Schema, value: unknown): boolean => problems(schema, value).length === 0;
 
@@ -109,7 +112,7 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
     const validators = compiled.operations.get(operation.operationId)!;
     const status = representative(operation, key);
     const plan = planOf(operation, status);
-    const own = new ValueGenerator(seed ^ hash(`${operation.operationId} ${key}`));
+    const own = generatorFor(seed ^ hash(`${operation.operationId} ${key}`));
     const where = `/paths/${pointerText(operation.pathTemplate)}/${operation.method}/responses/${pointerText(key)}`;
     const media = plan.content.find((m) => isJsonMediaType(m.mediaType));
     const other = media ? undefined : plan.content[0];
@@ -129,7 +132,10 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
       }
       headers['content-type'] = plan.jsonType ?? 'application/json';
       const schema = media.schema ?? {};
-      const candidates = [...(variant === 0 ? media.examples.values() : []), own.value(schema, 'response', variant)];
+      const attempt = own.attempt(schema, 'response', variant, 0, '', answerSpot(operation, status, media.mediaType));
+      // No value within the generation budget (src/generate): the generator's own words say where and why.
+      if (!attempt.ok && media.examples.size === 0) return { ok: false, status, where: attempt.why.at, why: attempt.why.message };
+      const candidates = [...(variant === 0 ? media.examples.values() : []), ...(attempt.ok ? [attempt.value] : [])];
       for (const candidate of candidates) {
         last = validators.response(status, headers, candidate).diagnostics;
         if (last.length === 0) return { ok: true, status, headers, body: immutableJson(candidate) };
@@ -139,12 +145,12 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
       if (last.length === 0) return { ok: true, status, headers, body: immutableJson(fitted) };
     }
     const first = last[0];
-    return { ok: false, status, where: `${where}${first ? ` at ${first.pointer}` : ''}`, why: first?.message ?? 'no answer could be made' };
+    return { ok: false, status, where: `#${where}${first ? ` at ${first.pointer}` : ''}`, why: first?.message ?? 'no answer could be made' };
   };
 
   /**
    * What an operation answers when it cannot make the answer it documents: a documented 5xx it can make (the
-   * document's own error), else the kit's Error with status 500, naming the spot of the document and why.
+   * document's own error), else the kit's Error, 501 CANNOT_GENERATE (unmakeable.ts), naming the spot and why.
    */
   const refusal = (operation: Operation, failed: Proof & { readonly ok: false }, base: MockResponse): MockResponse => {
     const message = `The mock cannot make an answer ${operation.operationId} documents for ${failed.status}: ${failed.where}: ${failed.why} (said at start-up and in GET /__mock/resources).`;
@@ -159,7 +165,7 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
     }
     const answer = errors.error('INTERNAL_ERROR', message);
     const headers = copiedHeaders(base.headers, { 'content-type': 'application/json' });
-    return withBody({ ...base, status: answer.status, headers, notes }, answer.body);
+    return withBody({ ...base, status: CANNOT_GENERATE_STATUS, headers, notes }, { ...answer.body, code: CANNOT_GENERATE, status: CANNOT_GENERATE_STATUS });
   };
 
   /** The lowest documented 5xx whose answer can be made. */
@@ -182,7 +188,7 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
       // The error's words in the document's error schema where it gives one (`<error><code/><message/></error>`).
       value = media.schema ? fitTo(words, media.schema, generator, 'response', problems) : words;
     } else if (value === undefined) {
-      value = exampleOrValue(media, new ValueGenerator(seed ^ hash(operation.operationId)), 0);
+      value = exampleOrValue(media, generatorFor(seed ^ hash(operation.operationId)), 0);
     }
     const out: MockResponse = { ...response, status, headers, raw: textOf(media.mediaType, value, media.schema) };
     return withoutBody(out);
@@ -239,7 +245,7 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
       const out: Unanswerable[] = [];
       for (const key of operation.responses.keys()) {
         const proof = proofOf(operation, key);
-        if (!proof.ok) out.push({ operationId: operation.operationId, status: key, where: proof.where, why: proof.why, answeredWith: serverErrorProof(operation)?.status ?? 500 });
+        if (!proof.ok) out.push({ operationId: operation.operationId, status: key, where: proof.where, why: proof.why, answeredWith: serverErrorProof(operation)?.status ?? CANNOT_GENERATE_STATUS });
       }
       return out;
     },
@@ -248,14 +254,18 @@ export function createAnswerGuard({ compiled, planOf, errors, seed }: AnswerGuar
 
 /**
  * The status to answer for the one the engine means: itself when documented; else 400 or 422, whichever the
- * operation documents, for a refusal of the other (RFC 9110 §15.5.1 vs RFC 4918 §11.2); else the status itself: a 404
- * for a record that is not there is what the request deserves, and no other status the operation documents says so
- * (a 400 would tell the client its request was malformed).
+ * operation documents, for a refusal of the other (RFC 9110 §15.5.1 vs RFC 4918 §11.2); else, for a server error, the
+ * 5xx the operation documents; else the status itself: a 404 for a record that is not there is what the request
+ * deserves, and no other status the operation documents says so (a 400 would tell the client its request was
+ * malformed).
  */
 export function documentedStatus(operation: Operation, status: number): number {
   if (responseFor(operation, status)) return status;
   const alias = REFUSAL_ALIASES[status];
-  return alias !== undefined && operation.responses.has(String(alias)) ? alias : status;
+  if (alias !== undefined && operation.responses.has(String(alias))) return alias;
+  // A server error says the same whatever its code ("the server could not"): the one the operation documents.
+  const documented5xx = status >= 500 ? [...operation.responses.keys()].filter((key) => /^5\d\d$/.test(key)).sort()[0] : undefined;
+  return documented5xx !== undefined ? Number(documented5xx) : status;
 }
 
 /** A status whose documented answer is `key`: the code itself, the first of a range it covers, or one `default` covers. */
@@ -284,7 +294,8 @@ function declaredHeaders(plan: AnswerPlan, given: Readonly<Record<string, string
     const name = header.name.toLowerCase();
     if (headers[name] !== undefined) continue;
     const value = generator.value(asSchema(header.schema), 'response', variant, 1, name);
-    headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    // Nothing within the generation budget: the header stays out, and the check names it.
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return headers;
 }

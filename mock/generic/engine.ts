@@ -7,7 +7,9 @@
  */
 import type { Contract, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
+import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
+import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
@@ -30,6 +32,7 @@ import { hash } from './seeded.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
 import { isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
+import { answerSpot, cannotAnswer } from './unmakeable.js';
 
 export interface GenericSettings {
   /** Seeds generated records, ids and answers (`--seed`); 1 by default. */
@@ -48,6 +51,12 @@ export interface GenericSettings {
   readonly announce?: (line: string) => void;
   /** A behaviour module's hooks around the operations (`--behaviour FILE`; behaviour/hooks.ts), with the file it came from. */
   readonly behaviour?: { readonly module: Behaviour; readonly file: string };
+  /** The caps on one generated value (`--generation-budget`, src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
+  /** `--max-session-memory` in bytes: what all X-Mock-Session stores may hold together (store.ts). */
+  readonly maxSessionMemory?: number;
+  /** Told of each session dropped by a bound, for the same log line as the Pet Store's (server.ts). */
+  readonly onSessionDrop?: (session: string, reason: SessionDropReason) => void;
 }
 
 export interface GenericEngine extends MockEngine {
@@ -61,8 +70,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const { contract } = compiled;
   const seed = settings.seed ?? 1;
   const resources = inferResources(contract, settings.overlay);
-  const generator = new ValueGenerator(seed);
-  const ids = new ValueGenerator(seed + 1);
+  const budget = settings.generationBudget ?? DEFAULT_GENERATION_BUDGET;
+  const generatorFor = (from: number): ValueGenerator => new ValueGenerator(from, budget, contract.document);
+  const generator = generatorFor(seed);
+  const ids = generatorFor(seed + 1);
   const errors = createPlainErrorFactory(contract);
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
@@ -85,7 +96,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (name === resource.idField) continue;
         if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = clock();
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
-        else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
+        else if (property.readOnly && !Object.hasOwn(record, name)) {
+          const value = generator.value(property, 'response', 0, 1, name);
+          if (value !== undefined) record[name] = value;
+        }
         // A field a create leaves out takes its documented default, as the server assumes it (OAS 3.0.3 §4.7.24 `default`).
         else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = structuredClone(property.default as unknown);
       }
@@ -138,7 +152,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
   const rules = createRuleBook(readRules(compiled, resources, settings.overlay));
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
-  const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
+  const registry = createGenericRegistry(initial.state, initial.idOf, {
+    ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
+    ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),
+    ...(settings.onSessionDrop ? { onDrop: settings.onSessionDrop } : {}),
+  });
 
   /** A path parameter, typed where the operation declares it, as sent where it does not. */
   const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);
@@ -379,8 +397,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const media = jsonMedia(responseFor(operation, status)?.content ?? []);
       if (!media) return (answer = { status });
       const schema = media.schema ?? {};
-      const own = new ValueGenerator(seed ^ hash(operation.operationId));
-      const candidates: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => own.value(schema, 'response', variant))];
+      const own = generatorFor(seed ^ hash(operation.operationId));
+      const attempts = [0, 1, 2].map((variant) => own.attempt(schema, 'response', variant, 0, '', answerSpot(operation, status, media.mediaType)));
+      const candidates: unknown[] = [...media.examples.values(), ...attempts.flatMap((attempt) => (attempt.ok ? [attempt.value] : []))];
+      // No example, and no value within the budget (start-up said so): a clear Error naming the spot, never an invalid answer.
+      const [first] = attempts;
+      if (candidates.length === 0 && first && !first.ok) return (answer = cannotAnswer(errors, operation, first.why));
       const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
       // An immutable copy (not the document's own example object): its text is kept and its check remembered.
       answer = { status, body: immutableJson(body) };
@@ -435,7 +457,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // A behaviour module's hooks around them (--behaviour), checked against the document now.
   const handlers = settings.behaviour ? withHooks(settings.behaviour.module, settings.behaviour.file, contract.operations, ownHandlers, registry, resources) : ownHandlers;
 
-  const guard = createAnswerGuard({ compiled, planOf, errors, seed });
+  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor });
   // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
   const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
   const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };

@@ -25,6 +25,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (name === 'mock') return await (await import('../../mock/cli.js')).runMockCommand(rest);
     if (name === 'merge-reports') return await (await import('../../conformance/merge-cli.js')).runMergeReportsCommand(rest);
+    if (name === 'proxy') return await (await import('../../conformance/proxy/cli.js')).runProxyCommand(rest);
     return await (await import('../../conformance/cli.js')).runConformanceCommand(rest);
   } catch (error) {
     if (isKitError(error)) {

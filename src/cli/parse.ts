@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseGenerationBudget, type GenerationBudget } from '../generate/index.js';
 import { KitError } from '../kit-error.js';
 import { COMMANDS, type CommandName } from './options.js';
 
@@ -48,4 +49,11 @@ export function choiceOption<T extends string>(command: CommandName, flag: strin
     throw new KitError('USAGE', `petstore-kit ${command}: --${flag} takes one of ${choices.join(', ')}; got '${value}'.`);
   }
   return value as T;
+}
+
+/** `--generation-budget CAP=N` (repeatable, comma-separated): the budget with those caps, or a USAGE error naming them. */
+export function generationBudgetOption(command: CommandName, values: readonly string[]): GenerationBudget {
+  const parsed = parseGenerationBudget(values);
+  if (!parsed.ok) throw new KitError('USAGE', `petstore-kit ${command}: ${parsed.message}.`);
+  return parsed.budget;
 }
