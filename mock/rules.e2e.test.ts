@@ -42,6 +42,10 @@ describe('x-mock-unique', () => {
       expect(second.status).toBe(409);
       expect(second.body).toEqual({ code: 'EMAIL_TAKEN', message: `The address ANN@example.org belongs to author ${String(first.body['id'])}.`, status: 409 });
       expect(((await client.send('GET', '/authors')).body as unknown[]).length).toBe(1);
+      // The rules in force are listed with the inferred resources, each with where it is stated.
+      const listed = (await client.send('GET', '/__mock/resources')).body as { rules: { rule: string; collection: string; says: string; where: string }[] };
+      expect(listed.rules).toEqual([expect.objectContaining({ rule: 'x-mock-unique', collection: '/authors', says: 'email unique (case aside)' })]);
+      expect(listed.rules[0]!.where).toMatch(/#\/paths\/~1authors\/x-mock-unique\/0$/);
       // A record may keep its own value: updating it is no clash with itself.
       expect((await client.send('PATCH', `/authors/${String(first.body['id'])}`, { json: { name: 'Ann B.', email: 'ann@example.org' } })).status).toBe(200);
     } finally {

@@ -321,6 +321,19 @@ function isNumeric(schema: Schema): boolean {
   return type === 'integer' || type === 'number';
 }
 
+/** One rule in a line: its kind, where it holds and what it says (`GET /__mock/resources`, the start-up log). */
+export function describeRule(rule: Rule): { readonly rule: string; readonly collection: string; readonly says: string; readonly where: string } {
+  const says =
+    rule.kind === 'unique'
+      ? `${rule.fields.join(' + ')} unique${rule.ignoreCase ? ' (case aside)' : ''}`
+      : rule.kind === 'reference'
+        ? `${rule.field} names a record of ${rule.target.collectionPath} (on delete: ${rule.onDelete})`
+        : rule.kind === 'states'
+          ? `${rule.field} moves ${[...rule.transitions].map(([from, to]) => `${from} -> ${to.length === 0 ? 'nothing' : to.map((v) => JSON.stringify(v)).join('|')}`).join(', ')}`
+          : `on ${[...rule.on].join('/')}: ${rule.target.collectionPath} by ${rule.by}${rule.set.length > 0 ? ` set ${rule.set.map(([f, v]) => `${f}=${JSON.stringify(v)}`).join(', ')}` : ''}${rule.add.length > 0 ? ` add ${rule.add.map(([f, a]) => `${f} ${typeof a === 'number' ? a : `${a.sign < 0 ? '-' : '+'}${a.field}`}`).join(', ')}` : ''}`;
+  return { rule: `x-mock-${rule.kind === 'reference' ? 'references' : rule.kind === 'effect' ? 'effects' : rule.kind}`, collection: rule.resource.collectionPath, says, where: rule.where };
+}
+
 /** RFC 6901: `~` and `/` escaped. */
 function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

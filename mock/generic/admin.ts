@@ -39,6 +39,8 @@ export interface GenericAdminOptions {
   readonly idOf: (resource: string, record: StoredRecord, index: number) => string;
   /** How far the proof of every documented answer has gone, and what cannot be made (proof-sweep.ts). */
   readonly proofs?: () => ProofState;
+  /** The stated rules in force (behaviour/rules.ts describeRule). */
+  readonly rules?: readonly object[];
 }
 
 export function createGenericAdmin(options: GenericAdminOptions): Admin {
@@ -91,7 +93,7 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
   /** `METHOD path` → its answer; the session name (`?session=`) is read for those that take one. */
   const endpoints: Readonly<Record<string, (request: MockRequest, session: string | undefined) => AdminAnswer>> = {
     'GET /__mock/health': () => ({ status: 200, body: { ...health, sessions: registry.sessions().length } }),
-    'GET /__mock/resources': () => ({ status: 200, body: describeResources(contract, resources, options.proofs?.()) }),
+    'GET /__mock/resources': () => ({ status: 200, body: describeResources(contract, resources, options.proofs?.(), options.rules) }),
     'POST /__mock/reset': (_request, session) => {
       registry.reset(session);
       return { status: 200, body: session === undefined ? { reset: 'all' } : { reset: 'session', session } };

@@ -16,7 +16,7 @@ import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
-import { readRules } from '../behaviour/rules.js';
+import { describeRule, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
 import { withHooks } from '../behaviour/run-hooks.js';
 import { fitTo, repair, type Problems } from './conform.js';
@@ -151,6 +151,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
   const rules = createRuleBook(readRules(compiled, resources, settings.overlay));
+  if (settings.announce && rules.rules.length > 0) settings.announce(`  rules: ${rules.rules.map((rule) => { const d = describeRule(rule); return `${d.collection} ${d.says}`; }).join('; ')}`);
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
   const registry = createGenericRegistry(initial.state, initial.idOf, {
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
@@ -471,7 +472,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     errors,
     conform: guard.conform,
     dropNotice: (session) => registry.dropNotice(session),
-    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs }),
+    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
 }
 

@@ -10,7 +10,7 @@ import type { ProofState } from './proof-sweep.js';
 export const CORRECTIONS =
   'correct it in the document or an overlay (--mock-overlay FILE): x-mock-id: FIELD on a path item or schema, x-mock-collection: false on a path item, x-mock-stateless: true on an operation';
 
-export function describeResources(contract: Contract, map: ResourceMap, proofs?: ProofState) {
+export function describeResources(contract: Contract, map: ResourceMap, proofs?: ProofState, rules: readonly object[] = []) {
   return {
     resources: map.resources.map((r) => ({
       collection: r.collectionPath,
@@ -27,6 +27,8 @@ export function describeResources(contract: Contract, map: ResourceMap, proofs?:
     stateless: contract.operations.filter((o) => !map.roles.has(o.operationId)).map((o) => o.operationId),
     // How far the proof of every documented answer has gone, and those no valid answer can be made for (answer-guard.ts).
     ...(proofs ? { answers: proofs } : {}),
+    // The rules stated beside the document (docs/rules.md), each with where it is stated.
+    rules,
     corrections: CORRECTIONS,
   };
 }
