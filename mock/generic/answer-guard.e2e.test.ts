@@ -69,6 +69,16 @@ const DOCUMENT = {
         },
       },
     },
+    '/notes': {
+      post: {
+        operationId: 'postNote',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } } } },
+        responses: {
+          '204': { description: 'kept' },
+          '422': { description: 'refused', content: { 'application/json': { schema: { type: 'object', required: ['code', 'message', 'status'], properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } } } },
+        },
+      },
+    },
     '/hopeless': {
       get: {
         operationId: 'getHopeless',
@@ -155,6 +165,12 @@ describe('the answer guard', () => {
       expect(json.headers['content-type'], String(accept)).toMatch(/^application\/json/);
       expect(Array.isArray(json.body)).toBe(true);
     }
+  });
+
+  it('sends a refusal under the status the operation documents (422 for 400), saying that status in its body', async () => {
+    const answer = await client.send('POST', '/notes', { json: { text: 7 } });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
   });
 
   it('sends an error documented only as XML as XML', async () => {

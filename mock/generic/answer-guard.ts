@@ -208,10 +208,11 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     let verdict = validators.response(status, headers, body);
     // A status of a class the operation documents none of: the one the request deserves, as it is.
     if (verdict.statusKey === undefined) return { ...response, headers };
-    if (verdict.diagnostics.length === 0) {
-      if (immutableBody && status === response.status) rememberPass(immutableBody, plan, headers);
-      return { ...response, status, headers };
+    if (verdict.diagnostics.length === 0 && status === response.status) {
+      if (immutableBody) rememberPass(immutableBody, plan, headers);
+      return { ...response, headers };
     }
+    // A refusal sent under another status (400 as the 422 the operation documents) says that status in its body too.
     if (status >= 400) {
       const documented = documentedErrorBody(operation, wordsOf(status, body), generator, valid);
       if (documented.kind === 'body') body = documented.body;
