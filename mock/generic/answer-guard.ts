@@ -197,9 +197,11 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
   const conform = (operation: Operation, response: MockResponse, accept?: string): MockResponse => {
     const validators = compiled.operations.get(operation.operationId);
     if (!validators || response.raw !== undefined) return response;
-    const status = documentedStatus(operation, response.status);
-    const plan = planOf(operation, status);
-    const other = otherMediaOf(plan, accept);
+    // The plan of the status meant says whether it is documented (its key): the hot path looks nothing else up.
+    const meant = planOf(operation, response.status);
+    const status = meant.key !== undefined ? response.status : documentedStatus(operation, response.status);
+    const plan = status === response.status ? meant : planOf(operation, status);
+    const other = plan.otherMedia === undefined && (accept === undefined || plan.mediaTypes.length < 2) ? undefined : otherMediaOf(plan, accept);
     if (other) return otherMediaAnswer(operation, response, status, plan, other);
     const headers = declaredHeaders(plan, response.headers, generator, 0);
     let body = response.body;
