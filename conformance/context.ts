@@ -13,12 +13,14 @@ import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
 import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
+import { enveloped, ownIntegerKeys } from './own-keys.js';
+import { SharedRecords } from './shared-records.js';
 
 export type ExchangeTarget =
   | { readonly kind: 'operation'; readonly operation: Operation }
@@ -107,6 +109,8 @@ export class RunContext {
    * no difference in them is blamed on a request (checks/support.ts).
    */
   readonly unstableReads = new Map<string, string>();
+  /** Records the run does not own, written and observed in turns (shared-records.ts). */
+  readonly sharedRecords = new SharedRecords();
   /** Counts the calls that had optional header or cookie parameters to send or leave out (Case.varyOptional). */
   optionalTurns = 0;
   private seq = 0;
@@ -459,6 +463,9 @@ export function describeProblem(result: HttpResult): string | undefined {
 /** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
 const TYPED_INVALID = '\u0000invalid';
 
+/** Methods that change nothing (RFC 9110 §9.2.1). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'options', 'trace']);
+
 export { NOT_RUN_PREFIX } from './model.js';
 
 /** One thing a check tries, with its evidence; ends in exactly one CheckResult. */
@@ -522,7 +529,9 @@ export class Case {
     }
     const { query, rawQuery } = queryParts(operation, this.withRequiredQuery(operation, input.query));
     const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
-    const result = await this.send(request, { kind: 'operation', operation });
+    // A write waits while another check observes the records its path touches (shared-records.ts).
+    const send = (): Promise<HttpResult> => this.send(request, { kind: 'operation', operation });
+    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(path, send));
     // A redirect the operation documents (a 302 to a download, a 303 after a create) is its answer, not a transport problem.
     const status = result.response?.status;
     const documentedRedirect = result.error?.code === 'REDIRECT' && status !== undefined && (operation.responses.has(String(status)) || operation.responses.has('3XX'));
@@ -647,12 +656,21 @@ export class Case {
    * A body whose client-chosen identity (the field the kind's links read its path id from: Svix's event type `name`)
    * is the run's own. The generator leaves a string with a pattern or format as the document's example gave it, and a
    * server that holds that example (a mock seeded from the examples, a shared sandbox) rightly refuses the create
-   * with its documented 409. The run tag is appended in the first form the body's validator accepts; none, and the
-   * body stays as it was.
+   * with its documented 409. The run tag is appended in the first form the body's validator accepts; an integer key
+   * is drawn high in its range instead (own-keys.ts); none valid, and the body stays as it was.
    */
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
-    const field = identityField(kind);
+    const field = identityField(kind) ?? enveloped(kind, body);
     const value = field === undefined ? undefined : body[field];
+    if (field !== undefined && typeof value === 'number' && Number.isInteger(value)) {
+      // An integer key: high in its range, away from the target's own sequence and data (own-keys.ts).
+      const property = propertiesOf(jsonBodyOf(kind.create)?.schema)[field];
+      for (const key of property ? ownIntegerKeys(mergeAllOf(property), this.generator.nextTag()) : []) {
+        const candidate = { ...body, [field]: key };
+        if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
+      }
+      return body;
+    }
     if (field === undefined || typeof value !== 'string' || value.includes(this.ctx.runTag)) return body;
     const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
     for (const separator of ['-', '_', '.', '']) {

@@ -80,6 +80,26 @@ export function acceptsAnyOf(accept: string | undefined, mediaTypes: readonly st
 
 const anyCache = new Map<string, boolean>();
 
+/**
+ * The documented media type an `Accept` prefers (RFC 9110 §12.5.1): the one whose most specific matching range weighs
+ * most, the first in `mediaTypes` on a tie; undefined when the request states no preference (no `Accept`, none that
+ * parses, or one that weighs them all alike) or admits none of them.
+ */
+export function preferredMediaType(accept: string | undefined, mediaTypes: readonly string[]): string | undefined {
+  if (accept === undefined || mediaTypes.length < 2) return undefined;
+  const key = `${accept}\u0000${mediaTypes.join(',')}`;
+  if (preferredCache.has(key)) return preferredCache.get(key);
+  const ranges = parseRanges(accept);
+  const weights = mediaTypes.map((documented) => weightOf(ranges, bare(documented)));
+  const best = Math.max(...weights);
+  const chosen = ranges.length === 0 || best <= 0 || weights.every((weight) => weight === best) ? undefined : mediaTypes[weights.indexOf(best)];
+  if (preferredCache.size >= CACHE_LIMIT) preferredCache.clear();
+  preferredCache.set(key, chosen);
+  return chosen;
+}
+
+const preferredCache = new Map<string, string | undefined>();
+
 interface Range {
   readonly type: string;
   readonly subtype: string;
@@ -103,9 +123,15 @@ function bare(mediaType: string): { readonly type: string; readonly subtype: str
 }
 
 function admitted(ranges: readonly Range[], documented: { readonly type: string; readonly subtype: string }): boolean {
+  return weightOf(ranges, documented) > 0;
+}
+
+/** The weight an Accept gives a documented media type: the q of its most specific matching range (0 when none matches). */
+function weightOf(ranges: readonly Range[], documented: { readonly type: string; readonly subtype: string }): number {
   // A documented range is served as one of its members: any acceptable range that overlaps it admits it.
   if (documented.type === '*' || documented.subtype === '*') {
-    return ranges.some((r) => r.q > 0 && (documented.type === '*' || r.type === '*' || r.type === documented.type) && (documented.subtype === '*' || r.subtype === '*' || r.subtype === documented.subtype));
+    const overlapping = ranges.filter((r) => (documented.type === '*' || r.type === '*' || r.type === documented.type) && (documented.subtype === '*' || r.subtype === '*' || r.subtype === documented.subtype));
+    return Math.max(0, ...overlapping.map((r) => r.q));
   }
   let rank = 0;
   let weight = 0;
@@ -115,5 +141,5 @@ function admitted(ranges: readonly Range[], documented: { readonly type: string;
     weight = own > rank ? r.q : Math.max(weight, r.q);
     rank = own;
   }
-  return rank > 0 && weight > 0;
+  return rank > 0 ? weight : 0;
 }

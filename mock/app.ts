@@ -91,6 +91,11 @@ export interface MockAppOptions {
   readonly adminAccess?: AdminAccessSettings;
   /** For a document that is not the Pet Store: the generic engine's data and corrections (generic/engine.ts). */
   readonly generic?: GenericSettings;
+  /**
+   * Serve the bundled Pet Store with the generic engine and its rule file (fixtures/rules/petstore.rules.yaml) instead
+   * of its own handlers: the seam of issue 34's one engine, not yet the default (docs/rules.md says what it lacks).
+   */
+  readonly useGenericEngine?: boolean;
   /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
   readonly engine?: MockEngine;
   /**
@@ -117,6 +122,10 @@ export interface MockApp {
   readonly journal: Journal;
   /** The path prefix the API is served under ('' for none). */
   readonly basePath: string;
+  /** Starts what the core does in the background (the generic engine's proof sweep), once the server listens. */
+  startBackground(): void;
+  /** Stops what the core does in the background (the generic engine's proof sweep); it still answers after. */
+  close(): void;
 }
 
 /**
@@ -171,7 +180,7 @@ function genericEngineFor(options: MockAppOptions, compiled: CompiledContract, b
 export function createMockApp(options: MockAppOptions): MockApp {
   const { compiled, registry } = options;
   const { contract } = compiled;
-  const generic = options.engine === undefined && options.handlers === undefined && !servesPetStore(contract);
+  const generic = options.engine === undefined && options.handlers === undefined && (options.useGenericEngine === true || !servesPetStore(contract));
   // A document from elsewhere is served where its first server says (base-path.ts) unless told otherwise; the Pet Store at the root.
   const basePath = normalizeBasePath(options.basePath ?? (generic ? documentBasePath(contract.document) : ''));
   const mode = options.validation ?? 'error';
@@ -414,6 +423,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
     },
     journal,
     basePath,
+    startBackground: () => engine?.startBackground?.(),
+    close: () => engine?.close?.(),
     handle(request) {
       // The document and its docs page are public and read-only: any page may read them.
       const page = docs?.answer(request.method, request.path);
@@ -466,7 +477,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     const answered = operation(request, route, match.pathParams, corsHeaders);
     // The generic engine checks every answer against the document before it leaves, and fits it where it can.
-    const response = engine?.conform ? engine.conform(route.operation, answered) : answered;
+    const response = engine?.conform ? engine.conform(route.operation, answered, headerList(request.headers, 'accept')) : answered;
     if (draw?.kind !== 'fault') return response;
     // A fault strikes after the request was handled, as a dropped connection does: the change may have happened.
     return { ...response, fault: draw.fault, ...(withNotes ? { notes: [...(response.notes ?? []), `chaos: fault=${draw.fault}`] } : {}) };

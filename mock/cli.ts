@@ -68,6 +68,7 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(raw.strict === true ? { strictSchema: true } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
     ...(raw['mock-overlay'] !== undefined ? { mockOverlay: raw['mock-overlay'] } : {}),
+    ...(raw['behaviour'] !== undefined ? { behaviour: raw['behaviour'] } : {}),
     ...(generationBudget !== undefined ? { generationBudget } : {}),
     ...(dataSeed !== undefined ? { seed: dataSeed } : {}),
     ...(pets !== undefined ? { pets } : {}),

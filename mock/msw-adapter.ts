@@ -20,7 +20,7 @@ export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
 /** Names of this machine's loopback interface: an origin on one of them is served on all of them (see servedOrigins). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine'> {
+export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine' | 'generic'> {
   /**
    * The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default
    * http://localhost:4010. A loopback origin is served under each loopback name (localhost, 127.0.0.1, [::1]) at
@@ -54,6 +54,7 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     ...(settings.validation !== undefined ? { validation: settings.validation } : {}),
     ...(settings.now !== undefined ? { now: settings.now } : {}),
     ...(settings.genericEngine !== undefined ? { genericEngine: settings.genericEngine } : {}),
+    ...(settings.generic !== undefined ? { generic: settings.generic } : {}),
   });
   const origin = settings.origin ?? DEFAULT_MSW_ORIGIN;
   return {

@@ -12,13 +12,14 @@ import { loadContract } from '../src/contract/index.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract } from '../src/schema/index.js';
 import { createGenericEngine } from './generic/engine.js';
+import { readBehaviour, readOverlay } from './generic/files.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 import type { BrowserMockData } from './msw-browser.js';
 import { initialData, type MockOptions } from './server.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
 
-export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> {}
+export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'behaviour'> {}
 
 /**
  * The document (dereferenced) and the initial data as one JSON-ready value, for `createBrowserMock` in a page:
@@ -35,5 +36,10 @@ export async function createMswMock(options: MswMockOptions = {}): Promise<MswMo
   const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
   // Compiled once per process for our document, as the HTTP mock does (server.ts): every test file's MSW set-up reuses it.
   const compiled = sharedCompiledContract(contract);
-  return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, { genericEngine: createGenericEngine, ...options });
+  // A foreign document's corrections and rules (`mockOverlay`, as --mock-overlay), read here: the browser entry has no disk.
+  const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
+  const behaviourFile = options.behaviour ?? overlay?.behaviour;
+  const behaviour = behaviourFile !== undefined ? await readBehaviour(behaviourFile) : undefined;
+  const generic = overlay || behaviour ? { ...options.generic, ...(overlay ? { overlay } : {}), ...(behaviour ? { behaviour } : {}) } : options.generic;
+  return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, { genericEngine: createGenericEngine, ...options, ...(generic ? { generic } : {}) });
 }

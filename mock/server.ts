@@ -79,6 +79,10 @@ export interface MockOptions {
   readonly adminOpen?: boolean;
   /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
   readonly mockOverlay?: string;
+  /** For a document other than the Pet Store: a behaviour module of hooks around its operations (behaviour/hooks.ts). */
+  readonly behaviour?: string;
+  /** Serve the Pet Store with the generic engine and the given rules (app.ts useGenericEngine): issue 34's seam. */
+  readonly useGenericEngine?: boolean;
   /** `--generation-budget`: the caps on one value the generic engine generates (src/generate/budget.ts). */
   readonly generationBudget?: GenerationBudget;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
@@ -134,7 +138,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
-    const startup = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    const startup = servesPetStore(from.contract) && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
     const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
@@ -142,6 +146,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     return createMockApp({
       ...(generic ? { generic } : {}),
       ...(engine ? { genericEngine: engine.createGenericEngine } : {}),
+      ...(options.useGenericEngine ? { useGenericEngine: true } : {}),
       compiled: from,
       registry,
       ...(docs ? { docs } : {}),
@@ -172,11 +177,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
+  // Listening: what the core proves in the background (every documented answer, answer-guard.ts) starts now.
+  app.startBackground();
   const watcher =
     live
       ? watchSources({
           specPath: contract.file,
           ...(options.seed === undefined && options.fixtures !== 'none' ? { fixturesDir: options.fixtures ?? DEFAULT_FIXTURES_DIR } : {}),
+          ...(options.behaviour !== undefined ? { behaviourFile: options.behaviour } : {}),
           live,
           compiled,
           initial,
@@ -190,15 +198,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       : undefined;
   const close = async (): Promise<void> => {
     watcher?.close();
+    app.close();
     await served.close();
   };
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close };
 }
 
 /** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
-export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
+export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures' | 'useGenericEngine'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
   // Another document's data is the generic engine's (generic/startup.ts); the Pet Store's store stays empty.
-  if (!servesPetStore(compiled.contract)) return EMPTY_SNAPSHOT;
+  if (!servesPetStore(compiled.contract) || options.useGenericEngine) return EMPTY_SNAPSHOT;
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);

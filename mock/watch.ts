@@ -45,8 +45,12 @@ export function createLiveApp(initial: MockApp): LiveApp {
     get basePath() {
       return current.basePath;
     },
+    startBackground: () => current.startBackground(),
+    close: () => current.close(),
     swap(next) {
+      current.close();
       current = next;
+      next.startBackground();
     },
   };
 }
@@ -55,6 +59,8 @@ export interface WatchSources {
   readonly specPath: string;
   /** The fixtures folder, when the data comes from one (not with --seed or --fixtures none). */
   readonly fixturesDir?: string;
+  /** The behaviour module (`--behaviour`), reloaded with the core when it changes. */
+  readonly behaviourFile?: string;
   readonly live: LiveApp;
   /** The compiled document and the initial data the running core was built from. */
   readonly compiled: CompiledContract;
@@ -73,11 +79,11 @@ export function watchSources(sources: WatchSources): { close(): void } {
   const specFile = resolve(sources.specPath);
   let compiled = sources.compiled;
   let initial = sources.initial;
-  let pending: { spec: boolean; fixtures: boolean } = { spec: false, fixtures: false };
+  let pending: { spec: boolean; fixtures: boolean; behaviour: boolean } = { spec: false, fixtures: false, behaviour: false };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
-  const reload = async (what: { spec: boolean; fixtures: boolean }): Promise<void> => {
+  const reload = async (what: { spec: boolean; fixtures: boolean; behaviour: boolean }): Promise<void> => {
     const { live, log } = sources;
     let nextCompiled = compiled;
     if (what.spec) {
@@ -115,17 +121,17 @@ export function watchSources(sources: WatchSources): { close(): void } {
     live.swap(await sources.makeApp(nextCompiled, registry, live));
     compiled = nextCompiled;
     initial = nextInitial;
-    const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined].filter(Boolean);
+    const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined, what.behaviour ? `the behaviour module ${basename(sources.behaviourFile ?? '')}` : undefined].filter(Boolean);
     const why = unkept.length > 0 ? ` (the data held does not satisfy the new document: ${describeProblems(held, unkept)})` : '';
     log(`watch: reloaded ${parts.join(' and ')}; ${keep ? 'the data is kept' : `the data starts again from the fixtures${why}`}`);
   };
 
-  const schedule = (kind: 'spec' | 'fixtures'): void => {
+  const schedule = (kind: 'spec' | 'fixtures' | 'behaviour'): void => {
     pending = { ...pending, [kind]: true };
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       const what = pending;
-      pending = { spec: false, fixtures: false };
+      pending = { spec: false, fixtures: false, behaviour: false };
       // One reload at a time, in order: a second edit waits for the first reload to finish.
       running = running.then(() => reload(what)).catch((error: unknown) => sources.log(`watch: reload failed, ${reason(error)}`));
     }, SETTLE_MS);
@@ -136,6 +142,14 @@ export function watchSources(sources: WatchSources): { close(): void } {
       if (name === basename(specFile)) schedule('spec');
     }),
   ];
+  if (sources.behaviourFile !== undefined) {
+    const file = resolve(sources.behaviourFile);
+    watchers.push(
+      watch(dirname(file), (_event, name) => {
+        if (name === basename(file)) schedule('behaviour');
+      }),
+    );
+  }
   if (sources.fixturesDir) {
     watchers.push(
       watch(resolve(sources.fixturesDir), (_event, name) => {

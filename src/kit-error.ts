@@ -19,6 +19,7 @@ export const KIT_ERROR_CODES = {
   BASE_URL_MISMATCH: "The target answers the documented paths with 404s that are not the contract's Error: --base-url lacks the API's path prefix or has a wrong one.",
   REPORT_WRITE_FAILED: 'The report could not be written.',
   REPORT_UNREADABLE: 'A report given to merge-reports cannot be read, is not a JSON report of a shard, or does not belong with the others (another run, a shard missing or given twice).',
+  RULES_INVALID: "A mock rule (x-mock-unique, x-mock-references, x-mock-states, x-mock-effects) names a collection, field or value the document does not have, or a behaviour module (--behaviour) cannot be loaded.",
 } as const;
 
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;

@@ -19,8 +19,11 @@ export const malformedJson: CheckDefinition = {
   async run(ctx) {
     for await (const { operation, where, inputs } of jsonBodyOperations(ctx, 'malformed-json', 'malformed JSON')) {
       const valid = stringifyJson(inputs.body);
+      // A body of one character (a top-level `5`) cut short is no body at all, which an optional body may be: the
+      // malformed text is then the body and a stray comma after it.
+      const cut = valid.slice(0, -1).trim() === '' ? { description: 'the valid body followed by a stray comma', text: `${valid},` } : { description: 'the valid body cut short by its last character', text: valid.slice(0, -1) };
       const variants = [
-        { pointer: '', description: 'the valid body cut short by its last character', text: valid.slice(0, -1) },
+        { pointer: '', ...cut },
         { pointer: '', description: "the valid body with single quotes instead of double quotes", text: valid.replace(/"/g, "'") },
       ];
       for (const variant of variants) {

@@ -1,8 +1,8 @@
 import type { Operation } from '../../src/contract/index.js';
-import type { Case, ParamValue, RunContext } from '../context.js';
+import type { Call, Case, ParamValue, RunContext } from '../context.js';
 import { parameterMutations } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { judgeRejection, validationStatuses, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
+import { judgeRejection, observing, validationStatuses, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
 
 /**
  * For every operation with path or query parameters: values that break the
@@ -69,9 +69,14 @@ export const negativeParameters: CheckDefinition = {
 
 async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, path: Record<string, ParamValue>, query: Record<string, ParamValue>): Promise<void> {
   const writes = operation.method !== 'get' && operation.method !== 'head';
-  const before = writes ? await snapshot(c, operation, inputs) : undefined;
-  const call = await c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
-  judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), before ? await stateChanged(c, before) : [], inputs);
+  const send = (): Promise<Call> => c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
+  if (!writes) return judgeRejection(c, await send(), validationStatuses(c.ctx.contract, operation), [], inputs);
+  // The record is observed with no other check's write in between (shared-records.ts): the change seen is this request's.
+  await observing(c.ctx, operation, inputs.path, async () => {
+    const before = await snapshot(c, operation, inputs);
+    const call = await send();
+    judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), await stateChanged(c, before), inputs);
+  });
 }
 
 /** Re-validates the exact texts sent with the operation's compiled parameter validators. */

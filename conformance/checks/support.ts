@@ -5,7 +5,7 @@
  * request, and reading a collection without paging through it.
  */
 import type { Contract, MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
-import { answered, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
+import { answered, expandPath, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
@@ -141,6 +141,14 @@ export function absentIdFor(c: Case, parameter: ParameterSpec): string | undefin
 export function parameterTextValid(ctx: RunContext, parameter: ParameterSpec, text: string): boolean {
   const coerced = coerceText(text, parameter.schema);
   return coerced.ok && ctx.compiled.validate(parameter.schema, coerced.value, 'request').length === 0;
+}
+
+/**
+ * Runs an observation of the records an operation's path touches (a snapshot, the request, the read after) holding
+ * that path, so no other check's write lands inside it (shared-records.ts).
+ */
+export function observing<T>(ctx: RunContext, operation: Operation, path: Readonly<Record<string, ParamValue>>, observation: () => Promise<T>): Promise<T> {
+  return ctx.sharedRecords.observe(expandPath(operation.pathTemplate, path, operation.parameters), observation);
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */

@@ -10,6 +10,7 @@
  *
  * Who may call it is admin-access.ts's business, exactly as for the Pet Store.
  */
+import type { ProofState } from './proof-sweep.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 import type { Admin, AdminAnswer } from '../admin.js';
 import { createAdminAccess, type AdminAccessSettings } from '../admin-access.js';
@@ -36,6 +37,10 @@ export interface GenericAdminOptions {
   readonly kitVersion: string;
   readonly access?: AdminAccessSettings;
   readonly idOf: (resource: string, record: StoredRecord, index: number) => string;
+  /** How far the proof of every documented answer has gone, and what cannot be made (proof-sweep.ts). */
+  readonly proofs?: () => ProofState;
+  /** The stated rules in force (behaviour/rules.ts describeRule). */
+  readonly rules?: readonly object[];
 }
 
 export function createGenericAdmin(options: GenericAdminOptions): Admin {
@@ -88,7 +93,7 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
   /** `METHOD path` → its answer; the session name (`?session=`) is read for those that take one. */
   const endpoints: Readonly<Record<string, (request: MockRequest, session: string | undefined) => AdminAnswer>> = {
     'GET /__mock/health': () => ({ status: 200, body: { ...health, sessions: registry.sessions().length } }),
-    'GET /__mock/resources': () => ({ status: 200, body: describeResources(contract, resources) }),
+    'GET /__mock/resources': () => ({ status: 200, body: describeResources(contract, resources, options.proofs?.(), options.rules) }),
     'POST /__mock/reset': (_request, session) => {
       registry.reset(session);
       return { status: 200, body: session === undefined ? { reset: 'all' } : { reset: 'session', session } };

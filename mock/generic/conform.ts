@@ -76,6 +76,33 @@ export type Problems = (schema: Schema, value: unknown) => readonly { readonly p
  * afresh from the schema at that place, for a few rounds; what is left is returned as it is, for the caller to note.
  */
 export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+  const s = mergeAllOf(schema);
+  const branches = s.oneOf ?? s.anyOf;
+  if (!branches || branches.length === 0) return fitFlat(value, schema, generator, view, problems);
+  // A value of a oneOf/anyOf is fitted to the branch that keeps most of it (ReadMe's branch `{ base: "v1" }` and its
+  // version `{ base: {...} }`): fitting to the first branch alone replaced what the client sent with invented values,
+  // and two answers of one record, each fitted afresh, disagreed.
+  const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = s;
+  let best: { fitted: unknown; kept: number } | undefined;
+  for (const branch of branches) {
+    const fitted = fitFlat(value, { allOf: [beside, asSchema(branch)] }, generator, view, problems);
+    if (problems(schema, fitted).length > 0) continue;
+    const kept = keptMembers(value, fitted);
+    if (!best || kept > best.kept) best = { fitted, kept };
+  }
+  return best ? best.fitted : fitFlat(value, schema, generator, view, problems);
+}
+
+/** How many of a value's own members a fitted value keeps as they were. */
+function keptMembers(value: unknown, fitted: unknown): number {
+  if (!isObject(value) || !isObject(fitted)) return value === fitted ? 1 : 0;
+  let kept = 0;
+  for (const [name, member] of Object.entries(value)) if (Object.hasOwn(fitted, name) && JSON.stringify(fitted[name]) === JSON.stringify(member)) kept += 1;
+  return kept;
+}
+
+/** `repair`, then regenerate what the validator still points at, for a few rounds. */
+function fitFlat(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
   let current = repair(value, schema, generator, view);
   for (let round = 0; round < 3; round += 1) {
     const found = problems(schema, current);

@@ -5,24 +5,32 @@
  * examples or a value generated from its schema, the same for the same seed. Every answer is checked against
  * the document before it leaves (`conform`), and fitted where it does not match.
  */
-import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
-import { copiedHeaders, type MockResponse } from '../message.js';
+import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
+import { createAnswerGuard } from './answer-guard.js';
+import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
+import { describeRule, readRules } from '../behaviour/rules.js';
+import type { Behaviour } from '../behaviour/hooks.js';
+import { withHooks } from '../behaviour/run-hooks.js';
 import { fitTo, repair, type Problems } from './conform.js';
-import { createPlainErrorFactory, documentedErrorBody } from './errors.js';
+import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
 import { buildInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
-import { createAnswerPlans, type AnswerPlan } from './plans.js';
+import { createAnswerPlans } from './plans.js';
+import { sweepProofs, type ProofState } from './proof-sweep.js';
+import { unanswerableLines } from './report.js';
+import { hash } from './seeded.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
-import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
+import { isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
 
@@ -34,6 +42,15 @@ export interface GenericSettings {
   /** Corrections to the inference, in the words of the `x-mock-*` extensions. */
   readonly overlay?: MockOverlay;
   readonly maxSessions?: number;
+  /**
+   * Prove every documented answer after start-up, one operation per turn of the event loop (proof-sweep.ts): the
+   * node:http server does; MSW proves an answer when a request first needs it.
+   */
+  readonly proveInBackground?: boolean;
+  /** Where to say which documented answers cannot be made, once the proof is done (the start-up log). */
+  readonly announce?: (line: string) => void;
+  /** A behaviour module's hooks around the operations (`--behaviour FILE`; behaviour/hooks.ts), with the file it came from. */
+  readonly behaviour?: { readonly module: Behaviour; readonly file: string };
   /** The caps on one generated value (`--generation-budget`, src/generate/budget.ts). */
   readonly generationBudget?: GenerationBudget;
   /** `--max-session-memory` in bytes: what all X-Mock-Session stores may hold together (store.ts). */
@@ -44,10 +61,10 @@ export interface GenericSettings {
 
 export interface GenericEngine extends MockEngine {
   readonly resources: ResourceMap;
-  readonly conform: (operation: Operation, response: MockResponse) => MockResponse;
+  readonly conform: (operation: Operation, response: MockResponse, accept?: string) => MockResponse;
+  /** How far the proof of every documented answer has gone, and what cannot be made (proof-sweep.ts). */
+  readonly proofs: () => ProofState;
 }
-
-const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
 
 export function createGenericEngine(compiled: CompiledContract, settings: GenericSettings & { readonly basePath: string; readonly now?: Date }): GenericEngine {
   const { contract } = compiled;
@@ -83,6 +100,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const value = generator.value(property, 'response', 0, 1, name);
           if (value !== undefined) record[name] = value;
         }
+        // A field a create leaves out takes its documented default, as the server assumes it (OAS 3.0.3 §4.7.24 `default`).
+        else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = structuredClone(property.default as unknown);
       }
     }
     if (schema && isObject(input)) {
@@ -130,6 +149,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return next;
   };
 
+  // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
+  const rules = createRuleBook(readRules(compiled, resources, settings.overlay));
+  if (settings.announce && rules.rules.length > 0) settings.announce(`  rules: ${rules.rules.map((rule) => { const d = describeRule(rule); return `${d.collection} ${d.says}`; }).join('; ')}`);
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
   const registry = createGenericRegistry(initial.state, initial.idOf, {
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
@@ -145,7 +167,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
   const notFound = (resource: Resource, what: string): HandlerResult => {
     const answer = errors.error('ROUTE_NOT_FOUND', `${what} was not found in ${resource.collectionPath}.`);
-    return { status: 404, body: { ...answer.body, code: 'NOT_FOUND' } };
+    return { status: 404, body: { ...answer.body, code: catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
   };
   /** A nested record's parent must exist: `/a/9/things` under a deleted `a` is a 404 like the parent itself. */
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
@@ -216,6 +238,25 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return record ? then(store, scope, id, record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
   };
 
+  /**
+   * One write of the store with the stated rules around it (rule-book.ts): refused before it is made, or by what it
+   * does to other records after; undefined when it holds.
+   */
+  const write = (operation: Operation, store: GenericStore, event: WriteEvent): Refusal | undefined => {
+    const refused = rules.before(event, store, operation);
+    if (refused) return refused;
+    if (event.kind === 'delete') store.remove(event.resource.key, event.scope, event.id);
+    else store.set(event.resource.key, event.scope, event.id, event.after!);
+    return rules.after(event, store, operation);
+  };
+  /** A writing handler run as one transaction of its session's store: an answer of 400 or more undoes every write it made. */
+  const inTurn =
+    (handler: (input: OperationInput, store: GenericStore) => HandlerResult): BoundHandler =>
+    (input) => {
+      const store = registry.get(input.session);
+      return store.atomically(() => handler(input, store), (result) => 'status' in result && result.status < 400);
+    };
+
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = []): HandlerResult => {
@@ -245,8 +286,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       }
       case 'create':
       case 'createOrUpdate':
-        return (input) => {
-          const store = registry.get(input.session);
+        return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
@@ -278,7 +318,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             if (held) {
               const id = String(givenOf(element));
               const record = makeRecord(resource, mergePatch(held, element), id, serverOwned(resource, held));
-              store.set(resource.key, scope, id, record);
+              const refused = write(operation, store, { kind: 'update', resource, scope, id, before: held, after: record });
+              if (refused) return refused;
               records.push(record);
               continue;
             }
@@ -286,19 +327,19 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
             const id = given !== undefined && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
             const record = makeRecord(resource, element, id);
-            store.set(resource.key, scope, id, record);
+            const refused = write(operation, store, { kind: 'create', resource, scope, id, after: record });
+            if (refused) return refused;
             records.push(record);
             created.push(id);
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
           const location = created.length === 1 && records.length === 1 ? { location: locationOf(resource, input, created[0]!) } : undefined;
           return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records);
-        };
+        });
       case 'read':
         return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
       case 'replace':
-        return (input) => {
-          const store = registry.get(input.session);
+        return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
@@ -311,12 +352,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const [body] = sent.records;
           // A replace keeps only what the server owns (the id, readOnly fields, the creation time): the rest is the body.
           const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
-          store.set(resource.key, scope, id, record);
+          const refused = write(operation, store, existing ? { kind: 'update', resource, scope, id, before: existing, after: record } : { kind: 'create', resource, scope, id, after: record });
+          if (refused) return refused;
           if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body);
           return ok(successStatus(operation, [200, 204]), record, undefined, body);
-        };
+        });
       case 'update':
-        return (input) =>
+        return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
             const sent = sentRecords(resource, input.body);
             if ('refused' in sent) return sent.refused;
@@ -324,15 +366,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, mergePatch(existing, patch), id, serverOwned(resource, existing));
-            store.set(resource.key, scope, id, record);
-            return ok(successStatus(operation, [200, 204]), record, undefined, patch);
-          });
+            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch);
+          }),
+        );
       default:
-        return (input) =>
-          held(resource, input, (store, scope, id, existing) => {
-            store.remove(resource.key, scope, id);
-            return ok(successStatus(operation, [204, 200, 202]), existing);
-          });
+        return inTurn((input) =>
+          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing)),
+        );
     }
   };
 
@@ -410,91 +450,45 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return body === answer.body ? answer : { ...answer, body };
   };
 
-  const handlers = new Map<string, BoundHandler>();
+  const ownHandlers = new Map<string, BoundHandler>();
   for (const operation of contract.operations) {
     const found = resources.roles.get(operation.operationId);
-    handlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
+    ownHandlers.set(operation.operationId, found ? roleHandler(operation, found.resource, found.role) : statelessHandler(operation));
   }
+  // A behaviour module's hooks around them (--behaviour), checked against the document now.
+  const handlers = settings.behaviour ? withHooks(settings.behaviour.module, settings.behaviour.file, contract.operations, ownHandlers, registry, resources) : ownHandlers;
 
-  /**
-   * The checks passed, remembered by the identity of an immutable body (mock/json.ts: it and everything in it can
-   * never change) with the operation and status (one plan each) and the values of every header the check reads: the
-   * same validator given the same input gives the same verdict, so a record read again is not checked again (issue
-   * 22, point 8). Header values are compared as strings, with no key built per request.
-   */
-  const passed = new WeakMap<object, Map<AnswerPlan, (string | undefined)[][]>>();
-  const headerValues = (plan: AnswerPlan, headers: Readonly<Record<string, string>>): (string | undefined)[] => plan.checkedHeaders.map((name) => headers[name]);
-  const hasPassed = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): boolean => {
-    const seen = passed.get(body)?.get(plan);
-    if (!seen) return false;
-    const names = plan.checkedHeaders;
-    return seen.some((values) => {
-      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
-      return true;
-    });
-  };
-  const rememberPass = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): void => {
-    let byPlan = passed.get(body);
-    if (!byPlan) passed.set(body, (byPlan = new Map()));
-    let seen = byPlan.get(plan);
-    if (!seen) byPlan.set(plan, (seen = []));
-    // Bounded: a header generated afresh for each answer would add a new entry every time.
-    if (seen.length < KEPT_PASSES) seen.push(headerValues(plan, headers));
-  };
-
-  const conform = (operation: Operation, response: MockResponse): MockResponse => {
-    const validators = compiled.operations.get(operation.operationId);
-    if (!validators || response.raw !== undefined) return response;
-    const plan = planOf(operation, response.status);
-    const headers = withDeclaredHeaders(plan, response, generator);
-    const other = response.body === undefined && response.status < 400 && plan.otherMedia ? otherMediaAnswer(plan.otherMedia, generator) : undefined;
-    if (other) {
-      headers['content-type'] = other.mediaType;
-      return { ...response, headers, raw: other.text };
-    }
-    let body = response.body;
-    const immutableBody = isImmutableJson(body) ? body : undefined;
-    if (immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
-    let verdict = validators.response(response.status, headers, body);
-    if (immutableBody && verdict.statusKey !== undefined && verdict.diagnostics.length === 0) rememberPass(immutableBody, plan, headers);
-    // RFC 9110 §15.5.1 vs RFC 4918 §11.2: a refusal of a malformed request is 400 or 422, whichever the operation documents.
-    const alias = verdict.statusKey === undefined ? REFUSAL_ALIASES[response.status] : undefined;
-    const status = alias !== undefined && operation.responses.has(String(alias)) ? alias : response.status;
-    if (status !== response.status) verdict = validators.response(status, headers, body);
-    if (verdict.statusKey === undefined || (verdict.diagnostics.length === 0 && status === response.status)) return { ...response, headers };
-    if (status >= 400) {
-      const plain = isObject(body) ? body : {};
-      const words = { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
-      const documented = documentedErrorBody(operation, words, generator, valid);
-      if (documented.kind === 'body') body = documented.body;
-    } else {
-      const schema = plan.schema;
-      // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
-      generator.faker.seed(hash(operation.operationId) ^ seed);
-      if (schema) body = fitTo(body, schema, generator, 'response', problems);
-    }
-    if (body === undefined) delete headers['content-type'];
-    else headers['content-type'] = planOf(operation, status).jsonType ?? headers['content-type'] ?? 'application/json';
-    verdict = validators.response(status, headers, body);
-    const notes = verdict.diagnostics.length === 0 ? response.notes : [...(response.notes ?? []), `the answer breaks the document at ${verdict.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 3).join('; ')}`];
-    const out: MockResponse = { ...response, status, headers, ...(notes ? { notes } : {}) };
-    return body === undefined ? withoutBody(out) : { ...out, body };
-  };
+  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor });
+  // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
+  const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
+  const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };
 
   return {
     resources,
+    proofs,
+    startBackground: () => sweep?.start(),
+    close: () => sweep?.stop(),
     handlers,
     errors,
-    conform,
+    conform: guard.conform,
     dropNotice: (session) => registry.dropNotice(session),
-    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf }),
+    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
 }
 
 /** How many list answers an operation keeps per store while the store does not change (scopes and queries). */
 const KEPT_LIST_ANSWERS = 32;
-/** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
-const KEPT_PASSES = 16;
+
+/**
+ * The code a document's error catalogue (`x-error-codes`, the convention the runner reads too) gives a status for a
+ * resource: the one of that status that names the resource (`INVENTORY_ITEM_NOT_FOUND` for `/store/inventory`,
+ * `PET_NOT_FOUND` for `/pets`), the `_NOT_FOUND` one first; undefined for a document without a catalogue.
+ */
+function catalogueCode(contract: Contract, status: number, resource: Resource): string | undefined {
+  const words = [resource.name, singularOf(resource.name)].map((word) => word.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase());
+  const named = [...contract.errorCodes.values()].filter((spec) => spec.status === status && words.some((word) => word !== '' && spec.code.startsWith(word)));
+  return (named.find((spec) => spec.code.endsWith('_NOT_FOUND')) ?? named[0])?.code;
+}
 
 /** The lowest 3xx an operation documents (OAS 3.0.3 §4.7.16.2: exact codes, or `3XX`), when it documents one. */
 function redirectStatus(operation: Operation): number | undefined {
@@ -553,36 +547,6 @@ function serverOwned(resource: Resource, existing: StoredRecord): StoredRecord {
   return kept;
 }
 
-/** Every header the documented response requires, generated from its schema when the answer lacks it. */
-function withDeclaredHeaders(plan: AnswerPlan, response: MockResponse, generator: ValueGenerator): Record<string, string> {
-  let headers = response.headers;
-  for (const header of plan.requiredHeaders) {
-    const name = header.name.toLowerCase();
-    if (headers[name] !== undefined) continue;
-    if (headers === response.headers) headers = copiedHeaders(response.headers);
-    const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
-    if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return headers === response.headers ? copiedHeaders(headers) : headers;
-}
 
-/**
- * An answer documented only in another media type (`text/csv`, `application/pdf`): its example when it is text,
- * else a short generated text, sent as that media type (a wildcard one as text/plain).
- */
-function otherMediaAnswer(media: MediaTypeSpec, generator: ValueGenerator): { mediaType: string; text: string } {
-  const example = [...media.examples.values()].find((value) => typeof value === 'string');
-  const mediaType = media.mediaType.includes('*') ? 'text/plain' : media.mediaType.split(';')[0]!.trim();
-  return { mediaType, text: typeof example === 'string' ? example : generator.faker.lorem.sentence() };
-}
 
-function withoutBody(response: MockResponse): MockResponse {
-  const { body: _body, ...rest } = response;
-  return rest;
-}
 
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}

@@ -9,7 +9,7 @@ import type { ApiErrorCode } from '../../src/api-error-codes.js';
 import type { Contract, Operation } from '../../src/contract/index.js';
 import { createErrorFactory, type ErrorFactory } from '../errors.js';
 import type { ValueGenerator } from './generate.js';
-import { isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { isObject, itemsOf, jsonMedia, mergeAllOf, propertiesOf, responseFor, typeOf, type JsonObject, type Schema } from './schemas.js';
 
 /** RFC 9110 §15 statuses for the codes the core answers; a Pet Store state rule never reaches a foreign document. */
 const STATUSES: Readonly<Record<ApiErrorCode, number>> = {
@@ -102,6 +102,14 @@ function fill(body: JsonObject, schema: Schema, words: ErrorWords, depth: number
   if (depth === 0) {
     const nested = properties.get('error');
     if (nested && typeOf(nested) === 'object') body['error'] = fill(isObject(body['error']) ? body['error'] : {}, nested, words, 1);
+    // A list of problems (Svix's and FastAPI's `detail: [{ loc, msg, type }]`, `errors: [...]`): its first says it.
+    for (const [name, property] of properties) {
+      const items = itemsOf(property);
+      const list = body[name];
+      if (name === 'error' || !items || typeOf(items) !== 'object' || !Array.isArray(list) || !isObject(list[0])) continue;
+      body[name] = [fill({ ...list[0] }, items, words, 1), ...list.slice(1)];
+      break;
+    }
   }
   return body;
 }

@@ -4,11 +4,13 @@
  * JSON or YAML). Both are refused with a FIXTURES_INVALID / USAGE KitError naming the file and the reason.
  */
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FILE_CAPS, readCappedJson, readCappedText } from '../../src/contract/bounded-files.js';
 import { parseBoundedYaml } from '../../src/contract/bounded-parsers.js';
 import { CapExceeded } from '../../src/contract/caps.js';
 import { KitError } from '../../src/kit-error.js';
+import { behaviourProblem, type Behaviour } from '../behaviour/hooks.js';
 import type { MockOverlay } from './infer.js';
 import type { FixtureFiles } from './initial.js';
 import { isObject } from './schemas.js';
@@ -47,10 +49,37 @@ export async function readOverlay(path: string): Promise<MockOverlay> {
   }
   const paths = isObject(value) ? value['paths'] : undefined;
   const operations = isObject(value) ? value['operations'] : undefined;
-  if (!isObject(value) || (paths !== undefined && !isObject(paths)) || (operations !== undefined && !isObject(operations))) {
-    throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${file} must hold { paths: { PATH: { x-mock-…: … } }, operations: { operationId: { x-mock-stateless: true } } }.`);
+  const behaviour = isObject(value) ? value['behaviour'] : undefined;
+  if (!isObject(value) || (paths !== undefined && !isObject(paths)) || (operations !== undefined && !isObject(operations)) || (behaviour !== undefined && typeof behaviour !== 'string')) {
+    throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${file} must hold { paths: { PATH: { x-mock-…: … } }, operations: { operationId: { x-mock-stateless: true } }, behaviour: FILE }.`);
   }
   const entries = (group: Record<string, unknown> | undefined): Record<string, Record<string, unknown>> =>
     Object.fromEntries(Object.entries(group ?? {}).filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1])));
-  return { paths: entries(isObject(paths) ? paths : undefined), operations: entries(isObject(operations) ? operations : undefined) };
+  return {
+    paths: entries(isObject(paths) ? paths : undefined),
+    operations: entries(isObject(operations) ? operations : undefined),
+    ...(typeof behaviour === 'string' ? { behaviour: resolve(dirname(file), behaviour) } : {}),
+  };
+}
+
+/** How many times a behaviour module was loaded: each load a new module (--watch reloads an edited file). */
+let loads = 0;
+
+/**
+ * A behaviour module (`--behaviour FILE`, behaviour/hooks.ts): its default export, checked to be hooks. A file that
+ * cannot be imported, or exports something else, is a RULES_INVALID kit error naming it and why.
+ */
+export async function readBehaviour(path: string): Promise<{ readonly module: Behaviour; readonly file: string }> {
+  const file = resolve(path);
+  let exported: unknown;
+  try {
+    loads += 1;
+    // A query of its own per load: ESM keeps a module by URL, so an edited file would otherwise come back unchanged.
+    exported = ((await import(`${pathToFileURL(file).href}?load=${loads}`)) as { default?: unknown }).default;
+  } catch (error) {
+    throw new KitError('RULES_INVALID', `The behaviour module ${file} cannot be loaded: ${(error as Error).message}.`, { file, reason: (error as Error).message });
+  }
+  const problem = behaviourProblem(exported);
+  if (problem !== undefined) throw new KitError('RULES_INVALID', `The behaviour module ${file}: ${problem} (docs/rules.md).`, { file, reason: problem });
+  return { module: exported as Behaviour, file };
 }

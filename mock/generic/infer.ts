@@ -93,6 +93,8 @@ export interface MockOverlay {
   readonly paths?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** operationId → `{ "x-mock-stateless": true }`. */
   readonly operations?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** A behaviour module (`behaviour: ./rules.mjs`), resolved against the overlay file's folder. */
+  readonly behaviour?: string;
 }
 
 const ENVELOPE_KEYS = ['data', 'items', 'results', 'records', 'entries', 'values', 'content', 'list', 'rows', 'nodes', 'elements', 'objects'];

@@ -35,6 +35,12 @@ export interface AnswerPlan {
   readonly jsonType: string | undefined;
   /** The media type documented when the answer has no JSON one (`text/csv`, `application/pdf`). */
   readonly otherMedia: MediaTypeSpec | undefined;
+  /** Every media type the answer documents, JSON or not: what an `Accept` chooses among. */
+  readonly content: readonly MediaTypeSpec[];
+  /** Their names, in the document's order. */
+  readonly mediaTypes: readonly string[];
+  /** The documented response's key (`200`, `4XX`, `default`), or undefined when the status is not documented. */
+  readonly key: string | undefined;
 }
 
 /** Where an operation's resource (infer.ts) carries its records in an answer, when it does. */
@@ -86,6 +92,9 @@ function planOf(operation: Operation, status: number, { batchKey, itemEnvelope }
     checkedHeaders: ['content-type', ...headers.map((header) => header.name.toLowerCase()).filter((name) => name !== 'content-type')],
     jsonType: media && !media.mediaType.includes('*') ? media.mediaType : undefined,
     otherMedia: content.length > 0 && !media ? content[0] : undefined,
+    content,
+    mediaTypes: content.map((m) => m.mediaType),
+    key: spec?.status,
   };
 }
 

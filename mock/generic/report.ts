@@ -3,12 +3,14 @@
  * lines printed at start-up, each with how to correct it (README "Any document").
  */
 import type { Contract } from '../../src/contract/index.js';
+import type { Unanswerable } from './answer-guard.js';
 import type { ResourceMap } from './infer.js';
+import type { ProofState } from './proof-sweep.js';
 
 export const CORRECTIONS =
   'correct it in the document or an overlay (--mock-overlay FILE): x-mock-id: FIELD on a path item or schema, x-mock-collection: false on a path item, x-mock-stateless: true on an operation';
 
-export function describeResources(contract: Contract, map: ResourceMap) {
+export function describeResources(contract: Contract, map: ResourceMap, proofs?: ProofState, rules: readonly object[] = []) {
   return {
     resources: map.resources.map((r) => ({
       collection: r.collectionPath,
@@ -23,6 +25,10 @@ export function describeResources(contract: Contract, map: ResourceMap) {
       ...(r.list ? { list: { shape: r.list.shape.kind === 'array' ? 'array' : `envelope.${r.list.shape.itemsKey}`, paging: r.list.paging, filters: Object.fromEntries(r.list.filters) } } : {}),
     })),
     stateless: contract.operations.filter((o) => !map.roles.has(o.operationId)).map((o) => o.operationId),
+    // How far the proof of every documented answer has gone, and those no valid answer can be made for (answer-guard.ts).
+    ...(proofs ? { answers: proofs } : {}),
+    // The rules stated beside the document (docs/rules.md), each with where it is stated.
+    rules,
     corrections: CORRECTIONS,
   };
 }
@@ -39,5 +45,17 @@ export function resourceLines(contract: Contract, map: ResourceMap): string[] {
     `${contract.title} ${contract.version} is not the Pet Store: ${map.resources.length} resource${map.resources.length === 1 ? '' : 's'} inferred, ${stateless} operation${stateless === 1 ? '' : 's'} answered from examples or schemas`,
     ...lines,
     `  (${CORRECTIONS}; GET /__mock/resources has the details)`,
+  ];
+}
+
+/**
+ * The documented answers the engine cannot make, one line each with the spot of the document and what is answered
+ * instead; nothing when every answer can be made.
+ */
+export function unanswerableLines(unanswerable: readonly Unanswerable[]): string[] {
+  if (unanswerable.length === 0) return [];
+  return [
+    `${unanswerable.length} documented answer${unanswerable.length === 1 ? '' : 's'} cannot be made valid, so ${unanswerable.length === 1 ? 'it is' : 'they are'} never sent:`,
+    ...unanswerable.map((u) => `  ${u.operationId} ${u.status}: ${u.where}: ${u.why}; answers ${u.answeredWith} instead`),
   ];
 }

@@ -33,7 +33,11 @@ export interface MockEngine {
   dropNotice(session: string): SessionDropReason | undefined;
   admin(settings: { readonly errors: ErrorFactory; readonly kitVersion: string; readonly access?: AdminAccessSettings }): Admin;
   /** Checks an operation's answer against the document before it leaves, and fits what it can (the generic engine). */
-  conform?(operation: Operation, response: MockResponse): MockResponse;
+  conform?(operation: Operation, response: MockResponse, accept?: string): MockResponse;
+  /** Starts what the engine does in the background (the generic engine's proof sweep), once the server listens. */
+  startBackground?(): void;
+  /** Stops what the engine does in the background (the generic engine's proof sweep): the mock closes, or is replaced. */
+  close?(): void;
 }
 
 /** The Pet Store's handlers, each given the store of the request's session. */

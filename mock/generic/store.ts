@@ -30,6 +30,13 @@ export interface GenericStore {
   nextNumber(resource: string): number;
   /** A number that changes whenever any record of this store is set or removed: what an answer kept from the store is good for. */
   revision(): number;
+  /** Every scope a resource has records in (`''` for a top-level resource; the parent ids of a nested one). */
+  scopes(resource: string): Iterable<string>;
+  /**
+   * Runs `work`, and undoes every write it made when `keep` says no (a rule refused it): a refused request changes
+   * nothing, however far its effects had gone. Inside another, it is part of that one.
+   */
+  atomically<T>(work: () => T, keep: (result: T) => boolean): T;
   snapshot(): GenericState;
 }
 
@@ -82,7 +89,27 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   const own: Lists = new Map();
   const sequences = new Map(template.sequences);
   let revision = 0;
+  /** While atomically() runs: how to undo each write, newest last. */
+  let undo: (() => void)[] | undefined;
   const read = (resource: string, scope: string): ReadonlyMap<string, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
+  /** Puts a record back as it is now (or takes it away again, when there is none): one write undone. */
+  const restorer = (resource: string, scope: string, id: string): (() => void) => {
+    const previous = read(resource, scope).get(id);
+    const sequence = sequences.get(resource);
+    return () => {
+      if (previous === undefined) write(resource, scope).delete(id);
+      else write(resource, scope).set(id, previous);
+      if (sequence === undefined) sequences.delete(resource);
+      else sequences.set(resource, sequence);
+    };
+  };
+  const sequenceRestorer = (resource: string): (() => void) => {
+    const sequence = sequences.get(resource);
+    return () => {
+      if (sequence === undefined) sequences.delete(resource);
+      else sequences.set(resource, sequence);
+    };
+  };
   const write = (resource: string, scope: string): Map<string, StoredRecord> => {
     let scopes = own.get(resource);
     if (!scopes) own.set(resource, (scopes = new Map()));
@@ -100,6 +127,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     get: (resource, scope, id) => read(resource, scope).get(id),
     set(resource, scope, id, record) {
       revision += 1;
+      if (undo) undo.push(restorer(resource, scope, id));
       const stored = immutableJson(record);
       write(resource, scope).set(id, stored);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
@@ -109,14 +137,35 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     remove(resource, scope, id) {
       if (!read(resource, scope).has(id)) return false;
       revision += 1;
+      if (undo) undo.push(restorer(resource, scope, id));
       return write(resource, scope).delete(id);
     },
     nextNumber(resource) {
+      if (undo) undo.push(sequenceRestorer(resource));
       const next = (sequences.get(resource) ?? 0) + 1;
       sequences.set(resource, next);
       return next;
     },
     revision: () => revision,
+    scopes: (resource) => new Set([...(template.lists.get(resource)?.keys() ?? []), ...(own.get(resource)?.keys() ?? [])]),
+    atomically(work, keep) {
+      if (undo) return work();
+      const log: (() => void)[] = [];
+      undo = log;
+      let kept = false;
+      try {
+        const result = work();
+        kept = keep(result);
+        return result;
+      } finally {
+        undo = undefined;
+        // Undone newest first, so each write finds the state it was made on. Thrown or refused, nothing stays.
+        if (!kept) {
+          for (let i = log.length - 1; i >= 0; i -= 1) log[i]!();
+          revision += 1;
+        }
+      }
+    },
     snapshot() {
       const out: Record<string, Record<string, StoredRecord[]>> = {};
       for (const resource of new Set([...template.lists.keys(), ...own.keys()])) {

@@ -61,14 +61,14 @@ export function generationReport(contract: Contract, map: ResourceMap, budget: G
 }
 
 /** The report as start-up lines: nothing when everything can be generated. */
-export function generationLines(map: ResourceMap, report: GenerationReport): string[] {
+export function generationLines(map: ResourceMap, report: GenerationReport, statusOf: (operationId: string) => number = () => CANNOT_GENERATE_STATUS): string[] {
   const lines: string[] = [];
   for (const resource of map.resources) {
     const why = report.records.get(resource.key);
     if (why) lines.push(`  ${resource.collectionPath}: records cannot be generated, so it starts empty: ${describeUnmakeable(why)}`);
   }
   for (const [operationId, why] of report.operations) {
-    lines.push(`  ${operationId}: its answer cannot be generated; it answers ${CANNOT_GENERATE_STATUS} ${CANNOT_GENERATE}: ${describeUnmakeable(why)}`);
+    lines.push(`  ${operationId}: its answer cannot be generated; it answers ${statusOf(operationId)} ${CANNOT_GENERATE}: ${describeUnmakeable(why)}`);
   }
   return lines.length === 0 ? [] : ['Some values of this document cannot be generated (docs/generation.md):', ...lines];
 }

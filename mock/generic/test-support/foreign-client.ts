@@ -175,6 +175,16 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       const value = resource.idField && isObject(record) ? record[resource.idField] : undefined;
       return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
     };
+    /**
+     * A create body whose writable integer key names no record the mock holds: the sample is the schema's minimum,
+     * which the initial data holds, and the mock rightly answers the create's 409 to it (as a front end choosing its
+     * own keys would not send).
+     */
+    const freeKey = (operation: Operation, body: unknown): unknown => {
+      if (resource.idKind !== 'integer' || !resource.idField || !isObject(body) || typeof body[resource.idField] !== 'number') return body;
+      const free = { ...body, [resource.idField]: 987_654 };
+      return compiled.operations.get(operation.operationId)!.body(free).length === 0 ? free : body;
+    };
     /** A body for a write on the record `id`: its id field set in every record of an envelope (`{ Items: [...] }`). */
     const naming = (body: unknown, recordId: string): unknown => {
       if (!resource.batchKey || !resource.idField || !isObject(body) || !Array.isArray(body[resource.batchKey])) return body;
@@ -187,7 +197,7 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
     const replace = op('replace');
     if (create) {
       // Two records where they travel in an envelope: one create makes both, the round trip works on the first.
-      const body = bodyFor(create, 2);
+      const body = freeKey(create, bodyFor(create, 2));
       if (create.requestBody?.required && body === undefined) {
         out.push({ resource: resource.key, steps: ['skipped: no valid create body could be built'] });
         continue;

@@ -1,0 +1,87 @@
+/**
+ * Code where a statement will not do (issue 34, point 3): a behaviour module (`--behaviour rules.mjs`, or `behaviour:`
+ * in the overlay file) with hooks run before and after each operation of a document the generic engine serves. A hook
+ * sees the request, the session's store and, after, the answer; it may answer instead (a refusal, a computed answer)
+ * or change the store. It runs inside the store's transaction: an answer of 400 or more, or a hook that throws, undoes
+ * every write of the request (a hook that throws is the core's 500 INTERNAL_ERROR with its message in the log, never a
+ * crash). Every answer still passes the answer guard (answer-guard.ts): a hook cannot send what the document forbids.
+ *
+ * The types are the package's (`petstore-kit/behaviour`); `defineBehaviour` only types a module's default export.
+ */
+import type { ParsedParameters } from '../../src/schema/index.js';
+
+/** The request as a hook sees it: typed parameters and the validated body. */
+export interface HookRequest {
+  readonly operationId: string;
+  /** Upper case: `POST`. */
+  readonly method: string;
+  /** The operation's path template: `/orders/{orderId}`. */
+  readonly path: string;
+  readonly params: ParsedParameters;
+  readonly body: unknown;
+  /** The `X-Mock-Session` name, or undefined for the default store. */
+  readonly session: string | undefined;
+}
+
+/** An answer: what a hook returns to answer instead, and what `after` is shown. */
+export interface HookAnswer {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The session's records, by collection path (`/orders`, as `GET /__mock/resources` lists them) and, for a collection
+ * under another record, the parent ids joined by `/` (`scope`, `''` at the top). Writes are part of the request's
+ * transaction. Records are frozen: to change one, put a new one.
+ */
+export interface HookStore {
+  list(collection: string, scope?: string): readonly Readonly<Record<string, unknown>>[];
+  get(collection: string, id: string | number, scope?: string): Readonly<Record<string, unknown>> | undefined;
+  put(collection: string, id: string | number, record: Readonly<Record<string, unknown>>, scope?: string): void;
+  remove(collection: string, id: string | number, scope?: string): boolean;
+}
+
+/** What a hook returns: an answer to send instead, or nothing to go on. */
+export type HookResult = HookAnswer | undefined | void;
+
+export interface Hooks {
+  /** Before the operation: return an answer to send it instead (the operation does not run). */
+  before?(request: HookRequest, store: HookStore): HookResult;
+  /** After the operation: return an answer to send instead of `answer`. */
+  after?(request: HookRequest, store: HookStore, answer: HookAnswer): HookResult;
+}
+
+/** A behaviour module's default export: hooks for every operation, and hooks by operationId (run after those). */
+export interface Behaviour extends Hooks {
+  readonly operations?: Readonly<Record<string, Hooks>>;
+}
+
+/** Types a behaviour module: `export default defineBehaviour({ operations: { createOrder: { before(request, store) { … } } } })`. */
+export function defineBehaviour(behaviour: Behaviour): Behaviour {
+  return behaviour;
+}
+
+/** Whether a module's default export is a behaviour: an object whose hooks are functions and whose operations hold hooks. */
+export function behaviourProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'its default export must be an object of hooks (before, after, operations)';
+  const hooksProblem = (hooks: object, where: string): string | undefined => {
+    for (const [name, hook] of Object.entries(hooks)) {
+      if (name === 'operations' && where === '') continue;
+      if (name !== 'before' && name !== 'after') return `${where}${name} is not a hook; a hook is before or after`;
+      if (typeof hook !== 'function') return `${where}${name} must be a function`;
+    }
+    return undefined;
+  };
+  const own = hooksProblem(value, '');
+  if (own) return own;
+  const operations: unknown = (value as { operations?: unknown }).operations;
+  if (operations === undefined) return undefined;
+  if (typeof operations !== 'object' || operations === null) return 'operations must map operationIds to hooks';
+  for (const [id, hooks] of Object.entries(operations)) {
+    if (typeof hooks !== 'object' || hooks === null) return `operations.${id} must be an object of hooks`;
+    const problem = hooksProblem(hooks, `operations.${id}.`);
+    if (problem) return problem;
+  }
+  return undefined;
+}

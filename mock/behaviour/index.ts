@@ -1,0 +1,5 @@
+/**
+ * `petstore-kit/behaviour`: the types of a behaviour module (`petstore-kit mock --behaviour rules.mjs`), and
+ * `defineBehaviour` to type its default export (docs/rules.md).
+ */
+export { defineBehaviour, type Behaviour, type HookAnswer, type HookRequest, type HookResult, type Hooks, type HookStore } from './hooks.js';

@@ -1,0 +1,95 @@
+/**
+ * A behaviour module's hooks (hooks.ts) around the generic engine's handlers: checked against the document at start-up
+ * (an operationId it does not have is a RULES_INVALID kit error), run inside the session store's transaction.
+ */
+import type { Operation } from '../../src/contract/index.js';
+import { KitError } from '../../src/kit-error.js';
+import type { HandlerResult } from '../handlers/types.js';
+import { immutableJson } from '../json.js';
+import type { Resource, ResourceMap } from '../generic/infer.js';
+import type { BoundHandler } from '../generic/seam.js';
+import type { GenericRegistry, GenericStore } from '../generic/store.js';
+import type { Behaviour, HookAnswer, HookRequest, HookResult, HookStore } from './hooks.js';
+
+/** Every handler with the module's hooks around it; `where` names the module in errors. */
+export function withHooks(behaviour: Behaviour, where: string, operations: readonly Operation[], handlers: ReadonlyMap<string, BoundHandler>, registry: GenericRegistry, map: ResourceMap): Map<string, BoundHandler> {
+  const known = new Set(operations.map((o) => o.operationId));
+  for (const id of Object.keys(behaviour.operations ?? {})) {
+    if (!known.has(id)) throw new KitError('RULES_INVALID', `${where}: operations.${id} is not an operation of the document (it has ${[...known].slice(0, 12).join(', ')}${known.size > 12 ? ', …' : ''}).`, { pointer: `operations/${id}`, reason: 'unknown operationId' });
+  }
+  const views = new WeakMap<GenericStore, HookStore>();
+  const viewOf = (store: GenericStore): HookStore => {
+    let view = views.get(store);
+    if (!view) views.set(store, (view = hookStore(store, map)));
+    return view;
+  };
+  const out = new Map<string, BoundHandler>();
+  for (const operation of operations) {
+    const handler = handlers.get(operation.operationId)!;
+    const own = behaviour.operations?.[operation.operationId];
+    const before = [behaviour.before ? (r: HookRequest, s: HookStore) => behaviour.before!(r, s) : undefined, own?.before ? (r: HookRequest, s: HookStore) => own.before!(r, s) : undefined].filter((hook) => hook !== undefined);
+    const after = [behaviour.after ? (r: HookRequest, s: HookStore, a: HookAnswer) => behaviour.after!(r, s, a) : undefined, own?.after ? (r: HookRequest, s: HookStore, a: HookAnswer) => own.after!(r, s, a) : undefined].filter((hook) => hook !== undefined);
+    if (before.length === 0 && after.length === 0) {
+      out.set(operation.operationId, handler);
+      continue;
+    }
+    out.set(operation.operationId, (input) => {
+      const store = registry.get(input.session);
+      const view = viewOf(store);
+      const request: HookRequest = Object.freeze({ operationId: operation.operationId, method: operation.method.toUpperCase(), path: operation.pathTemplate, params: input.params, body: input.body, session: input.session });
+      // One transaction for the hooks and the operation: a refusal, or a hook that throws, leaves the store as it was.
+      return store.atomically(
+        () => {
+          for (const hook of before) {
+            const answer = answerOf(hook(request, view), operation, 'before');
+            if (answer) return answer;
+          }
+          let result = handler(input);
+          for (const hook of after) {
+            const answer = answerOf(hook(request, view, shown(result)), operation, 'after');
+            if (answer) result = answer;
+          }
+          return result;
+        },
+        (result) => 'status' in result && result.status < 400,
+      );
+    });
+  }
+  return out;
+}
+
+/** The session's store as a hook sees it: records by collection path, every write part of the request's transaction. */
+function hookStore(store: GenericStore, map: ResourceMap): HookStore {
+  const byPath = new Map<string, Resource>(map.resources.map((r) => [r.collectionPath, r]));
+  const resourceOf = (collection: string): Resource => {
+    const resource = byPath.get(collection);
+    if (!resource) throw new Error(`${collection} is not a collection the mock keeps records of; it keeps ${[...byPath.keys()].join(', ') || 'none'}`);
+    return resource;
+  };
+  return {
+    list: (collection, scope = '') => [...store.records(resourceOf(collection).key, scope)],
+    get: (collection, id, scope = '') => store.get(resourceOf(collection).key, scope, String(id)),
+    put(collection, id, record, scope = '') {
+      const resource = resourceOf(collection);
+      // The record names itself as the store does: its id field holds the id it is kept under.
+      const named = resource.idField !== undefined ? { ...record, [resource.idField]: resource.idIsNumber ? Number(id) : String(id) } : { ...record };
+      store.set(resource.key, scope, String(id), immutableJson(named));
+    },
+    remove: (collection, id, scope = '') => store.remove(resourceOf(collection).key, scope, String(id)),
+  };
+}
+
+/** A hook's answer as the handler's result, or undefined to go on; anything else is the hook's mistake (a 500, logged). */
+function answerOf(result: HookResult, operation: Operation, hook: 'before' | 'after'): HandlerResult | undefined {
+  if (result === undefined) return undefined;
+  if (typeof result !== 'object' || result === null || !Number.isInteger(result.status) || result.status < 100 || result.status > 599) {
+    throw new Error(`the behaviour's ${hook} hook of ${operation.operationId} returned ${JSON.stringify(result)}; return nothing, or { status, body?, headers? } with a status from 100 to 599`);
+  }
+  return { status: result.status, ...(result.body !== undefined ? { body: result.body } : {}), ...(result.headers ? { headers: result.headers } : {}) };
+}
+
+/** The handler's result as an answer for `after` (the generic engine's handlers always answer with a status). */
+function shown(result: HandlerResult): HookAnswer {
+  if ('error' in result) return { status: 500, body: result.error };
+  return { status: result.status, ...(result.body !== undefined ? { body: result.body } : {}), ...(result.headers ? { headers: result.headers } : {}) };
+}

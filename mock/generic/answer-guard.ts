@@ -1,0 +1,333 @@
+/**
+ * The generic engine's last word on every answer (issue 32, point 1): no answer leaves that its document does not
+ * allow, for any request the document allows.
+ *
+ * - **Status**: one the operation documents, or, for a refusal it documents no status for, the one the request
+ *   deserves, as a real server's would (OpenAPI's responses need not be exhaustive); 400 and 422 stand for each other.
+ * - **Media type**: the one the `Accept` prefers among those the status documents (RFC 9110 §12.5.1), JSON on a tie; an
+ *   answer documented only as XML, CSV or text is written in it (media-text.ts).
+ * - **Headers and body**: checked against the document and, where they do not match, fitted (conform.ts).
+ * - **By construction**: each documented answer of each operation is proved once (a body and headers made from the
+ *   document and checked against it): `prove()` says which no valid answer can be made for (proof-sweep.ts proves
+ *   them all after start-up, for the log and `GET /__mock/resources`). An answer that still does not fit after fitting is replaced by the proved one for
+ *   its status; where there is none, the operation answers a documented 5xx that can be made, else the kit's Error
+ *   naming the spot of the document and why. An invalid answer never leaves as it is.
+ *
+ * The hot path stays a lookup: a check passed by an immutable body is remembered by its identity (mock/json.ts).
+ */
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
+import { isJsonMediaType } from '../../src/schema/index.js';
+import { preferredMediaType } from '../accept.js';
+import type { ErrorFactory } from '../errors.js';
+import { immutableJson, isImmutableJson } from '../json.js';
+import { copiedHeaders, type MockResponse } from '../message.js';
+import { fitTo, type Problems } from './conform.js';
+import { documentedErrorBody, type ErrorWords } from './errors.js';
+import type { ValueGenerator } from './generate.js';
+import { concreteMediaType, textOf } from './media-text.js';
+import { answerSpot, CANNOT_GENERATE, CANNOT_GENERATE_STATUS } from './unmakeable.js';
+import type { AnswerPlan } from './plans.js';
+import { asSchema, isObject, responseFor, type Schema } from './schemas.js';
+import { hash } from './seeded.js';
+
+/** A documented answer of an operation that no valid answer can be made for, and what is sent instead. */
+export interface Unanswerable {
+  readonly operationId: string;
+  readonly status: string;
+  /** The spot of the document (a JSON pointer into it) and what no value can satisfy there. */
+  readonly where: string;
+  readonly why: string;
+  /** The status answered instead: a documented 5xx that can be made, or 501 with the kit's Error (CANNOT_GENERATE). */
+  readonly answeredWith: number;
+}
+
+export interface AnswerGuard {
+  /** The answer as the document allows it: the status, the media type the Accept prefers, headers and body checked. */
+  conform(operation: Operation, response: MockResponse, accept?: string): MockResponse;
+  /** Proves each documented answer of an operation (once; later calls look it up): those that cannot be made. */
+  prove(operation: Operation): readonly Unanswerable[];
+}
+
+export interface AnswerGuardOptions {
+  readonly compiled: CompiledContract;
+  readonly planOf: (operation: Operation, status: number) => AnswerPlan;
+  readonly errors: ErrorFactory;
+  /** `--seed`: what fitting and proofs fill in is the same on every run. */
+  readonly seed: number;
+  /** A generator from a seed, within the engine's generation budget (`--generation-budget`). */
+  readonly generatorFor: (seed: number) => ValueGenerator;
+}
+
+/** A documented answer made once from the document and checked against it, or why none can be. */
+type Proof =
+  | { readonly ok: true; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body?: unknown; readonly raw?: string }
+  | { readonly ok: false; readonly status: number; readonly where: string; readonly why: string };
+
+const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 };
+/** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
+const KEPT_PASSES = 16;
+
+export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor }: AnswerGuardOptions): AnswerGuard {
+  const generator = generatorFor(seed);
+  const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
+  const valid = (schema: Schema, value: unknown): boolean => problems(schema, value).length === 0;
+
+  /**
+   * The checks passed, remembered by the identity of an immutable body (mock/json.ts: it and everything in it can
+   * never change) with the operation and status (one plan each) and the values of every header the check reads: the
+   * same validator given the same input gives the same verdict, so a record read again is not checked again (issue
+   * 22, point 8). Header values are compared as strings, with no key built per request.
+   */
+  const passed = new WeakMap<object, Map<AnswerPlan, (string | undefined)[][]>>();
+  const hasPassed = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): boolean => {
+    const seen = passed.get(body)?.get(plan);
+    if (!seen) return false;
+    const names = plan.checkedHeaders;
+    return seen.some((values) => {
+      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
+      return true;
+    });
+  };
+  const rememberPass = (body: object, plan: AnswerPlan, headers: Readonly<Record<string, string>>): void => {
+    let byPlan = passed.get(body);
+    if (!byPlan) passed.set(body, (byPlan = new Map()));
+    let seen = byPlan.get(plan);
+    if (!seen) byPlan.set(plan, (seen = []));
+    // Bounded: a header generated afresh for each answer would add a new entry every time.
+    if (seen.length < KEPT_PASSES) seen.push(plan.checkedHeaders.map((name) => headers[name]));
+  };
+
+  const proofs = new Map<Operation, Map<string, Proof>>();
+  /** The proof of the documented answer `status` falls under, made on first need. */
+  const proofOf = (operation: Operation, key: string): Proof => {
+    let byKey = proofs.get(operation);
+    if (!byKey) proofs.set(operation, (byKey = new Map()));
+    let proof = byKey.get(key);
+    if (!proof) byKey.set(key, (proof = prove(operation, key)));
+    return proof;
+  };
+
+  const prove = (operation: Operation, key: string): Proof => {
+    const validators = compiled.operations.get(operation.operationId)!;
+    const status = representative(operation, key);
+    const plan = planOf(operation, status);
+    const own = generatorFor(seed ^ hash(`${operation.operationId} ${key}`));
+    const where = `/paths/${pointerText(operation.pathTemplate)}/${operation.method}/responses/${pointerText(key)}`;
+    const media = plan.content.find((m) => isJsonMediaType(m.mediaType));
+    const other = media ? undefined : plan.content[0];
+    let last: readonly Diagnostic[] = [];
+    for (let variant = 0; variant < 3; variant += 1) {
+      const headers = declaredHeaders(plan, {}, own, variant);
+      if (other) {
+        headers['content-type'] = concreteMediaType(other.mediaType);
+        last = validators.response(status, headers, undefined).diagnostics;
+        if (last.length === 0) return { ok: true, status, headers, raw: textOf(other.mediaType, exampleOrValue(other, own, variant), other.schema) };
+        continue;
+      }
+      if (!media) {
+        last = validators.response(status, headers, undefined).diagnostics;
+        if (last.length === 0) return { ok: true, status, headers };
+        continue;
+      }
+      headers['content-type'] = plan.jsonType ?? 'application/json';
+      const schema = media.schema ?? {};
+      const attempt = own.attempt(schema, 'response', variant, 0, '', answerSpot(operation, status, media.mediaType));
+      // No value within the generation budget (src/generate): the generator's own words say where and why.
+      if (!attempt.ok && media.examples.size === 0) return { ok: false, status, where: attempt.why.at, why: attempt.why.message };
+      const candidates = [...(variant === 0 ? media.examples.values() : []), ...(attempt.ok ? [attempt.value] : [])];
+      for (const candidate of candidates) {
+        last = validators.response(status, headers, candidate).diagnostics;
+        if (last.length === 0) return { ok: true, status, headers, body: immutableJson(candidate) };
+      }
+      const fitted = fitTo(candidates[0], schema, own, 'response', problems);
+      last = validators.response(status, headers, fitted).diagnostics;
+      if (last.length === 0) return { ok: true, status, headers, body: immutableJson(fitted) };
+    }
+    const first = last[0];
+    return { ok: false, status, where: `#${where}${first ? ` at ${first.pointer}` : ''}`, why: first?.message ?? 'no answer could be made' };
+  };
+
+  /**
+   * What an operation answers when it cannot make the answer it documents: a documented 5xx it can make (the
+   * document's own error), else the kit's Error, 501 CANNOT_GENERATE (unmakeable.ts), naming the spot and why.
+   */
+  const refusal = (operation: Operation, failed: Proof & { readonly ok: false }, base: MockResponse): MockResponse => {
+    const message = `The mock cannot make an answer ${operation.operationId} documents for ${failed.status}: ${failed.where}: ${failed.why} (said at start-up and in GET /__mock/resources).`;
+    const notes = [...(base.notes ?? []), message];
+    const serverError = serverErrorProof(operation);
+    if (serverError) {
+      const words: ErrorWords = { status: serverError.status, code: 'INTERNAL_ERROR', message };
+      const documented = serverError.body !== undefined ? documentedErrorBody(operation, words, generator, valid) : undefined;
+      const headers = copiedHeaders(base.headers, serverError.headers);
+      const body = documented?.kind === 'body' && documented.body !== undefined && compiled.operations.get(operation.operationId)!.response(serverError.status, headers, documented.body).diagnostics.length === 0 ? documented.body : serverError.body;
+      return withBody({ ...base, status: serverError.status, headers, notes }, body, serverError.raw);
+    }
+    const answer = errors.error('INTERNAL_ERROR', message);
+    const headers = copiedHeaders(base.headers, { 'content-type': 'application/json' });
+    return withBody({ ...base, status: CANNOT_GENERATE_STATUS, headers, notes }, { ...answer.body, code: CANNOT_GENERATE, status: CANNOT_GENERATE_STATUS });
+  };
+
+  /** The lowest documented 5xx whose answer can be made. */
+  const serverErrorProof = (operation: Operation): (Proof & { readonly ok: true }) | undefined => {
+    const keys = [...operation.responses.keys()].filter((key) => /^5(\d\d|XX)$/.test(key) || key === 'default').sort();
+    for (const key of keys) {
+      const proof = proofOf(operation, key);
+      if (proof.ok && proof.status >= 500) return proof;
+    }
+    return undefined;
+  };
+
+  /** An answer in a documented media type other than JSON: the value the JSON answer would have held, written in it. */
+  const otherMediaAnswer = (operation: Operation, response: MockResponse, status: number, plan: AnswerPlan, media: MediaTypeSpec): MockResponse => {
+    const headers = declaredHeaders(plan, response.headers, generator, 0);
+    headers['content-type'] = concreteMediaType(media.mediaType);
+    let value: unknown = response.body;
+    if (status >= 400) {
+      const words = wordsOf(status, response.body);
+      // The error's words in the document's error schema where it gives one (`<error><code/><message/></error>`).
+      value = media.schema ? fitTo(words, media.schema, generator, 'response', problems) : words;
+    } else if (value === undefined) {
+      value = exampleOrValue(media, generatorFor(seed ^ hash(operation.operationId)), 0);
+    }
+    const out: MockResponse = { ...response, status, headers, raw: textOf(media.mediaType, value, media.schema) };
+    return withoutBody(out);
+  };
+
+  const conform = (operation: Operation, response: MockResponse, accept?: string): MockResponse => {
+    const validators = compiled.operations.get(operation.operationId);
+    if (!validators || response.raw !== undefined) return response;
+    // The plan of the status meant says whether it is documented (its key): the hot path looks nothing else up.
+    const meant = planOf(operation, response.status);
+    const status = meant.key !== undefined ? response.status : documentedStatus(operation, response.status);
+    const plan = status === response.status ? meant : planOf(operation, status);
+    const other = plan.otherMedia === undefined && (accept === undefined || plan.mediaTypes.length < 2) ? undefined : otherMediaOf(plan, accept);
+    if (other) return otherMediaAnswer(operation, response, status, plan, other);
+    const headers = declaredHeaders(plan, response.headers, generator, 0);
+    let body = response.body;
+    const immutableBody = isImmutableJson(body) ? body : undefined;
+    if (status === response.status && immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
+    let verdict = validators.response(status, headers, body);
+    // A status of a class the operation documents none of: the one the request deserves, as it is.
+    if (verdict.statusKey === undefined) return { ...response, headers };
+    if (verdict.diagnostics.length === 0 && status === response.status) {
+      if (immutableBody) rememberPass(immutableBody, plan, headers);
+      return { ...response, headers };
+    }
+    // A refusal sent under another status (400 as the 422 the operation documents) says that status in its body too.
+    if (status >= 400) {
+      const documented = documentedErrorBody(operation, wordsOf(status, body), generator, valid);
+      if (documented.kind === 'body') body = documented.body;
+    } else if (plan.schema) {
+      // Seeded per operation, so what a repair fills in is the same on every call (two reads in a row agree).
+      generator.faker.seed(hash(operation.operationId) ^ seed);
+      body = fitTo(body, plan.schema, generator, 'response', problems);
+    }
+    if (body === undefined) delete headers['content-type'];
+    else headers['content-type'] = plan.jsonType ?? headers['content-type'] ?? 'application/json';
+    verdict = validators.response(status, headers, body);
+    const out: MockResponse = { ...response, status, headers };
+    if (verdict.diagnostics.length === 0) return withBody(out, body);
+    // Still not what the document allows: the proved answer for this status, else the declared refusal.
+    const proof = proofOf(operation, verdict.statusKey ?? plan.key ?? String(status));
+    const notes = [...(response.notes ?? []), `the answer did not fit the document at ${verdict.diagnostics.slice(0, 3).map((d) => `${d.pointer} ${d.message}`).join('; ')}`];
+    if (!proof.ok) return refusal(operation, proof, { ...out, notes });
+    const proved = copiedHeaders(headers, proof.headers);
+    for (const diagnostic of verdict.diagnostics) {
+      const name = /^\/header\/([^/]+)/.exec(diagnostic.pointer)?.[1];
+      if (name !== undefined && proof.headers[name] === undefined) delete proved[name];
+    }
+    const candidate = withBody({ ...out, headers: proved, notes: [...notes, `answered the document's proved ${proof.status} instead`] }, proof.body, proof.raw);
+    if (proof.raw === undefined && validators.response(status, proved, proof.body).diagnostics.length > 0) return refusal(operation, { ok: false, status, where: `the headers of ${operation.operationId}`, why: verdict.diagnostics[0]!.message }, { ...out, notes });
+    return candidate;
+  };
+
+  return {
+    conform,
+    prove(operation) {
+      const out: Unanswerable[] = [];
+      for (const key of operation.responses.keys()) {
+        const proof = proofOf(operation, key);
+        if (!proof.ok) out.push({ operationId: operation.operationId, status: key, where: proof.where, why: proof.why, answeredWith: serverErrorProof(operation)?.status ?? CANNOT_GENERATE_STATUS });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The status to answer for the one the engine means: itself when documented; else 400 or 422, whichever the
+ * operation documents, for a refusal of the other (RFC 9110 §15.5.1 vs RFC 4918 §11.2); else, for a server error, the
+ * 5xx the operation documents; else the status itself: a 404 for a record that is not there is what the request
+ * deserves, and no other status the operation documents says so (a 400 would tell the client its request was
+ * malformed).
+ */
+export function documentedStatus(operation: Operation, status: number): number {
+  if (responseFor(operation, status)) return status;
+  const alias = REFUSAL_ALIASES[status];
+  if (alias !== undefined && operation.responses.has(String(alias))) return alias;
+  // A server error says the same whatever its code ("the server could not"): the one the operation documents.
+  const documented5xx = status >= 500 ? [...operation.responses.keys()].filter((key) => /^5\d\d$/.test(key)).sort()[0] : undefined;
+  return documented5xx !== undefined ? Number(documented5xx) : status;
+}
+
+/** A status whose documented answer is `key`: the code itself, the first of a range it covers, or one `default` covers. */
+function representative(operation: Operation, key: string): number {
+  if (/^\d{3}$/.test(key)) return Number(key);
+  const range = /^(\d)XX$/i.exec(key);
+  const candidates = range ? Array.from({ length: 100 }, (_, i) => Number(range[1]) * 100 + i) : [500, 400, 200, ...Array.from({ length: 500 }, (_, i) => 100 + i)];
+  return candidates.find((status) => responseFor(operation, status)?.status === key) ?? candidates[0]!;
+}
+
+/** A media type other than JSON that the answer is sent in: the only kind it documents, or the one the Accept prefers. */
+function otherMediaOf(plan: AnswerPlan, accept: string | undefined): MediaTypeSpec | undefined {
+  if (plan.content.length === 0) return undefined;
+  if (plan.otherMedia) {
+    const preferred = preferredMediaType(accept, plan.mediaTypes);
+    return plan.content.find((m) => m.mediaType === preferred) ?? plan.otherMedia;
+  }
+  const preferred = preferredMediaType(accept, plan.mediaTypes);
+  return preferred === undefined || isJsonMediaType(preferred) ? undefined : plan.content.find((m) => m.mediaType === preferred);
+}
+
+/** Every header the documented response requires, generated from its schema where the answer lacks it. */
+function declaredHeaders(plan: AnswerPlan, given: Readonly<Record<string, string>>, generator: ValueGenerator, variant: number): Record<string, string> {
+  const headers = copiedHeaders(given);
+  for (const header of plan.requiredHeaders) {
+    const name = header.name.toLowerCase();
+    if (headers[name] !== undefined) continue;
+    const value = generator.value(asSchema(header.schema), 'response', variant, 1, name);
+    // Nothing within the generation budget: the header stays out, and the check names it.
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return headers;
+}
+
+/** A media type's string example, else a value of its schema (or a sentence, for a media type with none). */
+function exampleOrValue(media: MediaTypeSpec, generator: ValueGenerator, variant: number): unknown {
+  const examples = [...media.examples.values()];
+  const example = examples.find((value) => typeof value === 'string') ?? examples[0];
+  if (example !== undefined && variant === 0) return example;
+  return media.schema ? generator.value(media.schema, 'response', variant) : generator.faker.lorem.sentence();
+}
+
+/** What an error answer says: its own code and message where it is a plain Error, else the status's. */
+function wordsOf(status: number, body: unknown): ErrorWords {
+  const plain = isObject(body) ? body : {};
+  return { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
+}
+
+/** RFC 6901: `~` and `/` escaped. */
+function pointerText(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function withBody(response: MockResponse, body: unknown, raw?: string): MockResponse {
+  if (raw !== undefined) return { ...withoutBody(response), raw };
+  return body === undefined ? withoutBody(response) : { ...response, body };
+}
+
+function withoutBody(response: MockResponse): MockResponse {
+  const { body: _body, ...rest } = response;
+  return rest;
+}

@@ -1,0 +1,37 @@
+/**
+ * Fitting a value to a schema with branches (conform.ts fitTo): the branch that keeps most of what the value holds.
+ * ReadMe's API v2 answers a branch as `{ base: "v1", ... }` or `{ base: { ...the version... }, ... }` (anyOf): a record
+ * sent with `base: "v1"` was fitted to the first branch that validated after repair, its `base` replaced by an
+ * invented version, and each answer of the record, fitted again, disagreed with the last.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/index.js';
+import { compileContract } from '../../src/schema/index.js';
+import { fitTo } from './conform.js';
+import { ValueGenerator } from './generate.js';
+import type { Schema } from './schemas.js';
+
+const VERSION: Schema = { type: 'object', required: ['name', 'state'], additionalProperties: false, properties: { name: { type: 'string' }, state: { type: 'string', enum: ['current', 'deprecated'] } } };
+const BRANCH: Schema = {
+  anyOf: [
+    { type: 'object', required: ['base', 'name', 'uri'], additionalProperties: false, properties: { base: VERSION, name: { type: 'string' }, uri: { type: 'string' } } },
+    { type: 'object', required: ['base', 'name', 'uri'], additionalProperties: false, properties: { base: { type: 'string' }, name: { type: 'string' }, uri: { type: 'string' } } },
+  ],
+};
+
+describe('fitTo on a schema with branches', async () => {
+  const contract = await loadContract('openapi.yaml');
+  const compiled = compileContract(contract);
+  const problems = (schema: Schema, value: unknown) => compiled.validate(schema, value, 'response');
+
+  it('keeps what the value holds, in the branch that allows it, and fills the rest', () => {
+    const fitted = fitTo({ base: 'v1', name: 'v2' }, BRANCH, new ValueGenerator(3), 'response', problems);
+    expect(problems(BRANCH, fitted)).toEqual([]);
+    expect(fitted).toMatchObject({ base: 'v1', name: 'v2' });
+  });
+
+  it('keeps a member that only the other branch allows, in that branch', () => {
+    const fitted = fitTo({ base: { name: 'v1', state: 'current' }, name: 'v2' }, BRANCH, new ValueGenerator(3), 'response', problems);
+    expect(fitted).toMatchObject({ base: { name: 'v1', state: 'current' }, name: 'v2' });
+  });
+});
