@@ -100,7 +100,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared-process',
-          include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts', 'fixtures/**/*.test.ts', 'mock/*.test.ts'],
+          include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts', 'fixtures/**/*.test.ts', 'mock/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...OWN_PROCESS, ...TIER_EXCLUDE],
           isolate: false,
         },
