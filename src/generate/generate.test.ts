@@ -288,6 +288,22 @@ describe('integer formats bound a number (review 1, finding 13)', () => {
   ])('%s', (_name, schema) => {
     expectValidEverywhere(schema);
   });
+
+  // Regression (CI, adyen corpus): an unbounded int64 drew -9.2e18, which JSON.parse rounds and Prism refuses.
+  it.each<[string, Schema]>([
+    ['an unbounded int64', { type: 'integer', format: 'int64' }],
+    ['an int64 bounded above only', { type: 'integer', format: 'int64', maximum: 0 }],
+    ['an int64 number with a multipleOf', { type: 'number', format: 'int64', multipleOf: 7 }],
+  ])('%s is drawn among the integers JSON carries exactly, near the schema rather than the format bound', (_name, schema) => {
+    for (const value of expectValidEverywhere(schema)) {
+      expect(Number.isSafeInteger(value), String(value)).toBe(true);
+      expect(Math.abs(value as number)).toBeLessThan(1e9);
+    }
+  });
+
+  it('an int64 whose own bounds lie past 2^53 is still made inside them', () => {
+    for (const value of expectValidEverywhere({ type: 'integer', format: 'int64', minimum: 2 ** 60, maximum: 2 ** 61 })) expect(value as number).toBeGreaterThanOrEqual(2 ** 60);
+  });
 });
 
 describe('not and if/then/else (review 1, finding 13): valid values where the generator can judge them, else reported', () => {

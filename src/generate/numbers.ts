@@ -21,6 +21,12 @@ const INTEGER_FORMATS: Readonly<Record<string, { readonly min: number; readonly 
   int32: { min: -(2 ** 31), max: 2 ** 31 - 1 },
   int64: { min: -(2 ** 63), max: 2 ** 63 - 1 },
 };
+/**
+ * Where an int64 is generated when the schema's own bounds allow it: the integers a JSON number carries exactly
+ * (±(2^53-1)). Past them a value does not survive JavaScript's JSON.parse, and Prism refuses it (its int64 check is
+ * "must be >= -9007199254740991"): a mock answer of -9.2e18 for an unbounded `amount.value` broke the adyen corpus.
+ */
+const SAFE_INT64 = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
 /** Multiples tried either side of the one wanted before the search gives up (Ajv's float test refuses a few in a row at most). */
 const MAX_TRIES = 64;
 /** A narrow range of numbers without multipleOf is cut into this many steps for distinct values. */
@@ -59,7 +65,10 @@ export function domainOf(s: Schema, integer: boolean): NumberDomain {
   if (typeof exclusiveMin === 'number') min = Math.max(min ?? Number.NEGATIVE_INFINITY, nudge(exclusiveMin, true));
   if (typeof exclusiveMax === 'number') max = Math.min(max ?? Number.POSITIVE_INFINITY, nudge(exclusiveMax, false));
   if (format !== undefined) {
-    const range = INTEGER_FORMATS[format]!;
+    const full = INTEGER_FORMATS[format]!;
+    // int64 keeps to the safe integers unless the schema's bounds lie wholly outside them.
+    const safe = format === 'int64' && Math.max(min ?? SAFE_INT64.min, SAFE_INT64.min) <= Math.min(max ?? SAFE_INT64.max, SAFE_INT64.max);
+    const range = safe ? SAFE_INT64 : full;
     min = Math.max(min ?? range.min, range.min);
     max = Math.min(max ?? range.max, range.max);
   }
@@ -135,7 +144,9 @@ function scalar(walker: Walker, s: Schema, spot: Spot, hint: Hint, integer: bool
   // The runner's plain values, and the items of a uniqueItems array, are the n-th of the lattice from the least a
   // value needs; a lifelike value is drawn.
   const ordinal = hint.ordinal ?? (walker.style === 'plain' ? hint.variant : undefined);
-  const preferred = ordinal !== undefined ? plainValue(domain) : drawnValue(walker, domain, hint.name);
+  // A lifelike value is drawn near the schema's own bounds, not the format's (an unbounded int64 amount is not -2^53).
+  const lifelike = (): number => clamp(drawnValue(walker, domainOf({ ...s, format: undefined }, domain.integer), hint.name), domain);
+  const preferred = ordinal !== undefined ? plainValue(domain) : lifelike();
   const lattice = latticeOf(domain, preferred);
   const wanted = ordinal !== undefined ? nthIndex(lattice, indexNear(lattice, preferred, domain.integer), ordinal) : indexNear(lattice, preferred, false);
   const value = nearestAllowed(domain, lattice, wanted) ?? boundValue(domain);
@@ -143,17 +154,22 @@ function scalar(walker: Walker, s: Schema, spot: Spot, hint: Hint, integer: bool
   return made(value);
 }
 
-/** The runner's choice: the smallest integer in bounds from 1 up (ids start there); a number between the bounds. */
+/** The runner's choice: the smallest integer in bounds from 1 up (ids start there), else the one nearest 1; a number between the bounds. */
 function plainValue(domain: NumberDomain): number {
   const { min, max } = domain;
   if (domain.integer) {
     const value = min !== undefined ? Math.max(min, 1) : 1;
-    return max !== undefined && value > max ? (min ?? max) : value;
+    // Below 1 the nearest allowed integer is the upper bound (the lower one may be int64's -2^53).
+    return max !== undefined && value > max ? max : value;
   }
   if (min !== undefined && max !== undefined) return (min + max) / 2;
   if (min !== undefined) return min + 1;
   if (max !== undefined) return max - 1;
   return 1;
+}
+
+function clamp(value: number, domain: NumberDomain): number {
+  return Math.min(Math.max(value, domain.min ?? value), domain.max ?? value);
 }
 
 /** A lifelike value: drawn between the bounds (or near them), a number to two decimals. */
