@@ -7,7 +7,7 @@
  */
 import type { Operation } from '../src/contract/index.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
-import type { RecordedExchange } from './context.js';
+import type { RecordedExchange } from './recorded.js';
 import type { ParsedBody } from './http.js';
 import type { Finding } from './model.js';
 

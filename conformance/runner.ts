@@ -425,7 +425,7 @@ async function probe(ctx: RunContext, contract: Contract, displayUrl: string): P
   const operation: Operation | undefined = contract.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
   const query = operation?.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: '1' } : undefined;
   // The probes are judged like any answer to their operation: with its required headers (Xero's xero-tenant-id).
-  const headers = operation ? ctx.requiredHeaders(operation, ctx.generatorFor('probe')) : {};
+  const headers = operation ? ctx.requests.requiredHeaders(operation, ctx.generatorFor('probe')) : {};
   const record = await ctx.send('probe', { method: 'GET', path: operation?.pathTemplate ?? '/', ...(query ? { query } : {}), headers }, operation ? { kind: 'operation', operation } : { kind: 'none' });
   const error = record.result.error;
   if (error && error.code !== 'REDIRECT') {
@@ -449,7 +449,7 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
   const tried: string[] = [];
   let foreign404 = 0;
   for (const operation of lists) {
-    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: ctx.requiredHeaders(operation, ctx.generatorFor('probe')) }, { kind: 'operation', operation });
+    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: ctx.requests.requiredHeaders(operation, ctx.generatorFor('probe')) }, { kind: 'operation', operation });
     const response = record.result.response;
     tried.push(`GET ${displayUrl}${operation.pathTemplate} → ${response ? response.status : (record.result.error?.code ?? 'no answer')}`);
     if (response?.status !== 404) continue;

@@ -1,4 +1,4 @@
-import { answersJson } from '../context.js';
+import { answersJson } from '../requests/accept.js';
 import type { CheckDefinition } from './types.js';
 import { prepareInputs } from './support.js';
 import { judgeAcceptance } from './valid-variants.js';

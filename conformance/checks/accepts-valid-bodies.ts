@@ -1,7 +1,7 @@
 import { stringifyJson } from '../json.js';
 import { isObject, jsonBodyOf, schema, type JsonObject } from '../generate.js';
 import type { CheckDefinition } from './types.js';
-import { otherBodyMedia } from '../bodies.js';
+import { otherBodyMedia } from '../requests/bodies.js';
 import { prepareInputs, writesAllowed } from './support.js';
 import { judgeAcceptance, SharedInputs, sendValidBody, valueVariants, type ValueVariant } from './valid-variants.js';
 

@@ -1,5 +1,6 @@
 import { compareFields, declaredFields } from '../compare.js';
-import { answered, type Case, type CreatedRecord } from '../context.js';
+import { answered } from '../requests/call.js';
+import type { Case, CreatedRecord } from '../context.js';
 import { schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { createdSchema, identityField, readsSameRecord, successorRead, type LinkTarget, type ResourceKind } from '../links.js';

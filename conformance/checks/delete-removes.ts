@@ -1,4 +1,4 @@
-import { answered } from '../context.js';
+import { answered } from '../requests/call.js';
 import { evaluateExpression, identityField, pathProducer } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';

@@ -1,6 +1,8 @@
 import { excerptJson } from '../json.js';
 import type { Operation } from '../../src/contract/index.js';
-import { answered, type Case, type CreatedRecord, type ParamValue } from '../context.js';
+import { answered } from '../requests/call.js';
+import type { Case, CreatedRecord } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
 import { propertiesOf, schema } from '../generate.js';
 import { createdSchema, identityField, unqualified } from '../links.js';
 import type { Finding } from '../model.js';

@@ -1,5 +1,7 @@
 import { compareFields, declaredFields } from '../compare.js';
-import { answered, linkInputs, type Case } from '../context.js';
+import { answered } from '../requests/call.js';
+import { linkInputs } from '../requests/link-inputs.js';
+import type { Case } from '../context.js';
 import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from '../generate.js';
 import { createdSchema, recordReads, type LinkTarget, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
@@ -62,7 +64,7 @@ async function patchOne(c: Case, kind: ResourceKind, target: LinkTarget): Promis
   const body = { [field.name]: value };
   const linked = linkInputs(target, record.call.source);
   const path = linked.path;
-  const query = c.ctx.recordQuery(target.operation, linked.query, record.sent);
+  const query = c.ctx.requests.recordQuery(target.operation, linked.query, record.sent);
   const valid = c.checkValid(target.operation, { path, query, body });
   if (!valid.ok) return c.skip(valid.reason);
   const recordSchema = schema(createdSchema(kind));

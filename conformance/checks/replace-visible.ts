@@ -1,5 +1,5 @@
 import { compareFields, declaredFields } from '../compare.js';
-import { answered } from '../context.js';
+import { answered } from '../requests/call.js';
 import { isObject, schema } from '../generate.js';
 import { createdSchema, recordReads } from '../links.js';
 import type { Finding } from '../model.js';

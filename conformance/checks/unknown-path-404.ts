@@ -1,5 +1,5 @@
 import { createRouter } from '../../src/router.js';
-import { expandPath } from '../context.js';
+import { expandPath } from '../requests/paths.js';
 import { ABSENT_ID } from '../generate.js';
 import type { CheckDefinition } from './types.js';
 

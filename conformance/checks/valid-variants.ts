@@ -9,7 +9,9 @@
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import type { Diagnostic } from '../../src/schema/index.js';
-import { answered, type Call, type Case, type ParamValue, type RunContext } from '../context.js';
+import { answered, type Call } from '../requests/call.js';
+import type { Case, RunContext } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
 import { prepareInputs, type PreparedInputs } from './support.js';
 import { parseJson, plainJson } from '../json.js';
 import { ABSENT_ID, type Schema } from '../generate.js';
