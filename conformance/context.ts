@@ -11,7 +11,7 @@ import { CleanupRegistry } from './cleanup.js';
 import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
 import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
 import { reportableJson } from './json.js';
 import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
@@ -43,6 +43,8 @@ export type CreateOutcome =
 export interface RunSettings {
   readonly readOnly: boolean;
   readonly origin?: string;
+  /** --max-body-bytes: the target's request body limit, where its document states none. */
+  readonly bodyLimitBytes?: number;
   /** Names of the `--header` headers (a preflight announces them). */
   readonly headerNames: readonly string[];
   /** The checks that send requests a correct server refuses (invalid inputs, absent ids, wrong methods): their 4xx answers are expected. */
@@ -324,6 +326,11 @@ export class Case {
       depth?: number;
       /** Fill every optional field and make free text diverse (Generator.enrich): the round trip of data the generator never makes. */
       enrich?: boolean;
+      /**
+       * Changes the (enriched) body before it is sent, field by field: `keep` names the fields bound to other records
+       * and the record's own id, which stay; `isValid` says whether a candidate body is still valid for the create.
+       */
+      vary?: (body: JsonObject, bodySchema: Schema, keep: ReadonlySet<string>, isValid: (candidate: JsonObject) => boolean) => JsonObject;
     } = {},
   ): Promise<CreateOutcome> {
     const depth = options.depth ?? (options.setup ? 1 : 0);
@@ -343,6 +350,11 @@ export class Case {
       const id = identityField(kind);
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
       generated = this.checkValid(kind.create, { body: enriched });
+    }
+    if (options.vary && generated.ok && isObject(generated.body)) {
+      const id = identityField(kind);
+      const keep = new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']);
+      generated = this.checkValid(kind.create, { body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { body: candidate }).ok) });
     }
     if (options.body === undefined && generated.ok && isObject(generated.body)) generated = { ok: true, body: this.ownIdentity(kind, generated.body) };
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
