@@ -14,6 +14,7 @@ import { contentType } from './content-type.js';
 import { corsExposeHeaders } from './cors-expose-headers.js';
 import { corsOnErrors } from './cors-on-errors.js';
 import { corsPreflight } from './cors-preflight.js';
+import { createNewIdentity } from './create-new-identity.js';
 import { createReadBack } from './create-read-back.js';
 import { deleteRemoves } from './delete-removes.js';
 import { deprecationHeaders } from './deprecation-headers.js';
@@ -82,6 +83,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   acceptsLargeIds,
   // stateful, from the 201 links
   createReadBack,
+  createNewIdentity,
   replaceVisible,
   patchKeepsFields,
   listContainsCreated,
