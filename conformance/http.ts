@@ -8,6 +8,8 @@
  * redirect, all become `Exchange.error`, so one broken request fails one
  * check and the run goes on (issue 4, point 7).
  */
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
 import type { Exchange } from './model.js';
@@ -55,6 +57,13 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** The exact text sent. */
   readonly body?: string;
+  /**
+   * How the body goes on the wire (RFC 9112 §6): with its Content-Length (the default), or `chunked`, in chunks of
+   * at most 64 KiB with no Content-Length, as a client streaming a body it has not measured sends it (§7.1).
+   */
+  readonly framing?: 'length' | 'chunked';
+  /** A content coding applied to the body before it is sent (RFC 9110 §8.4.1), with its Content-Encoding. */
+  readonly contentCoding?: 'gzip';
   /**
    * The path template of the operation the request is meant for: a path that is
    * not one of its paths once normalised is not sent (safe-path.ts, issue 20 point 5).
@@ -154,7 +163,14 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResult> {
     const url = targetUrl(this.baseUrl, request.path, request.query, request.rawQuery);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCase(request.headers ?? {}), ...this.extraHeaders };
-    if (request.body !== undefined && !('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(request.body));
+    const payload = request.body === undefined ? undefined : request.contentCoding === 'gzip' ? gzipSync(Buffer.from(request.body, 'utf8')) : request.body;
+    if (request.contentCoding !== undefined && payload !== undefined) headers['content-encoding'] = request.contentCoding;
+    if (request.framing === 'chunked' && payload !== undefined) {
+      delete headers['content-length'];
+      headers['transfer-encoding'] = 'chunked';
+    } else if (payload !== undefined && !('content-length' in headers)) {
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
     const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(value)]));
     const recordedRequest: Exchange['request'] = {
       method: request.method,
@@ -199,8 +215,9 @@ export class HttpClient {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method as Dispatcher.HttpMethod,
-        headers,
-        body: request.body ?? null,
+        headers: request.framing === 'chunked' ? withoutTransferEncoding(headers) : headers,
+        // A stream with no length is sent chunked by undici (RFC 9112 §7.1); the recorded request says so.
+        body: payload === undefined ? null : request.framing === 'chunked' ? Readable.from(chunks(payload)) : payload,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         signal: controller.signal,
@@ -297,6 +314,20 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** A body cut in chunks of at most 64 KiB, for a chunked request. */
+function* chunks(payload: string | Buffer): Generator<Buffer> {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** undici frames a stream itself and refuses a Transfer-Encoding header set by hand; the recorded request keeps it. */
+function withoutTransferEncoding(headers: Record<string, string>): Record<string, string> {
+  const { 'transfer-encoding': _chunked, ...rest } = headers;
+  return rest;
 }
 
 function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -51,6 +51,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** --max-body-bytes: the target's request body limit, where its document states none (payload-too-large-413). */
+  readonly bodyLimitBytes?: number;
   /** Requests the run sends at most; default 20,000 (http.ts MAX_REQUESTS_PER_RUN). Checks past it are reported not run. */
   readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
@@ -132,6 +134,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     {
       readOnly: settings.readOnly,
       ...(settings.origin ? { origin: settings.origin } : {}),
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
     },

@@ -22,6 +22,10 @@ export interface CallInput {
   /** The Content-Type to send with a body; null sends none. Default application/json. */
   readonly contentType?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How the body is framed on the wire (http.ts): its Content-Length (default) or chunked. */
+  readonly framing?: HttpRequest['framing'];
+  /** A content coding applied to the body before it is sent (http.ts). */
+  readonly contentCoding?: HttpRequest['contentCoding'];
 }
 
 /** The outcome of one call, with what the checks ask of it most. */
@@ -83,7 +87,16 @@ export function buildRequest(operation: Operation, input: CallInput, fill: CallF
     }
   }
   const parts = queryParts(operation, fill.query());
-  const request: HttpRequest = { method: operation.method.toUpperCase(), path, query: parts.query, ...(parts.rawQuery.length > 0 ? { rawQuery: parts.rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
+  const request: HttpRequest = {
+    method: operation.method.toUpperCase(),
+    path,
+    query: parts.query,
+    ...(parts.rawQuery.length > 0 ? { rawQuery: parts.rawQuery } : {}),
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(body !== undefined && input.framing !== undefined ? { framing: input.framing } : {}),
+    ...(body !== undefined && input.contentCoding !== undefined ? { contentCoding: input.contentCoding } : {}),
+  };
   return { request, path, query: parts.query, ...(body !== undefined ? { body } : {}) };
 }
 
