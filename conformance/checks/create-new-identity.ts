@@ -12,7 +12,9 @@ import type { CheckDefinition } from './types.js';
 /**
  * A create names a new record: the id it answers is one no other record has
  * (RFC 9110 §15.3.2, 201: "one or more new resources have been created").
- * Where the create's body may carry the record's id field but need not (the
+ * Two creates in a row answer two ids, and the first record reads back as it
+ * was after the second (a server that reuses ids overwrites it). Where the
+ * create's body may carry the record's id field but need not (the
  * server assigns ids, and a client may still send one, as an Order body
  * built on the Order schema does), a create sent with the id of a record the
  * run already made either refuses it or makes a new record with an id of its
@@ -23,7 +25,7 @@ import type { CheckDefinition } from './types.js';
 export const createNewIdentity: CheckDefinition = {
   id: 'create-new-identity',
   family: 'stateful',
-  description: "A create sent with the id of an existing record (where its body may hold the id but need not) refuses it or makes a record with a new id, and the existing record is unchanged; where the document says the server gives ids, an unused id sent is not taken either.",
+  description: "Two creates make two records with two ids, the first unchanged; where the body may hold the id, the second is sent with the first's id and must refuse it or take a new one; where the document says the server gives ids, an unused id sent is not taken either.",
   explain: {
     why: 'A 201 says a new resource was created (RFC 9110 section 15.3.2). A server that takes the id a client sends answers two records under one id, or overwrites the record that had it: another client loses its data.',
     conformant: 'After an order with id 7 exists, `POST /store/orders` with `{"id": 7, "petId": 12, "quantity": 1}` answers 201 with an id other than 7 (or a 4xx), and `GET /store/orders/7` still shows the first order.',
@@ -34,40 +36,47 @@ export const createNewIdentity: CheckDefinition = {
       if (ctx.aborted) break;
       if (!ctx.isSelected(kind.create)) continue;
       const field = identityField(kind);
+      if (field === undefined) continue;
       const bodySchema = mergeAllOf(schema(jsonBodyOf(kind.create)?.schema));
-      const declared = field !== undefined ? propertiesOf(bodySchema)[field] : undefined;
-      // Only where the document lets a client send the id but does not make it choose one: a required id is the client's key.
-      if (field === undefined || declared === undefined || (bodySchema.required ?? []).includes(field) || mergeAllOf(declared).readOnly) continue;
-      await collide(ctx.newCase('create-new-identity', `${kind.create.operationId} with the ${field} of a record the run made`, kind.create.operationId), kind, field);
+      const declared = propertiesOf(bodySchema)[field];
+      // A required id is the client's key (Svix's event type name): who chooses it is not this check's question.
+      if ((bodySchema.required ?? []).includes(field)) continue;
+      // The id goes into the body only where the document lets a client send it there.
+      const sendsId = declared !== undefined && !mergeAllOf(declared).readOnly;
+      await collide(ctx.newCase('create-new-identity', `${kind.create.operationId} twice${sendsId ? `, the second with the ${field} of the first` : ''}: two records, two ids`, kind.create.operationId), kind, field, sendsId);
     }
   },
 };
 
-async function collide(c: Case, kind: ResourceKind, field: string): Promise<void> {
+/**
+ * Two creates: the second answers an id of its own, and the first reads back unchanged. Where the body may carry the
+ * id, the second is sent with the first's: the only thing that can make them collide besides a server reusing ids.
+ */
+async function collide(c: Case, kind: ResourceKind, field: string, sendsId: boolean): Promise<void> {
   const first = await c.create(kind, { setup: true });
   if (!first.ok) return c.setupFailed(first);
   const existing = idOf(first.record);
-  if (existing === undefined) return c.skip(`${kind.create.operationId}'s answer holds no ${field} to send again`);
-  // The same kind of body as any other create, with the first record's id in it: the only thing that can collide.
-  const second = await c.create(kind, { vary: (body, _schema, _keep, isValid) => (isValid({ ...body, [field]: existing }) ? { ...body, [field]: existing } : body) });
+  if (existing === undefined) return c.skip(`${kind.create.operationId}'s answer holds no ${field}, so two records cannot be told apart`);
+  const second = await c.create(kind, sendsId ? { vary: (body, _schema, _keep, isValid) => (isValid({ ...body, [field]: existing }) ? { ...body, [field]: existing } : body) } : {});
   // A refusal (409, 400, 422) is a right answer; a 5xx is no-server-error's; a body the schema refuses proves nothing.
   if (!second.ok && (second.noValidInput || second.transport)) return c.setupFailed(second);
-  if (second.ok && second.record.sent[field] === undefined) return c.skip(`no valid body for ${kind.create.operationId} holds ${field} ${String(existing)}`);
+  if (!second.ok && !sendsId) return c.setupFailed(second);
   const findings: Finding[] = [];
   const answeredId = second.ok ? idOf(second.record) : undefined;
   if (second.ok && answeredId !== undefined && String(answeredId) === String(existing)) {
-    findings.push({ pointer: `/body/${field}`, keyword: 'identity', message: `${answered(second.record.call)} with ${field} ${String(existing)}, the id of a record that already existed: a create took the id the client sent`, expected: `an id other than ${String(existing)}`, actual: answeredId });
+    const why = second.record.sent[field] !== undefined ? 'a create took the id the client sent' : 'the server gave a new record an id it had already given';
+    findings.push({ pointer: `/body/${field}`, keyword: 'identity', message: `${answered(second.record.call)} with ${field} ${String(existing)}, the id of a record that already existed: ${why}`, expected: `an id other than ${String(existing)}`, actual: answeredId });
   }
   if (second.ok) {
     // The record that had the id is still what it was: a server that overwrote it lost another client's data.
     const recordSchema = schema(createdSchema(kind));
     const expected = { ...declaredFields(first.record.sent, recordSchema), ...declaredFields(first.record.body, recordSchema) };
     for (const target of recordReads(kind)) {
-      findings.push(...(await readBack(c, first.record, target, expected)).map((f) => ({ ...f, message: `the record that had ${field} ${String(existing)}, after a create sent that ${field}: ${f.message}` })));
+      findings.push(...(await readBack(c, first.record, target, expected)).map((f) => ({ ...f, message: `the record with ${field} ${String(existing)}, after another create: ${f.message}` })));
     }
   }
   // Where the document says the id is the server's to give, an id no record has is not taken either.
-  if (findings.length === 0 && serverAssigned(c.ctx.contract, kind, field)) findings.push(...(await freshId(c, kind, field, existing)));
+  if (findings.length === 0 && sendsId && serverAssigned(c.ctx.contract, kind, field)) findings.push(...(await freshId(c, kind, field, existing)));
   c.conclude(findings);
 }
 
