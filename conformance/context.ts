@@ -12,7 +12,7 @@ import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
-import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
+import { HttpClient, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
 import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
@@ -38,7 +38,7 @@ export interface CreatedRecord {
 export type CreateOutcome =
   | { readonly ok: true; readonly record: CreatedRecord }
   /** `setup` is true when a record the check needed (not the one it tests) could not be made. */
-  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean };
+  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean; /** The status the create answered, when it answered. */ readonly status?: number };
 
 export interface RunSettings {
   readonly readOnly: boolean;
@@ -174,15 +174,25 @@ export class RunContext {
   /** Sends a request and records it; never throws for a transport problem. */
   async send(checkId: string, request: HttpRequest, target: ExchangeTarget): Promise<RecordedExchange> {
     const result = await this.client.send(forTarget(request, target));
-    const query = sentQuery(request);
-    const requestJson = sentJson(request);
+    return this.record(checkId, request.method, request.path, sentQuery(request), sentJson(request), result, target);
+  }
+
+  /** Sends a request byte for byte on a connection of its own (HttpClient.sendRaw) and records it like any other. */
+  async sendRaw(checkId: string, request: RawRequest, target: ExchangeTarget): Promise<RecordedExchange> {
+    const result = await this.client.sendRaw(request);
+    const query: Record<string, string[]> = {};
+    for (const [name, value] of result.url.searchParams) (query[name] ??= []).push(value);
+    return this.record(checkId, request.method, request.path, query, undefined, result, target);
+  }
+
+  private record(checkId: string, method: string, path: string, query: Record<string, string[]>, requestJson: unknown, result: HttpResult, target: ExchangeTarget): RecordedExchange {
     this.seq += 1;
     const record: RecordedExchange = {
       seq: this.seq,
       checkId,
       target,
-      method: request.method,
-      path: pathOf(request.path, this.client.baseUrl),
+      method,
+      path: pathOf(path, this.client.baseUrl),
       query,
       ...(requestJson !== undefined ? { requestJson } : {}),
       result,
@@ -241,6 +251,16 @@ export class Case {
       const who = target.kind === 'operation' ? target.operation.operationId : 'the API';
       if (schemes !== undefined) this.refusedForCredentials = `${request.method} ${record.path} answered ${status}: ${who} requires credentials (${schemes}) that the run does not send; pass them with --header`;
     }
+    return record.result;
+  }
+
+  /** Sends a request byte for byte (RunContext.sendRaw), kept as the case's evidence like any other. */
+  async sendRaw(request: RawRequest, target: ExchangeTarget): Promise<HttpResult> {
+    const record = await this.ctx.sendRaw(this.checkId, request, target);
+    this.evidence.push(record.result.exchange);
+    // A 5xx the passive checks see is no-server-error's; one they do not (target none) is the sending check's to judge.
+    const status = record.result.response?.status;
+    if (status !== undefined && status >= 500 && status !== 501 && target.kind !== 'none') this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
     return record.result;
   }
 
@@ -372,6 +392,7 @@ export class Case {
         reason: `${kind.create.operationId} answered ${call.status}${isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : ''} to a valid body, not ${kind.createdStatus} with a record`,
         setup: depth > 0,
         transport: false,
+        ...(call.status !== undefined ? { status: call.status } : {}),
       };
     }
     return { ok: true, record: { kind, sent: body, body: created, call } };

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
+import { exchangeRaw } from './raw-http.js';
 import type { Exchange } from './model.js';
 import { dotSegmentRefusal, pathRefusal, UNSAFE_PATH } from './safe-path.js';
 
@@ -69,6 +70,24 @@ export interface HttpRequest {
    * not one of its paths once normalised is not sent (safe-path.ts, issue 20 point 5).
    */
   readonly pathTemplate?: string;
+}
+
+/**
+ * A request written byte for byte on its own connection (raw-http.ts): a method any token may name, a request line
+ * or body framing that is malformed on purpose, a header block larger than servers take, HEAD read to its last byte.
+ */
+export interface RawRequest {
+  readonly method: string;
+  /** A path relative to the base URL, with its query. */
+  readonly path: string;
+  /** What ends the request line; `HTTP/1.1` unless the request line is to be malformed. */
+  readonly version?: string;
+  /** Sent after Host and the --header headers, as given. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The bytes after the header block, exactly as sent: no framing is added. */
+  readonly body?: string;
+  /** What the recorded request says was sent, when the request is too large or too odd to show whole (`a 96 KiB header`). */
+  readonly note?: string;
 }
 
 /** A response body as the checks see it. */
@@ -252,6 +271,48 @@ export class HttpClient {
     } finally {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', onAbort);
+      release();
+    }
+  }
+
+  /**
+   * Sends one request byte for byte on a connection of its own (raw-http.ts), within the run's limits (budget, rate,
+   * breaker, origin), and records it redacted like any other. A HEAD answer's body is every byte after its headers.
+   */
+  async sendRaw(request: RawRequest): Promise<HttpResult> {
+    const url = targetUrl(this.baseUrl, request.path);
+    const headers: Record<string, string> = { ...this.extraHeaders, ...lowerCase(request.headers ?? {}) };
+    const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(clip(value, EXCERPT_BYTES))]));
+    const recordedRequest: Exchange['request'] = {
+      method: request.method,
+      url: this.redact(url.href),
+      headers: recordedHeaders,
+      ...(request.body !== undefined ? { body: this.redact(clip(request.note ?? request.body, EXCERPT_BYTES)) } : request.note !== undefined ? { body: request.note } : {}),
+    };
+    const fail = (code: string, message: string, durationMs: number): HttpResult => ({ url, error: { code, message: this.redact(message) }, exchange: { request: recordedRequest, error: { code, message: this.redact(message) }, durationMs } });
+    if (this.options.signal?.aborted) return fail('ABORTED', 'not sent: the run was interrupted', 0);
+    const budget = this.options.maxRequests ?? MAX_REQUESTS_PER_RUN;
+    if (this.sent >= budget) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${budget} requests (raise it with --max-requests)`, 0);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const wire = Buffer.concat([Buffer.from(`${request.method} ${url.pathname}${url.search} ${request.version ?? 'HTTP/1.1'}\r\nhost: ${url.host}\r\n${head}connection: close\r\n\r\n`, 'latin1'), Buffer.from(request.body ?? '', 'utf8')]);
+    const release = await this.limiter.acquire();
+    this.sent += 1;
+    const started = performance.now();
+    try {
+      const outcome = await exchangeRaw(url, wire, { timeoutMs: this.options.timeoutMs, maxBytes: this.maxBodyBytes + 64 * 1024, head: request.method === 'HEAD', ...(this.options.signal ? { signal: this.options.signal } : {}) });
+      const durationMs = Math.round(performance.now() - started);
+      if (!outcome.ok) return fail(outcome.code, outcome.message, durationMs);
+      const { answer } = outcome;
+      const recordedResponse: NonNullable<Exchange['response']> = {
+        status: answer.status,
+        headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, this.redact(value)])),
+        bodyExcerpt: this.redact(answer.body.subarray(0, EXCERPT_BYTES).toString('utf8')),
+        bodyBytes: answer.bodyBytes,
+        truncated: answer.truncated,
+      };
+      const parsed: HttpResponse = { status: answer.status, headers: answer.headers, body: parseBody(answer.body, answer.truncated, answer.headers['content-type']) };
+      return { url, response: parsed, exchange: { request: recordedRequest, response: recordedResponse, durationMs } };
+    } finally {
       release();
     }
   }

@@ -59,7 +59,7 @@ export const errorShape: CheckDefinition = {
 const cache = new WeakMap<Contract, OpenAPIV3.SchemaObject | null>();
 
 /** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error. */
-function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
+export function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
   const known = cache.get(contract);
   if (known !== undefined) return known ?? undefined;
   const fromUnmatched = contract.unmatched.unknownPath?.content.find((m) => /json/i.test(m.mediaType))?.schema;

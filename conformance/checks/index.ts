@@ -21,6 +21,9 @@ import { deprecationHeaders } from './deprecation-headers.js';
 import { deprecationLinks } from './deprecation-links.js';
 import { errorCodeDocumented } from './error-code-documented.js';
 import { errorShape } from './error-shape.js';
+import { errorsBeforeRouting } from './errors-before-routing.js';
+import { headLikeGet } from './head-like-get.js';
+import { otherMethods } from './other-methods.js';
 import { listContainsCreated } from './list-contains-created.js';
 import { locationResolves } from './location-resolves.js';
 import { malformedJson } from './malformed-json.js';
@@ -66,6 +69,10 @@ export const CHECKS: readonly CheckDefinition[] = [
   unknownId404,
   unknownPath404,
   methodNotAllowed405,
+  // http: HTTP as a whole, beyond the operations (methods, framing, what a server's HTTP layer answers)
+  headLikeGet,
+  otherMethods,
+  errorsBeforeRouting,
   // negative
   negativeParameters,
   negativeBody,

@@ -1,0 +1,85 @@
+import type { Operation } from '../../src/contract/index.js';
+import { tokenList } from '../headers.js';
+import type { Call } from '../requests/call.js';
+import { acceptFor } from '../requests/accept.js';
+import { expandPath } from '../requests/paths.js';
+import { queryParts } from '../requests/query.js';
+import { targetUrl, type HttpResult } from '../http.js';
+import type { Finding } from '../model.js';
+import { prepareInputs } from './support.js';
+import type { CheckDefinition } from './types.js';
+
+/**
+ * HEAD is GET without the body (RFC 9110 §9.3.2: "the server MUST NOT send
+ * content in the response"; the header fields are those a GET would get).
+ * For every GET of the document, on records the run owns: HEAD answers the
+ * GET's status with its Content-Type and the headers the document declares
+ * for that answer, and not one byte of body; or, as a method the document
+ * does not list for the path, 405 with an Allow that lists exactly the
+ * documented methods. Sent on a connection of its own and read to its last
+ * byte, since a client that trusts the framing never sees a body HEAD must
+ * not have (and the next answer on that connection is corrupted by it).
+ */
+export const headLikeGet: CheckDefinition = {
+  id: 'head-like-get',
+  family: 'http',
+  description: "HEAD on every GET answers as the GET does (status, Content-Type, the documented headers) with no body, or 405 with Allow listing exactly the path's documented methods.",
+  explain: {
+    why: 'Proxies, caches and link checkers send HEAD; RFC 9110 section 9.3.2 makes it GET without content. A HEAD answered with a body corrupts the connection for the next request; one answered with other headers or another status misleads every cache.',
+    conformant: '`HEAD /pets?limit=1` answers 200 with `Content-Type: application/json` and `X-Total-Count`, and no body (or 405 with `Allow: GET, POST`).',
+  },
+  writes: true,
+  async run(ctx) {
+    for (const operation of ctx.operations) {
+      if (ctx.aborted) break;
+      if (operation.method !== 'get') continue;
+      const c = ctx.newCase('head-like-get', `HEAD ${operation.pathTemplate}, beside GET`, operation.operationId);
+      const prepared = await prepareInputs(c, operation);
+      if (!prepared.ok) {
+        prepared.fail(c);
+        continue;
+      }
+      const { path, query } = prepared.inputs;
+      const get = await c.call(operation, { path, query });
+      if (get.problem || get.status === undefined) {
+        c.skip(`the GET itself ${get.problem ?? 'got no answer'}; HEAD has nothing to be compared with`);
+        continue;
+      }
+      const target = expandPath(operation.pathTemplate, path, operation.parameters);
+      const parts = queryParts(operation, query);
+      const url = targetUrl('http://x', target, parts.query, parts.rawQuery);
+      const head = await c.sendRaw({ method: 'HEAD', path: `${url.pathname}${url.search}`, headers: { accept: acceptFor(operation), ...ctx.requests.requiredHeaders(operation, c.generator) } }, { kind: 'none' });
+      c.conclude(judgeHead(ctx.contract.pathMethods.get(operation.pathTemplate) ?? [], operation, get, head));
+    }
+  },
+};
+
+function judgeHead(methods: readonly string[], operation: Operation, get: Call, head: HttpResult): Finding[] {
+  const response = head.response;
+  if (!response) return [{ pointer: '/status', keyword: 'answer', message: `HEAD: ${head.error?.message ?? 'no answer'}` }];
+  if (response.status === 405) {
+    const allow = response.headers['allow'];
+    const expected = [...methods].sort().join(', ');
+    const actual = [...new Set(tokenList(allow).map((m) => m.toUpperCase()))].sort().join(', ');
+    if (allow === undefined) return [{ pointer: '/header/allow', keyword: 'required', message: 'HEAD answered 405 without Allow (RFC 9110 §15.5.6)', expected }];
+    return actual === expected ? [] : [{ pointer: '/header/allow', keyword: 'const', message: `HEAD answered 405 with Allow ${allow}; the document has ${expected} for ${operation.pathTemplate}`, expected, actual: allow }];
+  }
+  const findings: Finding[] = [];
+  if (response.status !== get.status) {
+    return [{ pointer: '/status', keyword: 'status', message: `HEAD answered ${response.status} where GET answered ${get.status} (RFC 9110 §9.3.2: HEAD is GET without content)`, expected: get.status, actual: response.status }];
+  }
+  const bytes = head.exchange.response?.bodyBytes ?? 0;
+  if (bytes > 0) findings.push({ pointer: '/body', keyword: 'head', message: `HEAD answered ${bytes} bytes of body; RFC 9110 §9.3.2: the server MUST NOT send content`, expected: 0, actual: bytes });
+  const mediaType = (text: string | undefined): string | undefined => text?.split(';')[0]?.trim().toLowerCase();
+  if (get.headers['content-type'] !== undefined && mediaType(response.headers['content-type']) !== mediaType(get.headers['content-type'])) {
+    findings.push({ pointer: '/header/content-type', keyword: 'head', message: `HEAD answered Content-Type ${response.headers['content-type'] ?? '(none)'} where GET answered ${get.headers['content-type']}`, expected: get.headers['content-type'], actual: response.headers['content-type'] ?? null });
+  }
+  // The headers the document declares for this answer, where the GET carried them (their values may move with the data).
+  for (const header of operation.responses.get(String(response.status))?.headers ?? []) {
+    const name = header.name.toLowerCase();
+    if (get.headers[name] !== undefined && response.headers[name] === undefined) {
+      findings.push({ pointer: `/header/${name}`, keyword: 'head', message: `HEAD answered without ${header.name}, which the GET carried and the document declares`, expected: get.headers[name] });
+    }
+  }
+  return findings;
+}
