@@ -187,9 +187,9 @@ export class SharedInputs {
   }
 }
 
-/** Sends a body text once it is known to be valid for the operation. */
-export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string): Promise<Sent> {
+/** Sends a body text once it is known to be valid for the operation (chunked, with `framing`). */
+export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string, framing?: 'chunked'): Promise<Sent> {
   const problems = bodyProblems(c.ctx, operation, text);
   if (problems.length > 0) return { skip: invalidReason(problems) };
-  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}) }), text };
+  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}), ...(framing ? { framing } : {}) }), text };
 }
