@@ -58,7 +58,9 @@ export function exchangeRaw(url: URL, wire: Buffer, options: RawOptions): Promis
     const timer = setTimeout(() => finish(size > 0 ? fromBytes(false) : { ok: false, code: 'TIMEOUT', message: `no answer within ${options.timeoutMs} ms (--timeout)` }), options.timeoutMs);
     const onAbort = (): void => finish({ ok: false, code: 'ABORTED', message: 'interrupted' });
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.end(wire));
+    // Written, not ended: a server may take a half-closed connection as a client gone and drop a slow answer;
+    // `Connection: close` is what ends it, from the server's side.
+    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => socket.write(wire));
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
