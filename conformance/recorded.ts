@@ -8,7 +8,11 @@ import type { HttpRequest, HttpResult } from './http.js';
 
 export type ExchangeTarget =
   | { readonly kind: 'operation'; readonly operation: Operation }
-  | { readonly kind: 'unmatched'; readonly which: 'unknownPath' | 'wrongMethod' }
+  /**
+   * A request no operation answers: a path the document lacks, a method a path lacks, or one a server's HTTP layer
+   * cannot parse (a malformed request line or chunk), which no document describes an answer for but its errors'.
+   */
+  | { readonly kind: 'unmatched'; readonly which: 'unknownPath' | 'wrongMethod' | 'unparsable' }
   /** Not a request the document describes (a CORS preflight): no response check applies. */
   | { readonly kind: 'none' };
 
