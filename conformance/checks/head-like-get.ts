@@ -14,20 +14,20 @@ import type { CheckDefinition } from './types.js';
  * For every GET of the document, on records the run owns: HEAD answers the
  * GET's status with its Content-Type and the headers the document declares
  * for that answer, and not one byte of body; or, as a method the document
- * does not list for the path, 405 (whose Allow is method-not-allowed-405's
- * to judge). Sent on a connection of its own and read to its last
+ * does not list for the path, a refusal (405, whose Allow is
+ * method-not-allowed-405's to judge, another 4xx, or 501). Sent on a connection of its own and read to its last
  * byte, since a client that trusts the framing never sees a body HEAD must
  * not have (and the next answer on that connection is corrupted by it).
  */
 export const headLikeGet: CheckDefinition = {
   id: 'head-like-get',
   family: 'http',
-  description: 'HEAD on every GET answers as the GET does (status, Content-Type, the documented headers) with no body, or 405 as a method the document does not list.',
+  description: 'HEAD on every GET answers as the GET does (status, Content-Type, the documented headers) with no body, or is refused (a 4xx or 501) as a method the document does not list.',
   explain: {
     why: 'Proxies, caches and link checkers send HEAD; RFC 9110 section 9.3.2 makes it GET without content. A HEAD answered with a body corrupts the connection for the next request; one answered with other headers or another status misleads every cache.',
-    conformant: '`HEAD /pets?limit=1` answers 200 with `Content-Type: application/json` and `X-Total-Count`, and no body (or 405, a method the document does not list).',
+    conformant: '`HEAD /pets?limit=1` answers 200 with `Content-Type: application/json` and `X-Total-Count`, and no body (or 405: a method the document does not list).',
   },
-  writes: true,
+  writes: false,
   async run(ctx) {
     for (const operation of ctx.operations) {
       if (ctx.aborted) break;
@@ -56,8 +56,10 @@ export const headLikeGet: CheckDefinition = {
 function judgeHead(operation: Operation, get: Call, head: HttpResult): Finding[] {
   const response = head.response;
   if (!response) return [{ pointer: '/status', keyword: 'answer', message: `HEAD: ${head.error?.message ?? 'no answer'}` }];
-  // A method the document does not list for the path, refused as such: what Allow says of a 405 is method-not-allowed-405's.
-  if (response.status === 405) return [];
+  // HEAD is a method the document does not list: a server may refuse it (405 and its Allow are method-not-allowed-405's,
+  // another 4xx or a 501 says the same). What it must not do is answer it otherwise than GET, or fail.
+  if ((response.status >= 400 && response.status < 500) || response.status === 501) return [];
+  if (response.status >= 500) return [{ pointer: '/status', keyword: 'server-error', message: `HEAD answered ${response.status}`, expected: get.status, actual: response.status }];
   const findings: Finding[] = [];
   if (response.status !== get.status) {
     return [{ pointer: '/status', keyword: 'status', message: `HEAD answered ${response.status} where GET answered ${get.status} (RFC 9110 §9.3.2: HEAD is GET without content)`, expected: get.status, actual: response.status }];
