@@ -3,7 +3,7 @@ import { compareFields, declaredFields } from '../compare.js';
 import type { Case } from '../context.js';
 import { answered, type Call } from '../requests/call.js';
 import { edgeRoundBody } from '../requests/boundaries.js';
-import { isObject, jsonBodyOf, schema, type JsonObject } from '../generate.js';
+import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from '../generate.js';
 import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
@@ -19,9 +19,9 @@ import type { CheckDefinition } from './types.js';
  * plain one, then one with every optional field and the data real users
  * send (decomposed Unicode, an offset date-time, 32/53-bit integers: requests/
  * boundaries.ts). The PUT a create's 201 links to is followed on a record
- * the run created; every other PUT with a JSON body whose path a GET also
- * reads (a stock set through `PUT /store/inventory/{petId}`) is judged the
- * same way, through that GET.
+ * the run created; every other PUT with a JSON body on an item path (its
+ * last segment a path parameter) whose GET reads a record (a stock set through
+ * `PUT /store/inventory/{petId}`) is judged the same way, through that GET.
  */
 export const replaceVisible: CheckDefinition = {
   id: 'replace-visible',
@@ -44,9 +44,13 @@ export const replaceVisible: CheckDefinition = {
     }
     for (const put of ctx.operations) {
       if (ctx.aborted) break;
-      if (put.method !== 'put' || linked.has(put) || !jsonBodyOf(put)) continue;
+      // A PUT on an item path (its last segment names the resource: `/store/inventory/{petId}`) that no create is. A
+      // PUT on a collection path, or one the document uses to add (Xero's PUT /Invoices adds invoices to the list GET
+      // /Invoices reads; PUT /Invoices/{id}/History appends a record), puts something else than what its GET shows.
+      if (put.method !== 'put' || linked.has(put) || !jsonBodyOf(put) || ctx.links.kinds.has(put.operationId) || !/\/\{[^/{}]+\}$/.test(put.pathTemplate)) continue;
       const get = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === put.pathTemplate);
-      if (!get) continue;
+      const read = get ? schema(okSchema(get)) : undefined;
+      if (!get || read?.type === 'array' || !declaresFields(read)) continue;
       await replaceByPath(ctx.newCase('replace-visible', `${get.operationId}, then ${put.operationId} twice and ${get.operationId} again`, put.operationId), put, get);
     }
   },
@@ -127,6 +131,11 @@ function judgeWrite(c: Case, call: Call, index: number): 'go' | 'skip' | 'stop' 
   if (index > 0) return 'skip';
   c.fail(`${answered(call)} to a valid replacement`, [{ pointer: '/status', keyword: 'status', message: 'a valid replacement of an existing record must succeed', expected: '2xx', actual: call.status }]);
   return 'stop';
+}
+
+/** Whether a read's answer schema declares fields: only then can it show what was put. */
+function declaresFields(s: ReturnType<typeof schema> | undefined): boolean {
+  return s !== undefined && Object.keys(propertiesOf(s)).length > 0;
 }
 
 function labelled(findings: readonly Finding[], index: number): Finding[] {

@@ -57,14 +57,18 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-order-complete-sells',
-    description: 'Completing an order sells the pet; a complete order can be neither reopened nor cancelled (rules 3, 4).',
+    description: 'Completing an order sells the pet and keeps its quantity taken; a complete order can be neither reopened nor cancelled (rules 3, 4).',
     subject: 'updateOrder',
     steps: [
       category,
       pet,
+      setStock(3),
       placeOrder(1),
+      readStock('the stock before the completion', 'beforeCompletion'),
       { operationId: 'updateOrder', note: 'complete it', params: { orderId }, body: { complete: true }, expect: { status: 200, fields: { '/complete': true } } },
       readPet('a complete order sells the pet', { '/status': 'sold' }),
+      // The quantity stays taken: only a cancel returns it (rule 4), and a complete order cannot be cancelled.
+      readStock('the completion returns nothing to the stock', 'afterCompletion', { '/quantity': { $var: 'beforeCompletion#/quantity' } }),
       { operationId: 'updateOrder', note: 'reopen it', params: { orderId }, body: { complete: false }, expect: { status: 409 } },
       { operationId: 'cancelOrder', note: 'cancel it', params: { orderId }, expect: { status: 409 } },
       { ...pet, note: 'a second pet', save: 'second' },
