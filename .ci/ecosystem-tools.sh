@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 10 point 8 by hand: Dredd and Specmatic against a fresh mock each, as
-# src/contract/ecosystem-tools.test.ts runs them (read its header for why Dredd
+# src/contract/ecosystem-tools.full.test.ts runs them (read its header for why Dredd
 # gets a copy with lone parameter `example`s and a hook that skips non-2xx).
 # Needs npm (registry or cache) and, for Specmatic, Java 17+. Run `npm run build` first.
 #   bash .ci/ecosystem-tools.sh     # logs in a temp dir, printed at the end

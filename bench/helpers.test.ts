@@ -88,6 +88,15 @@ describe('comparison with the committed figures', () => {
     expect(m['runner.fixtures.wallMs']).toEqual({ value: 1500, better: 'lower' });
   });
 
+  it('takes the proxy section’s figures: its throughput and ratios, its added p50, its CPU per request', () => {
+    const m = flattenMetrics({ proxy: { kinds: [{ id: 'getPet', ours: { rps: 3600, cpuUsPerRequest: 170, singleP99Ms: 9 }, oursOverBare: 0.6, oursOverPrism: 8, addedP50Ms: { ours: 0.36 }, addedP99Ms: { ours: 8.7 } }] } });
+    expect(m['proxy.getPet.ours.rps']).toEqual({ value: 3600, better: 'higher' });
+    expect(m['proxy.getPet.oursOverPrism']).toEqual({ value: 8, better: 'higher' });
+    expect(m['proxy.getPet.addedP50Ms']).toEqual({ value: 0.36, better: 'lower' });
+    expect(m['proxy.getPet.ours.cpuUsPerRequest']).toEqual({ value: 170, better: 'lower' });
+    expect(Object.keys(m).filter((name) => name.includes('P99'))).toEqual([]); // too noisy to compare
+  });
+
   it('flags a change of more than 20% in the worse direction, in either kind of figure', () => {
     const rows = compareMetrics(flattenMetrics(run(19000, 1.3, 500)), flattenMetrics(run(25000, 1, 500)));
     const byName = Object.fromEntries(rows.map((r) => [r.name, r]));

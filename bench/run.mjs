@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { printBigDocuments, runBigDocuments } from './lib/big-documents.mjs';
+import { ADDED_P50_TARGET_MS, printProxySection, PRISM_THROUGHPUT_TARGET, runProxySection } from './lib/proxy.mjs';
 import { runLoad } from './lib/load.mjs';
+import { printRunnerCost, runRunnerCost } from './lib/runner-cost.mjs';
 import { planPinning, setAffinity } from './lib/pinning.mjs';
 import { closeRequestAgent, installCleanupHandlers, readCpuUs, readRss, request, runNode, startServer } from './lib/procs.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
@@ -28,10 +30,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --seconds S           length of one round (default 2)
   --warmup S            warm-up per server and scenario, not measured (default 1)
   --connections N       concurrent connections of the load generator (default 10)
-  --only LIST           sections to run: scenarios,scale,runner,sessions,big (default all)
+  --only LIST           sections to run: scenarios,scale,runner,sessions,big,proxy,cost (default all)
   --scenario LIST       scenario ids: ${SCENARIOS.map((s) => s.id).join(',')}
   --sizes LIST          pet counts of the scale and sessions sections (default 10000,100000,1000000)
-  --runner-repeats N    conformance runs per target (default 3)
+  --runner-repeats N    conformance runs per target (default 3; section 7 runs max(N, 5) pairs)
   --big-starts N        mock starts per GitHub description in section 5 (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
@@ -48,7 +50,7 @@ function parseOptions() {
       seconds: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '10' },
-      only: { type: 'string', default: 'scenarios,scale,runner,sessions,big' },
+      only: { type: 'string', default: 'scenarios,scale,runner,sessions,big,proxy,cost' },
       scenario: { type: 'string', default: SCENARIOS.map((s) => s.id).join(',') },
       sizes: { type: 'string', default: '10000,100000,1000000' },
       'runner-repeats': { type: 'string', default: '3' },
@@ -106,7 +108,7 @@ function parseOptions() {
     process.exit(2);
   }
   if (o.selfTest) {
-    for (const section of ['scale', 'runner', 'sessions', 'big']) o.sections.delete(section);
+    for (const section of ['scale', 'runner', 'sessions', 'big', 'proxy', 'cost']) o.sections.delete(section);
     // The baseline replays the Pet Store's answers only: a scenario on another document has nothing to measure here.
     o.scenarios = o.scenarios.filter((id) => !SCENARIOS.find((s) => s.id === id).spec);
   }
@@ -652,6 +654,34 @@ async function main() {
     console.log('');
     printBigDocuments(results.big);
     failed ||= results.big.checks.some((c) => !c.pass) || results.big.documents.some((d) => d.error);
+  }
+
+  if (o.sections.has('proxy')) {
+    const pinning = o.pin ? planPinning() : { reason: '--no-pin' };
+    const placement = 'server' in pinning ? `each proxy on CPU ${pinning.server}, the load generator and the upstream on CPU ${pinning.load}` : `not pinned: ${pinning.reason}`;
+    console.log(`\n6. The validating proxy (issue 35): petstore-kit proxy against a bare node:http proxy and Prism's proxy, in front of the bare node:http upstream; ${o.rounds} interleaved rounds of ${o.seconds} s per request, throughput with ${o.connections} connections and latency with 1; ${placement}; targets: added p50 < ${ADDED_P50_TARGET_MS} ms, >= ${PRISM_THROUGHPUT_TARGET}x Prism's throughput`);
+    if ('server' in pinning) setAffinity(process.pid, pinning.load);
+    try {
+      results.proxy = await runProxySection(o, { root: ROOT, ...('server' in pinning ? { cpu: pinning.server, upstreamCpu: pinning.load } : {}) });
+      console.log('');
+      printProxySection(results.proxy);
+      failed ||= results.proxy.checks.some((c) => !c.pass);
+    } catch (error) {
+      console.log(`  proxy: ERROR ${error.message ?? error}`);
+      results.proxy = { error: String(error.message ?? error) };
+      failed = true;
+    } finally {
+      if ('server' in pinning) setAffinity(process.pid, pinning.all);
+    }
+  }
+
+  if (o.sections.has('cost')) {
+    const repeats = Math.max(o.runnerRepeats, o.quick ? 1 : 5);
+    console.log(`\n7. The runner's own CPU (issue 33, point 2): its process apart from the target's (the mock, another process); ${repeats} pairs of a start run (--only unknown-path-404) and a full run (every check, every report format), interleaved`);
+    results.runnerCost = await runRunnerCost({ root: ROOT, tmpDir, repeats });
+    console.log('');
+    printRunnerCost(results.runnerCost);
+    failed ||= results.runnerCost.checks.some((c) => !c.pass);
   }
 
   results.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));

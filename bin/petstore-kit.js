@@ -3,7 +3,8 @@
 // `npm run build`: `prepack` puts it in every tarball, and `npm start` and `npm test` build it first in a clone.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+// The command line's bundle (bin/dev/build.mjs says why it is one).
+const entry = new URL('../dist/cli/main.js', import.meta.url);
 const followParent = new URL('../dist/src/cli/follow-parent.js', import.meta.url);
 if (!existsSync(entry) || !existsSync(followParent)) {
   process.stderr.write('petstore-kit: dist/ is missing or out of date; run `npm run build` in the petstore-kit folder first (`npm start` and `npm test` do).\n');

@@ -10,13 +10,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { choiceOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
+import { choiceOption, generationBudgetOption, integerOption, parseCommand, type RawOptions } from '../src/cli/parse.js';
 import { isKitError, KitError } from '../src/kit-error.js';
 import { CHECKS } from './checks/index.js';
 import { explainCheck } from './explain.js';
 import { parseMinCoverage } from './min-coverage.js';
 import { parseReportFiles, writeReportFiles, type ReportFile } from './report-files.js';
-import type { ReportFormat } from './model.js';
+import type { ReportFormat, RunReport } from './model.js';
 import { renderCouldNotRun } from './reporters/could-not-run.js';
 import { neutralise } from './reporters/safe-text.js';
 import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
@@ -24,6 +24,7 @@ import { MAX_REQUESTS_PER_RUN } from './http.js';
 import { NOT_RUN_PREFIX } from './context.js';
 import { MAX_PROBED_BODY_BYTES } from './checks/payload-too-large-413.js';
 import { runConformance } from './runner.js';
+import { parseShard } from './shard.js';
 
 export async function runConformanceCommand(argv: readonly string[]): Promise<number> {
   const raw = parseCommand('conformance', argv);
@@ -85,6 +86,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     baseUrl,
     ...(raw.spec ? { specPath: raw.spec } : {}),
     ...(raw['allow-refs'] ? { allowRefs: raw['allow-refs'] } : {}),
+    ...(raw.strict === true ? { strictSchema: true } : {}),
     headers,
     readOnly: raw['read-only'] === true,
     only: splitList(raw.only),
@@ -97,6 +99,8 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     seed: integerOption('conformance', 'seed', raw.seed, 0, 2 ** 31 - 1) ?? 1,
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),
+    ...(raw.shard !== undefined ? { shard: parseShard(raw.shard) } : {}),
+    ...(raw['generation-budget'] ? { generationBudget: generationBudgetOption('conformance', raw['generation-budget']) } : {}),
   };
   const consoleReporter = createReporter('console', { stream: process.stderr, quiet: raw.quiet === true, redact });
 
@@ -128,12 +132,16 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
   }
   for (const line of await writeReportFiles(report, reportFiles, redact)) process.stdout.write(`${line}\n`);
   if (stoppedBy) return 128 + STOP_SIGNALS[stoppedBy];
+  return exitCodeOf(report);
+}
+
+/** 1 when a check failed; 2 when the request budget left checks unrun (incomplete, not a pass: issue 21, point 3); else 0. */
+export function exitCodeOf(report: RunReport): number {
   if (report.summary.failed > 0) return 1;
-  // Checks the request budget left unrun: the run is incomplete, not a pass (issue 21, point 3).
   return report.results.some((r) => r.verdict === 'skipped' && r.reason?.startsWith(NOT_RUN_PREFIX)) ? 2 : 0;
 }
 
-async function writeReport(output: string, text: string): Promise<void> {
+export async function writeReport(output: string, text: string): Promise<void> {
   try {
     await writeFile(resolve(output), text.endsWith('\n') ? text : `${text}\n`);
   } catch (error) {
@@ -141,15 +149,15 @@ async function writeReport(output: string, text: string): Promise<void> {
   }
 }
 
-/** `--header 'Name: value'`, repeatable. */
-function parseHeaders(values: readonly string[]): Record<string, string> {
+/** `--header 'Name: value'`, repeatable (the proxy's --header too). */
+export function parseHeaders(values: readonly string[], command: 'conformance' | 'proxy' = 'conformance'): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
     const colon = value.indexOf(':');
     const name = colon > 0 ? value.slice(0, colon).trim() : '';
     if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
       // The value may be a secret: the message names the flag, never echoes it.
-      throw new KitError('USAGE', "petstore-kit conformance: --header takes 'Name: value' with a valid header name (RFC 9110 §5.1).");
+      throw new KitError('USAGE', `petstore-kit ${command}: --header takes 'Name: value' with a valid header name (RFC 9110 §5.1).`);
     }
     const headerValue = value.slice(colon + 1).trim();
     // RFC 9110 §5.5: a field value is visible ASCII, space and tab (obs-text is obsolete, and undici refuses much of it
@@ -157,7 +165,7 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
     // Refused here as the usage error it is, before anything is sent, naming the header and never the value.
     if (!/^[\t\x20-\x7e]*$/.test(headerValue)) {
       const kind = /[\r\n]/.test(headerValue) ? 'a CR or LF' : /[^\x00-\x7f]/.test(headerValue) ? 'a non-ASCII character' : 'a control character';
-      throw new KitError('USAGE', `petstore-kit conformance: the --header value of ${name} holds ${kind}; a header value takes visible ASCII, spaces and tabs only (RFC 9110 §5.5). The value is not shown.`);
+      throw new KitError('USAGE', `petstore-kit ${command}: the --header value of ${name} holds ${kind}; a header value takes visible ASCII, spaces and tabs only (RFC 9110 §5.5). The value is not shown.`);
     }
     headers[name] = headerValue;
   }
@@ -165,7 +173,7 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
 }
 
 /** `--only a --only b,c` → [a, b, c]. */
-function splitList(values: readonly string[] | undefined): string[] {
+export function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 

@@ -22,7 +22,7 @@
  * answering 100,000-deep JSON cannot overflow the runner's stack.
  */
 import type { Finding } from './model.js';
-import { isObject, schema, type Schema } from './generate.js';
+import { isObject, mergeAllOf, schema, type Schema } from './generate.js';
 
 /**
  * True when `actual` holds what `expected` holds: every declared field of an
@@ -81,6 +81,8 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
   for (const [key, value] of Object.entries(expected)) {
     if (value === undefined) continue;
     const propertySchema = declared?.[key] ? schema(declared[key]) : undefined;
+    // OpenAPI 3.0.3 §4.7.25 (3.1: JSON Schema's writeOnly): a writeOnly field is sent, never answered; its absence is right.
+    if (propertySchema && mergeAllOf(propertySchema).writeOnly === true) continue;
     if (propertySchema && !holdsVerbatim(value, propertySchema)) {
       // Not expected as sent: absent or null is the document's own answer; a value must mean what was sent.
       const answered = actual[key];

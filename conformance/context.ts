@@ -6,6 +6,7 @@
  * CheckResult.
  */
 import type { Contract, Operation, ParameterSpec } from '../src/contract/index.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 import type { CompiledContract } from '../src/schema/index.js';
 import { CleanupRegistry } from './cleanup.js';
 import { UNSAFE_PATH } from './safe-path.js';
@@ -49,6 +50,8 @@ export interface RunSettings {
   readonly headerNames: readonly string[];
   /** The checks that send requests a correct server refuses (invalid inputs, absent ids, wrong methods): their 4xx answers are expected. */
   readonly provokingChecks?: ReadonlySet<string>;
+  /** `--generation-budget`: the caps on one generated value (src/generate/budget.ts); the defaults when absent. */
+  readonly generationBudget?: GenerationBudget;
 }
 
 export class RunContext {
@@ -115,7 +118,8 @@ export class RunContext {
       for (const char of checkId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
       // Every body the generator calls valid has passed the operation's compiled request validator, as the exact text sent.
       const validate = (operation: Operation, value: unknown): readonly Finding[] => this.compiled.operations.get(operation.operationId)?.body(value) ?? [];
-      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`, validate);
+      const options = { document: this.contract.document, ...(this.settings.generationBudget ? { budget: this.settings.generationBudget } : {}) };
+      generator = new Generator((this.seed * 7919 + hash) >>> 0, this.runTag, `${(this.generators.size + 1).toString(36)}.`, validate, options);
       this.generators.set(checkId, generator);
     }
     return generator;

@@ -4,28 +4,37 @@
  * from the schemas' own constraints. Nothing here knows a field of the Pet
  * Store: a document with other shapes gets other inputs.
  *
- * Faker is a private instance seeded with --seed (`new Faker({locale, seed})`),
+ * Faker is a private instance seeded with --seed (`createEnglishFaker(seed)`),
  * never the global one, so two runs with one seed send the same values
  * (apart from the run tag that keeps their records apart).
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { createEnglishFaker } from '../src/english-faker.js';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { MediaTypeSpec, Operation, ParameterSpec } from '../src/contract/index.js';
-import { sampleFromPattern } from '../src/pattern-sample.js';
+import {
+  asSchema,
+  DEFAULT_GENERATION_BUDGET,
+  describeUnmakeable,
+  generate,
+  isObject,
+  mergeAllOf,
+  propertiesOf as composedProperties,
+  generatedTypeOf,
+  type Generated,
+  type GenerationBudget,
+  type JsonObject,
+  type Schema,
+} from '../src/generate/index.js';
 import { isJsonMediaType, type Diagnostic } from '../src/schema/index.js';
 import { parseJson, plainJson, stringifyJson } from './json.js';
 
-export type Schema = OpenAPIV3.SchemaObject;
-export type JsonObject = Record<string, unknown>;
+export { isObject, mergeAllOf, type JsonObject, type Schema };
 
 /** The document is dereferenced when loaded (src/contract/load.ts), so every schema position holds a schema. */
 export function schema(value: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject | boolean | undefined): Schema {
   // JSON Schema 2020-12 (OpenAPI 3.1) allows `true`/`false` as a schema (`items: false`): read as one without keywords.
-  return (typeof value === 'object' && value !== null ? value : {}) as Schema;
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return asSchema(value);
 }
 
 export function jsonBodyOf(operation: Operation): MediaTypeSpec | undefined {
@@ -73,6 +82,12 @@ const DIVERSE_TEXT = 'Zoë ÅNGSTRÖM "Rex" O\'Brien <b>&amp;</b> 名前 🐕 \\
 /** Schema samples tried after the examples, each taking other branches of oneOf/anyOf. */
 const SAMPLE_VARIANTS = 3;
 
+export interface GeneratorOptions {
+  /** The caps on one generated value (`--generation-budget`); the defaults when absent. */
+  readonly budget?: GenerationBudget;
+  readonly document?: object;
+}
+
 export class Generator {
   readonly faker: Faker;
   private counter = 0;
@@ -85,8 +100,10 @@ export class Generator {
     private readonly label = '',
     /** The gate every body passes before it is called valid; without one (unit tests) every candidate passes. */
     private readonly validate: BodyValidator = () => [],
+    /** `--generation-budget`, and the document, so a report names the component a schema is. */
+    private readonly options: GeneratorOptions = {},
   ) {
-    this.faker = new Faker({ locale: [en], seed });
+    this.faker = createEnglishFaker(seed);
   }
 
   /** A fresh suffix for one record's free-text fields. */
@@ -113,13 +130,20 @@ export class Generator {
     const media = jsonBodyOf(operation);
     if (!media) return { ok: false, reason: `${operation.operationId} takes no JSON body` };
     const bodySchema = schema(media.schema);
-    const candidates: (() => unknown)[] = [
-      ...preferredExamples(media).map((example) => () => structuredClone(example)),
-      ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => () => this.sample(bodySchema, 0, variant)),
+    const at = `#/paths/${escapePointer(operation.pathTemplate)}/${operation.method.toLowerCase()}/requestBody/content/${escapePointer(media.mediaType)}/schema`;
+    const candidates: (() => Generated)[] = [
+      ...preferredExamples(media).map((example) => (): Generated => ({ ok: true, value: structuredClone(example) })),
+      ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => () => this.attempt(bodySchema, 0, variant, at)),
     ];
     let reason = `no example and no sample of ${operation.operationId}'s body schema`;
     for (const candidate of candidates) {
-      const base = candidate();
+      const made = candidate();
+      // What cannot be generated within the budget is said, not sent (issue 31): the check skips with it.
+      if (!made.ok) {
+        reason = `${operation.operationId}'s body cannot be generated: ${describeUnmakeable(made.why)}`;
+        continue;
+      }
+      const base = made.value;
       const body = isObject(base) ? this.fill(base, bodySchema, bindings) : base;
       const problems = this.validate(operation, asSent(body));
       if (problems.length === 0) return { ok: true, body };
@@ -138,7 +162,8 @@ export class Generator {
     // A required field the example lacks (a document whose example is partial) is filled from its schema.
     for (const name of merged.required ?? []) {
       const property = properties[name];
-      if (!(name in base) && property && !schema(property).readOnly) base[name] = this.sample(schema(property), 1);
+      const value = !(name in base) && property && !schema(property).readOnly ? this.sample(schema(property), 1) : undefined;
+      if (value !== undefined) base[name] = value;
     }
     // A bound field names a record the run owns (`merchantId: "119"`): a tag on it would name no record, and two
     // records bound to one parent would no longer share it (list-contains-created filters by it).
@@ -158,9 +183,13 @@ export class Generator {
     for (const [name, raw] of Object.entries(propertiesOf(bodySchema))) {
       const p = mergeAllOf(raw);
       if (p.readOnly || keep.has(name)) continue;
-      if (!(name in out)) out[name] = this.sample(p, 1);
+      if (!(name in out)) {
+        const sampled = this.sample(p, 1);
+        if (sampled === undefined) continue;
+        out[name] = sampled;
+      }
       const value = out[name];
-      if (typeof value !== 'string' || typeOf(p) !== 'string' || p.enum || p.format || p.pattern || !value.includes(this.runTag)) continue;
+      if (typeof value !== 'string' || generatedTypeOf(p) !== 'string' || p.enum || p.format || p.pattern || !value.includes(this.runTag)) continue;
       const tag = value.slice(value.indexOf(this.runTag));
       const max = p.maxLength ?? 200;
       const room = max - [...tag].length - 1;
@@ -188,147 +217,25 @@ export class Generator {
   }
 
   /**
-   * A value for a schema in the request view (OpenAPI 3.0.3 §4.7.24:
-   * readOnly properties are not sent): its example, enum, default, or one
-   * built from its type and bounds; `allOf` parts are merged first, and
-   * `variant` picks among the branches of `oneOf`/`anyOf` (the validator
-   * decides which candidate is valid). One small function per construct.
+   * A value for a schema in the request view (OpenAPI 3.0.3 §4.7.24: readOnly properties are not sent), by the
+   * kit's one generator (src/generate/, issue 31) in its plain style: the document's example or default on variant
+   * 0, an enum value, a branch of `oneOf`/`anyOf` picked by `variant` (the validator decides which candidate is
+   * valid), else the least a valid value needs; within the generation budget, or why not (`at`: the schema's spot).
    */
+  attempt(raw: Schema, depth: number, variant = 0, at?: string): Generated {
+    return generate(raw, { view: 'request', style: 'plain', faker: this.faker, budget: this.options.budget ?? DEFAULT_GENERATION_BUDGET, variant, depth, ...(at !== undefined ? { at } : {}), ...(this.options.document ? { document: this.options.document } : {}) });
+  }
+
+  /** A value for a schema (attempt()), or undefined when none can be made within the generation budget. */
   sample(raw: Schema, depth: number, variant = 0): unknown {
-    const s = mergeAllOf(raw);
-    // OpenAPI 3.1 (JSON Schema 2020-12): `const` allows one value; `examples` is a list.
-    const { const: constant, examples } = s as { const?: unknown; examples?: unknown };
-    if (constant !== undefined) return structuredClone(constant);
-    if (s.example !== undefined && variant === 0) return structuredClone(s.example as unknown);
-    if (Array.isArray(examples) && examples.length > 0 && variant === 0) return structuredClone(examples[0] as unknown);
-    const values = (s.enum ?? []).filter((v) => v !== null);
-    if (values.length > 0) return values[variant % values.length];
-    if (s.default !== undefined && s.default !== null && variant === 0) return structuredClone(s.default as unknown);
-    const branches = s.oneOf ?? s.anyOf;
-    if (branches && branches.length > 0) {
-      const { oneOf: _one, anyOf: _any, ...rest } = s;
-      return this.sample(mergeAllOf({ allOf: [rest, schema(branches[variant % branches.length])] }), depth, variant);
-    }
-    switch (typeOf(s)) {
-      case 'integer':
-        return sampleInteger(s);
-      case 'number':
-        return sampleNumber(s);
-      case 'boolean':
-        return false;
-      case 'null':
-        return null;
-      case 'array':
-        return this.sampleArray(s, depth, variant);
-      case 'object':
-        return this.sampleObject(s, depth, variant);
-      default:
-        return this.sampleString(s);
-    }
-  }
-
-  private sampleArray(s: Schema, depth: number, variant: number): unknown[] {
-    const items = schema((s as OpenAPIV3.ArraySchemaObject).items);
-    // OpenAPI 3.1 tuples: `prefixItems` fixes the first items, each by its own schema.
-    const { prefixItems } = s as { prefixItems?: unknown };
-    if (Array.isArray(prefixItems)) return prefixItems.map((item: OpenAPIV3.SchemaObject, i) => this.sample(schema(item), depth + 1, variant + i));
-    const length = depth > 3 ? (s.minItems ?? 0) : Math.min(Math.max(1, s.minItems ?? 1), s.maxItems ?? Number.POSITIVE_INFINITY);
-    const out: unknown[] = [];
-    for (let i = 0; i < length; i += 1) out.push(this.sample(items, depth + 1, s.uniqueItems ? variant + i : variant));
-    return out;
-  }
-
-  private sampleObject(s: Schema, depth: number, variant: number): JsonObject {
-    const out: JsonObject = {};
-    const properties = s.properties ?? {};
-    const writable = Object.keys(properties).filter((name) => !schema(properties[name]).readOnly);
-    const wanted = new Set((s.required ?? []).filter((name) => !schema(properties[name]).readOnly));
-    // minProperties: add optional writable properties until there are enough.
-    for (const name of writable) if (wanted.size < (s.minProperties ?? 0)) wanted.add(name);
-    for (const name of wanted) out[name] = depth > 6 ? {} : this.sample(schema(properties[name]), depth + 1, variant);
-    return out;
-  }
-
-  private sampleString(s: Schema): string {
-    if (s.pattern) return fitLength(this.fromPattern(s.pattern), s);
-    switch (s.format) {
-      case 'date-time':
-        return this.faker.date.soon({ days: 30, refDate: '2030-01-01T00:00:00Z' }).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      case 'date':
-        return this.faker.date.soon({ days: 30, refDate: '2030-01-01T00:00:00Z' }).toISOString().slice(0, 10);
-      case 'time':
-        return '09:30:00Z';
-      case 'uri':
-      case 'url':
-        return `https://example.com/${this.faker.string.alphanumeric(8)}`;
-      case 'uri-reference':
-        return `/${this.faker.string.alphanumeric(8)}`;
-      case 'email':
-        return this.faker.internet.email();
-      case 'uuid':
-        return this.faker.string.uuid();
-      case 'hostname':
-        return 'example.com';
-      case 'ipv4':
-        return '192.0.2.1';
-      case 'ipv6':
-        return '2001:db8::1';
-      case 'byte':
-        return fitLength(Buffer.from(this.faker.word.noun()).toString('base64'), s);
-      default:
-        return fitLength(this.faker.word.noun(), s);
-    }
-  }
-
-  /** A string matching the pattern (randexp, src/pattern-sample.ts), drawn from this generator's seeded faker; a plain word when none does. */
-  private fromPattern(pattern: string): string {
-    return sampleFromPattern(pattern, (from, to) => this.faker.number.int({ min: from, max: to })) ?? this.faker.word.noun();
+    const result = this.attempt(raw, depth, variant);
+    return result.ok ? result.value : undefined;
   }
 }
 
 /** The exact JSON text of a body, read back as the validators read a request (json.ts): what is validated is what is sent. */
 export function asSent(body: unknown): unknown {
   return body === undefined ? undefined : plainJson(parseJson(stringifyJson(body)));
-}
-
-/** The type a schema asks for, or the one its keywords imply (`properties` → object). */
-function typeOf(s: Schema): string | undefined {
-  // OpenAPI 3.1 type lists (`[string, "null"]`): the first type that is not null, so a value is built.
-  const types: unknown = s.type;
-  if (Array.isArray(types)) return types.find((type: unknown): type is string => typeof type === 'string' && type !== 'null') ?? (types.includes('null') ? 'null' : undefined);
-  if (s.type) return s.type;
-  if (s.properties || s.required || s.additionalProperties !== undefined) return 'object';
-  if ('items' in s) return 'array';
-  if (typeof s.minimum === 'number' || typeof s.maximum === 'number') return 'number';
-  return undefined;
-}
-
-/** The smallest integer in bounds, preferring 1 (ids start there); a multiple of multipleOf. */
-function sampleInteger(s: Schema): number {
-  const min = typeof s.minimum === 'number' ? (s.exclusiveMinimum === true ? Math.floor(s.minimum) + 1 : Math.ceil(s.minimum)) : undefined;
-  const max = typeof s.maximum === 'number' ? (s.exclusiveMaximum === true ? Math.ceil(s.maximum) - 1 : Math.floor(s.maximum)) : undefined;
-  let value = min !== undefined ? Math.max(min, 1) : 1;
-  if (max !== undefined && value > max) value = min ?? max;
-  const step = typeof s.multipleOf === 'number' && s.multipleOf > 0 ? s.multipleOf : undefined;
-  if (step !== undefined) value = Math.ceil(value / step) * step;
-  return value;
-}
-
-function sampleNumber(s: Schema): number {
-  const min = typeof s.minimum === 'number' ? s.minimum : undefined;
-  const max = typeof s.maximum === 'number' ? s.maximum : undefined;
-  if (min !== undefined && max !== undefined) return (min + max) / 2;
-  if (min !== undefined) return min + 1;
-  if (max !== undefined) return max - 1;
-  return 1;
-}
-
-/** Pads or cuts a string into [minLength, maxLength]. */
-function fitLength(text: string, s: Schema): string {
-  const min = s.minLength ?? 0;
-  const max = s.maxLength ?? Number.POSITIVE_INFINITY;
-  const padded = text.length >= min ? text : text.padEnd(min, 'x');
-  return padded.length > max ? padded.slice(0, max) : padded;
 }
 
 /**
@@ -339,63 +246,15 @@ function fitLength(text: string, s: Schema): string {
  * body's as a top-level one: looking only at `properties` missed the parent
  * record a body needs, so the runner sent ids it did not own (issue 19).
  */
-export function propertiesOf(raw: Schema | OpenAPIV3.ReferenceObject | undefined, depth = 0): Record<string, Schema> {
-  const s = mergeAllOf(schema(raw));
+export function propertiesOf(raw: Schema | OpenAPIV3.ReferenceObject | undefined): Record<string, Schema> {
   const out: Record<string, Schema> = {};
-  for (const [name, p] of Object.entries(s.properties ?? {})) out[name] = schema(p);
-  if (depth < 4) {
-    for (const branch of [...(s.oneOf ?? []), ...(s.anyOf ?? [])]) {
-      for (const [name, p] of Object.entries(propertiesOf(schema(branch), depth + 1))) out[name] ??= p;
-    }
-  }
+  for (const [name, p] of composedProperties(schema(raw))) Object.defineProperty(out, name, { value: p, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
-/**
- * A schema with its `allOf` parts folded in (JSON Schema §10.2.1.1: an
- * instance must satisfy every part): properties and required lists are
- * united, a property two parts declare becomes the allOf of both, bounds take
- * the tighter value, `additionalProperties: false` from any part holds, and
- * `nullable` only when every part allows null. What cannot be merged
- * (two patterns) keeps the first; the validator still judges the result.
- */
-export function mergeAllOf(s: Schema): Schema {
-  if (!s.allOf || s.allOf.length === 0) return s;
-  const { allOf, ...rest } = s;
-  let out: Schema = { ...rest };
-  for (const part of allOf) out = mergeTwo(out, mergeAllOf(schema(part)));
-  return out;
-}
-
-function mergeTwo(a: Schema, b: Schema): Schema {
-  const out: Record<string, unknown> = { ...b, ...a };
-  if (a.properties || b.properties) {
-    const properties: Record<string, Schema> = {};
-    for (const [name, p] of Object.entries(b.properties ?? {})) properties[name] = schema(p);
-    for (const [name, p] of Object.entries(a.properties ?? {})) properties[name] = properties[name] ? { allOf: [schema(p), properties[name]!] } : schema(p);
-    out['properties'] = properties;
-  }
-  if (a.required || b.required) out['required'] = [...new Set([...(a.required ?? []), ...(b.required ?? [])])];
-  const tighter = (key: 'minimum' | 'minLength' | 'minItems' | 'minProperties', pick: (x: number, y: number) => number): void => {
-    const x = a[key];
-    const y = b[key];
-    if (typeof x === 'number' && typeof y === 'number') out[key] = pick(x, y);
-  };
-  tighter('minimum', Math.max);
-  tighter('minLength', Math.max);
-  tighter('minItems', Math.max);
-  tighter('minProperties', Math.max);
-  for (const key of ['maximum', 'maxLength', 'maxItems', 'maxProperties'] as const) {
-    const x = a[key];
-    const y = b[key];
-    if (typeof x === 'number' && typeof y === 'number') out[key] = Math.min(x, y);
-  }
-  if (a.enum && b.enum) out['enum'] = a.enum.filter((v) => b.enum!.includes(v));
-  if (a.additionalProperties === false || b.additionalProperties === false) out['additionalProperties'] = false;
-  if (a.nullable !== undefined || b.nullable !== undefined) out['nullable'] = a.nullable === true && b.nullable === true;
-  if (a.readOnly || b.readOnly) out['readOnly'] = true;
-  if (a.writeOnly || b.writeOnly) out['writeOnly'] = true;
-  return out as Schema;
+/** RFC 6901: `~` and `/` escaped in one segment of a JSON pointer. */
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -444,7 +303,7 @@ export function bodyMutations(rawSchema: Schema, valid: unknown): BodyMutation[]
   const out: BodyMutation[] = [];
   // An allOf body (a base and a part that adds `required`) is one object schema: mutate the merged view.
   const bodySchema = mergeAllOf(rawSchema);
-  if (!isObject(valid) || typeOf(bodySchema) !== 'object') return out;
+  if (!isObject(valid) || generatedTypeOf(bodySchema) !== 'object') return out;
   out.push({ kind: 'wrong-type', pointer: '', description: 'the body is a JSON array instead of an object', value: [] });
   walkObject(bodySchema, valid, '', out, 0);
   return out;
@@ -485,7 +344,8 @@ function walkObject(s: Schema, valid: JsonObject, pointer: string, out: BodyMuta
     if (p.type === 'string' && typeof p.minLength === 'number' && p.minLength > 0) {
       out.push({ kind: 'out-of-range', pointer: at(name), description: `${at(name)} set to "" (minLength ${p.minLength})`, value: withValue(name, '') });
     }
-    if (p.type === 'string' && typeof p.maxLength === 'number') {
+    // One character past maxLength, unless that is past the default generation budget's string cap (10^9 characters are not sent).
+    if (p.type === 'string' && typeof p.maxLength === 'number' && p.maxLength < DEFAULT_GENERATION_BUDGET.string) {
       out.push({ kind: 'out-of-range', pointer: at(name), description: `${at(name)} set to ${p.maxLength + 1} characters (maxLength ${p.maxLength})`, value: withValue(name, 'x'.repeat(p.maxLength + 1)) });
     }
     if (p.type === 'string' && p.format && ['date-time', 'date', 'uri', 'email', 'uuid'].includes(p.format)) {
@@ -595,7 +455,9 @@ export function absentIdCandidates(parameter: ParameterSpec, generator: Generato
   // Never the document's own example or default: a mock seeded from the examples (ours, Prism's) holds that very record.
   const documented = new Set([parameter.example, s.example, s.default].filter((v) => v !== undefined && v !== null).map(String));
   for (let i = 0; i < 3; i += 1) {
-    const sample = String(generator.sample(s, 0, i));
+    const value = generator.sample(s, 0, i);
+    if (value === undefined) continue;
+    const sample = String(value);
     if (!documented.has(sample)) out.push(sample);
   }
   return out;
@@ -612,9 +474,10 @@ export function parameterCandidates(parameter: ParameterSpec, generator: Generat
   const out: unknown[] = [parameter.example, s.example, s.default].filter((v) => v !== undefined && v !== null).map((v) => structuredClone(v));
   for (let variant = 0; variant < SAMPLE_VARIANTS; variant += 1) {
     const value = generator.sample(s, 1, variant);
+    if (value === undefined) continue;
     if (Array.isArray(value) && value.length === 1 && (s.maxItems ?? 2) >= 2) {
       const second = generator.sample(schema((s as OpenAPIV3.ArraySchemaObject).items), 2, variant + 1);
-      out.push(s.uniqueItems && JSON.stringify(second) === JSON.stringify(value[0]) ? value : [...value, second]);
+      out.push(second === undefined || (s.uniqueItems && JSON.stringify(second) === JSON.stringify(value[0])) ? value : [...value, second]);
     } else {
       out.push(value);
     }
@@ -625,11 +488,13 @@ export function parameterCandidates(parameter: ParameterSpec, generator: Generat
 /** Values to try for a request body of a media type that is not JSON (a form, a text): its examples, then samples of its schema. */
 export function bodyCandidates(media: MediaTypeSpec, generator: Generator): unknown[] {
   const bodySchema = schema(media.schema);
-  return [...preferredExamples(media).map((example) => structuredClone(example)), ...Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => generator.sample(bodySchema, 0, variant))];
+  const samples = Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => generator.sample(bodySchema, 0, variant)).filter((value) => value !== undefined);
+  return [...preferredExamples(media).map((example) => structuredClone(example)), ...samples];
 }
 
 /** A valid text for a parameter when the run has no record of its own to name: its example, default or a sample. */
 export function sampleParameterText(parameter: ParameterSpec, generator: Generator): string {
-  const value = parameter.example ?? parameter.schema.example ?? parameter.schema.default ?? generator.sample(parameter.schema, 0);
+  // Empty when none can be made within the generation budget: the validator then refuses it, and the case skips.
+  const value = parameter.example ?? parameter.schema.example ?? parameter.schema.default ?? generator.sample(parameter.schema, 0) ?? '';
   return Array.isArray(value) ? String(value[0]) : String(value);
 }

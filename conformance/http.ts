@@ -346,7 +346,7 @@ async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy(e
   return { buffer: Buffer.concat(chunks), bytes, truncated: false };
 }
 
-function parseBody(buffer: Buffer, truncated: boolean, contentType: string | undefined): ParsedBody {
+export function parseBody(buffer: Buffer, truncated: boolean, contentType: string | undefined): ParsedBody {
   if (truncated) return { kind: 'truncated', bytesRead: buffer.length };
   if (buffer.length === 0) return { kind: 'empty' };
   const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -368,7 +368,7 @@ function parseBody(buffer: Buffer, truncated: boolean, contentType: string | und
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -399,7 +399,7 @@ function clip(text: string, bytes: number): string {
   return text.length > bytes ? `${text.slice(0, bytes)}…` : text;
 }
 
-function classify(error: unknown, timedOut: boolean, timeoutMs: number, aborted: boolean): { code: string; message: string } {
+export function classify(error: unknown, timedOut: boolean, timeoutMs: number, aborted: boolean): { code: string; message: string } {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
   const message = error instanceof Error ? error.message : String(error);
   if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -56,6 +56,11 @@ export interface CheckResult {
   readonly failedAt?: number;
   /** For a failure: how many more exchanges showed this same failure and were counted, not listed. */
   readonly alike?: number;
+  /**
+   * For a result of a check that judges every answer (`response-schema`, `status-documented`, …): how many exchanges
+   * of this operation it judged in the run, failing or not. `merge-reports` adds them up across shards.
+   */
+  readonly judged?: number;
   /** For a stateful failure: it was run again on fresh records and failed the same way (recheck.ts). */
   readonly rechecked?: boolean;
   /**
@@ -102,6 +107,18 @@ export interface Summary {
   readonly skipped: number;
   readonly exchanges: number;
   readonly exchangesPerSecond: number;
+}
+
+/** The summary of a run's results: what the runner writes, and what merge-reports writes for the shards joined. */
+export function summarize(results: readonly CheckResult[], exchanges: number, durationMs: number): Summary {
+  return {
+    total: results.length,
+    passed: results.filter((r) => r.verdict === 'passed').length,
+    failed: results.filter((r) => r.verdict === 'failed').length,
+    skipped: results.filter((r) => r.verdict === 'skipped').length,
+    exchanges,
+    exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
+  };
 }
 
 export interface CleanupReport {

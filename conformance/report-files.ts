@@ -16,13 +16,13 @@ export interface ReportFile {
 }
 
 /** `html=report.html` → { format: 'html', file: '/abs/report.html' }; anything else is a USAGE error. */
-export function parseReportFiles(values: readonly string[]): ReportFile[] {
+export function parseReportFiles(values: readonly string[], command = 'conformance'): ReportFile[] {
   return values.map((value) => {
     const eq = value.indexOf('=');
     const format = eq > 0 ? value.slice(0, eq) : '';
     const file = eq > 0 ? value.slice(eq + 1) : '';
     if (!isReportFormat(format) || file === '') {
-      throw new KitError('USAGE', `petstore-kit conformance: --report takes FORMAT=FILE with FORMAT one of console, json, junit, html, markdown (e.g. --report html=conformance.html); got '${value}'.`);
+      throw new KitError('USAGE', `petstore-kit ${command}: --report takes FORMAT=FILE with FORMAT one of console, json, junit, html, markdown (e.g. --report html=conformance.html); got '${value}'.`);
     }
     return { format, file: resolve(file) };
   });

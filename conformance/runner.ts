@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadContract, responseFor, type Contract, type Operation } from '../src/contract/index.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 import { KitError } from '../src/kit-error.js';
 import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
@@ -16,10 +17,11 @@ import { RunContext } from './context.js';
 import { DEFAULT_MAX_BODY_BYTES, HttpClient } from './http.js';
 import { describeExchange, judgeExchange } from './judge.js';
 import { buildLinkModel } from './links.js';
-import { REPORT_FORMAT_VERSION, type CleanupReport, type Exchange, type Finding, type RunEvent, type RunMeta, type RunReport, type RunWarning } from './model.js';
+import { REPORT_FORMAT_VERSION, type CleanupReport, type RunEvent, type RunMeta, type RunReport, type RunWarning, summarize } from './model.js';
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
-import { normalizeReason } from './reporters/defects.js';
+import { PassiveTally } from './passive-tally.js';
+import { shardOperations, type Shard } from './shard.js';
 
 export interface RunOptions {
   /** The target, with its path prefix if any: `http://127.0.0.1:4010`, `https://staging.example.com/api/v1`. */
@@ -28,6 +30,8 @@ export interface RunOptions {
   readonly specPath?: string;
   /** `--allow-refs`: where the document's $refs may read besides its folder and the working directory. */
   readonly allowRefs?: readonly string[];
+  /** `--strict`: refuse a document that breaks the OpenAPI schema's letter (src/contract/load.ts). */
+  readonly strictSchema?: boolean;
   /** Sent with every request (a staging token, say); values never appear in events or the report. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Only GET, HEAD and OPTIONS; checks that need writes are reported skipped. */
@@ -57,24 +61,13 @@ export interface RunOptions {
   readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
   readonly minCoverage?: MinCoverage;
-}
-
-/** A failing exchange as the report shows it: a title and the exchange's excerpts, never the parsed body (issue 12, finding 2). */
-interface PassiveFailure {
-  readonly title: string;
-  readonly exchange: Exchange;
-  readonly reason: string;
-  readonly findings: readonly Finding[];
-}
-
-/**
- * Per check and per operation: how many exchanges were judged and which
- * failed, by normalized reason (one defect, reporters/defects.ts): the first
- * few of each are listed, the rest only counted (`alike`).
- */
-interface Tally {
-  judged: number;
-  readonly failures: Map<string, { readonly listed: PassiveFailure[]; more: number }>;
+  /**
+   * --shard K/N: run only this shard's operations (shard.ts). Answers to any selected operation are still judged, so
+   * `merge-reports` of the N reports gives a single run's verdicts (merge.ts).
+   */
+  readonly shard?: Shard;
+  /** --generation-budget: the caps on one generated body or parameter (src/generate/budget.ts); the defaults when absent. */
+  readonly generationBudget?: GenerationBudget;
 }
 
 /**
@@ -92,14 +85,17 @@ const MAX_FAILURES_LISTED = 10;
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const settings = validateOptions(options);
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, options.allowRefs ? { allowRefs: options.allowRefs } : {});
+  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) });
   // Validators that stop at the first problem and keep no reference to the value (not verbose: Ajv's `errors` of the
   // last call stay on each validator, and with `data` in them every validator would hold its last failing body), and a
   // detailed set made on first need for small failing answers (judge.ts).
-  const compiled = sharedCompiledContract(contract, { allErrors: false, verbose: false });
+  const compiled = sharedCompiledContract(contract, { allErrors: false, verbose: false, lazy: true });
   let detailed: CompiledContract | undefined;
-  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract)) };
+  const validators = { fast: compiled, detailed: (): CompiledContract => (detailed ??= sharedCompiledContract(contract, { lazy: true })) };
   const selection = select(contract, options.only ?? [], options.skip ?? []);
+  // The checks' subjects are the shard's operations; the passive checks judge answers to every selected operation.
+  const inShard = options.shard ? shardOperations(contract, options.shard) : undefined;
+  const subjects = inShard ? new Set([...selection.operations].filter((id) => inShard.has(id))) : selection.operations;
   const startedAt = new Date();
   const started = performance.now();
   const runTag = `pk${startedAt.getTime().toString(36).slice(-5)}${randomBytes(2).toString('hex')}`;
@@ -121,7 +117,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
   };
   const passive = CHECKS.filter((check) => check.judge && selection.checks.has(check.id) && applicable(check, settings) === undefined);
-  const tallies = new Map<string, Map<string, Tally>>(passive.map((check) => [check.id, new Map()]));
+  const tallies = new PassiveTally({ maxListed: MAX_FAILURES_LISTED, noneJudged: 'no exchange of the run was one this check judges' });
   let done = 0;
 
   const ctx = new RunContext(
@@ -137,8 +133,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
+      ...(options.generationBudget ? { generationBudget: options.generationBudget } : {}),
     },
-    selection.operations,
+    subjects,
     {
       onExchange(record) {
         const judged = judgeExchange(validators, record);
@@ -148,18 +145,10 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         for (const check of passive) {
           const verdict = check.judge!(judged, ctx);
           if (verdict.verdict === 'n/a') continue;
-          const byOperation = tallies.get(check.id)!;
-          let tally = byOperation.get(key);
-          if (!tally) byOperation.set(key, (tally = { judged: 0, failures: new Map() }));
-          tally.judged += 1;
-          if (verdict.verdict === 'fail') {
-            if (CAUSE_CHECKS.has(check.id) && !ctx.brokenAnswers.has(record.result.exchange)) ctx.brokenAnswers.set(record.result.exchange, { checkId: check.id, ...(key ? { operationId: key } : {}) });
-            const reason = normalizeReason(verdict.reason);
-            let same = tally.failures.get(reason);
-            if (!same) tally.failures.set(reason, (same = { listed: [], more: 0 }));
-            if (same.listed.length < MAX_FAILURES_LISTED) same.listed.push({ title: describeExchange(record), exchange: record.result.exchange, reason: verdict.reason, findings: verdict.findings });
-            else same.more += 1;
+          if (verdict.verdict === 'fail' && CAUSE_CHECKS.has(check.id) && !ctx.brokenAnswers.has(record.result.exchange)) {
+            ctx.brokenAnswers.set(record.result.exchange, { checkId: check.id, ...(key ? { operationId: key } : {}) });
           }
+          tallies.add(check.id, key, verdict, () => ({ title: describeExchange(record), exchange: record.result.exchange }));
         }
       },
       onResult(result) {
@@ -186,6 +175,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       concurrency: settings.concurrency,
       rate: settings.rate,
       ...(settings.origin ? { origin: settings.origin } : {}),
+      // merge-reports reads these two: which shard this is, and the floor to hold the merged coverage against.
+      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+      ...(options.minCoverage ? { minCoverage: options.minCoverage } : {}),
       // Names only: the values are secrets (issue 4, point 5).
       headers: Object.keys(options.headers ?? {}),
       specPath: contract.file,
@@ -243,33 +235,30 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   }
 
   for (const check of passive) {
-    reportPassive(ctx, check, tallies.get(check.id)!, contract);
+    for (const result of tallies.results(check, contract)) ctx.report(result);
     complete(check.id);
   }
   const runCoverage = ctx.coverage.report();
   if (options.minCoverage) {
-    ctx.report(coverageVerdict(runCoverage, options.minCoverage));
+    // One shard exercises a share of the operations by design: the floor holds for the merged run (merge.ts).
+    if (options.shard) ctx.report({ checkId: MIN_COVERAGE_CHECK.id, title: MIN_COVERAGE_CHECK.description, verdict: 'skipped', reason: 'one shard of a run: merge-reports holds the coverage of all shards against --min-coverage', findings: [], evidence: [] });
+    else ctx.report(coverageVerdict(runCoverage, options.minCoverage));
     complete(MIN_COVERAGE_CHECK.id);
   }
 
   const durationMs = Math.round(performance.now() - started);
   const order = new Map(CHECK_IDS.map((id, i) => [id, i]));
   // The runner's own min-coverage result comes last, after the registry's checks.
-  const results = [...ctx.results].sort((a, b) => (order.get(a.checkId) ?? CHECK_IDS.length) - (order.get(b.checkId) ?? CHECK_IDS.length));
+  // A case whose subject is another shard's is that shard's to report: here it would only say "not selected" (merge.ts).
+  const own = inShard ? ctx.results.filter((r) => !(r.verdict === 'skipped' && r.judged === undefined && r.operationId !== undefined && !inShard.has(r.operationId))) : ctx.results;
+  const results = [...own].sort((a, b) => (order.get(a.checkId) ?? CHECK_IDS.length) - (order.get(b.checkId) ?? CHECK_IDS.length));
   const exchanges = client.requestCount;
   const report: RunReport = {
     formatVersion: REPORT_FORMAT_VERSION,
     meta: { ...meta, finishedAt: new Date().toISOString(), durationMs },
     // Read at the end: validators compiled during the run add what they met (src/contract/warnings.ts).
     warnings: [...contract.warnings.map(({ pointer, message, skipped }) => ({ pointer, message, skipped })), ...credentialWarnings(ctx), ...silentOnErrorsWarnings(ctx), ...silentOnSuccessWarnings(ctx)],
-    summary: {
-      total: results.length,
-      passed: results.filter((r) => r.verdict === 'passed').length,
-      failed: results.filter((r) => r.verdict === 'failed').length,
-      skipped: results.filter((r) => r.verdict === 'skipped').length,
-      exchanges,
-      exchangesPerSecond: durationMs > 0 ? Math.round((exchanges / durationMs) * 1000 * 10) / 10 : 0,
-    },
+    summary: summarize(results, exchanges, durationMs),
     coverage: runCoverage,
     results,
     cleanup,
@@ -296,7 +285,7 @@ function credentialWarnings(ctx: RunContext): RunWarning[] {
 }
 
 /** Operations that document no error answer, met with the run's invalid requests: the document's gap, said once (status-documented.ts). */
-function silentOnErrorsWarnings(ctx: RunContext): RunWarning[] {
+export function silentOnErrorsWarnings(ctx: Pick<RunContext, 'silentOnErrors'>): RunWarning[] {
   const silent = [...ctx.silentOnErrors];
   if (silent.length === 0) return [];
   return [
@@ -309,7 +298,7 @@ function silentOnErrorsWarnings(ctx: RunContext): RunWarning[] {
 }
 
 /** Operations that document no success answer, met with 2xx answers: the document's gap, said once (status-documented.ts). */
-function silentOnSuccessWarnings(ctx: RunContext): RunWarning[] {
+export function silentOnSuccessWarnings(ctx: Pick<RunContext, 'silentOnSuccess'>): RunWarning[] {
   const silent = [...ctx.silentOnSuccess];
   if (silent.length === 0) return [];
   return [
@@ -469,36 +458,5 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
       `${displayUrl} answered ${foreign404} of ${lists.length} documented collection paths with a 404 that is not the contract's Error, so --base-url most likely lacks the API's path prefix (e.g. /api/v1) or has a wrong one (or the target implements hardly any of the document). Tried:\n  ${tried.join('\n  ')}`,
       { reason: 'wrong path prefix' },
     );
-  }
-}
-
-function reportPassive(ctx: RunContext, check: CheckDefinition, tallies: ReadonlyMap<string, Tally>, contract: Contract): void {
-  if (tallies.size === 0) {
-    ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'no exchange of the run was one this check judges', findings: [], evidence: [] });
-    return;
-  }
-  const keys = [...contract.operations.map((op) => op.operationId).filter((id) => tallies.has(id)), ...(tallies.has('') ? [''] : [])];
-  for (const key of keys) {
-    const tally = tallies.get(key)!;
-    const operationId = key || undefined;
-    const where = operationId ?? 'requests no operation matches';
-    if (tally.failures.size === 0) {
-      ctx.report({ checkId: check.id, ...(operationId ? { operationId } : {}), title: `${where}: ${tally.judged} exchange${tally.judged === 1 ? '' : 's'} judged`, verdict: 'passed', findings: [], evidence: [] });
-      continue;
-    }
-    for (const { listed, more } of tally.failures.values()) {
-      for (const [i, failure] of listed.entries()) {
-        ctx.report({
-          checkId: check.id,
-          ...(operationId ? { operationId } : {}),
-          title: failure.title,
-          verdict: 'failed',
-          reason: failure.reason,
-          findings: failure.findings,
-          evidence: [failure.exchange],
-          ...(i === listed.length - 1 && more > 0 ? { alike: more } : {}),
-        });
-      }
-    }
   }
 }

@@ -59,3 +59,61 @@ function qualityOf(params: readonly string[]): number {
   }
   return 1;
 }
+
+/**
+ * Does a request's `Accept` admit any of the media types an operation answers with? (RFC 9110 §12.5.1.) For each
+ * documented type, the most specific range that matches it decides (`type/subtype` over `type/*` over `*\/*`, media
+ * type parameters aside), and a weight of `q=0` excludes it; a documented range (`image/*`, `*\/*`) is admitted by any
+ * range of weight above 0 that overlaps it. No `Accept`, an empty one, or one of which no range parses admits all.
+ */
+export function acceptsAnyOf(accept: string | undefined, mediaTypes: readonly string[]): boolean {
+  if (accept === undefined || mediaTypes.length === 0) return true;
+  const key = `${accept}\u0000${mediaTypes.join(',')}`;
+  const cached = anyCache.get(key);
+  if (cached !== undefined) return cached;
+  const ranges = parseRanges(accept);
+  const verdict = ranges.length === 0 || mediaTypes.some((documented) => admitted(ranges, bare(documented)));
+  if (anyCache.size >= CACHE_LIMIT) anyCache.clear();
+  anyCache.set(key, verdict);
+  return verdict;
+}
+
+const anyCache = new Map<string, boolean>();
+
+interface Range {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+}
+
+function parseRanges(accept: string): Range[] {
+  const out: Range[] = [];
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.split(';');
+    const [type = '', subtype = '', extra] = range.trim().toLowerCase().split('/');
+    if (type === '' || subtype === '' || extra !== undefined) continue;
+    out.push({ type, subtype, q: qualityOf(params) });
+  }
+  return out;
+}
+
+function bare(mediaType: string): { readonly type: string; readonly subtype: string } {
+  const [type = '*', subtype = '*'] = mediaType.split(';')[0]!.trim().toLowerCase().split('/');
+  return { type, subtype };
+}
+
+function admitted(ranges: readonly Range[], documented: { readonly type: string; readonly subtype: string }): boolean {
+  // A documented range is served as one of its members: any acceptable range that overlaps it admits it.
+  if (documented.type === '*' || documented.subtype === '*') {
+    return ranges.some((r) => r.q > 0 && (documented.type === '*' || r.type === '*' || r.type === documented.type) && (documented.subtype === '*' || r.subtype === '*' || r.subtype === documented.subtype));
+  }
+  let rank = 0;
+  let weight = 0;
+  for (const r of ranges) {
+    const own = r.type === documented.type && r.subtype === documented.subtype ? 3 : r.type === documented.type && r.subtype === '*' ? 2 : r.type === '*' && r.subtype === '*' ? 1 : 0;
+    if (own === 0 || own < rank) continue;
+    weight = own > rank ? r.q : Math.max(weight, r.q);
+    rank = own;
+  }
+  return rank > 0 && weight > 0;
+}

@@ -21,11 +21,13 @@ import type { Contract, Operation } from '../src/contract/index.js';
 import { KitError } from '../src/kit-error.js';
 import { isJsonMediaType, type CompiledContract, type Diagnostic, type OperationValidators, type ParsedParameters, type RawParameters } from '../src/schema/index.js';
 import { createRouter, type RouteMatch } from '../src/router.js';
-import { acceptsJson } from './accept.js';
+import { claimsQueryName } from '../src/schema/parameter-text.js';
+import { shapeOfSchema } from '../src/schema/schema-types.js';
+import { acceptsAnyOf, acceptsJson } from './accept.js';
 import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
-import { bodyLimitOf, readJsonBody, type BodyOutcome } from './body.js';
+import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
 import { withIntegersAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -141,12 +143,18 @@ interface Route {
   readonly location: LocationOf;
   /** The query parameters the operation documents: anything else is named back (UNKNOWN_QUERY_HEADER). */
   readonly queryNames: ReadonlySet<string>;
+  /** Whether a query name is one a documented parameter takes besides its own (`color[R]` of a deepObject). */
+  readonly claimsQuery: (name: string) => boolean;
   /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
   readonly chaosStatuses: readonly number[];
   /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
   readonly otherBody?: true;
-  /** A foreign document's operation that answers a media type other than JSON (text/csv): no 406 for asking for it. */
-  readonly otherAnswer?: true;
+  /**
+   * A foreign document's operation: the media types its successes answer with, and whether it may refuse an Accept
+   * that admits none of them with 406 (it documents 406 or 4XX). Where it may not, the Accept is disregarded (RFC 9110
+   * §12.5.1 allows either), so no answer carries a status the operation does not document.
+   */
+  readonly answers?: { readonly mediaTypes: readonly string[]; readonly refuses406: boolean };
 }
 
 /** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
@@ -209,6 +217,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       location,
       expectsBody: operation.requestBody !== undefined,
       queryNames: new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      claimsQuery: queryClaims(operation),
       chaosStatuses: [...operation.responses.keys()].map(Number).filter((status) => status >= 400 && catalog.force(id, status, undefined).ok),
       ...(engine ? mediaOf(operation) : {}),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
@@ -276,11 +285,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
     let unknownQuery: Record<string, string> | undefined;
     const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
-    if (!route.otherAnswer && !acceptsJson(headerList(request.headers, 'accept'))) {
-      return fail(errors.error('NOT_ACCEPTABLE', 'This API answers application/json only; accept it (Accept: application/json) or leave Accept out.'));
+    if (route.answers === undefined ? !acceptsJson(headerList(request.headers, 'accept')) : route.answers.refuses406 && !acceptsAnyOf(headerList(request.headers, 'accept'), route.answers.mediaTypes)) {
+      const what = route.answers === undefined ? 'application/json only; accept it (Accept: application/json)' : `${route.answers.mediaTypes.join(', ')}; accept one of them`;
+      return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 
-    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody);
+    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 
@@ -289,7 +299,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     // A parameter the operation does not document is ignored by the contract, so a typo (`?stauts=sold`) would
     // silently answer every pet: name it in a header and the log, and refuse it under --validation strict.
     for (const name in request.query) {
-      if (route.queryNames.has(name)) continue;
+      if (route.queryNames.has(name) || route.claimsQuery(name)) continue;
       unknownQuery ??= {};
       const listed = unknownQuery[UNKNOWN_QUERY_HEADER];
       const shown = encodeURIComponent(name).slice(0, 100);
@@ -500,14 +510,28 @@ export function createMockApp(options: MockAppOptions): MockApp {
 const noLocation: LocationOf = () => undefined;
 const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
 
-/** Whether an operation of a foreign document takes or answers media types other than JSON (generic engine). */
-function mediaOf(operation: Operation): { otherBody?: true; otherAnswer?: true } {
+/** Whether an operation of a foreign document takes media types other than JSON, and what its successes answer with (generic engine). */
+function mediaOf(operation: Operation): Pick<Route, 'otherBody' | 'answers'> {
   const content = operation.requestBody?.content ?? [];
   const otherBody = content.length > 0 && !content.some((media) => isJsonMediaType(media.mediaType));
-  const otherAnswer = [...operation.responses.values()].some((response) => response.content.some((media) => !isJsonMediaType(media.mediaType)));
-  return { ...(otherBody ? { otherBody: true as const } : {}), ...(otherAnswer ? { otherAnswer: true as const } : {}) };
+  const mediaTypes = new Set<string>();
+  for (const [status, response] of operation.responses) {
+    if (/^2/.test(status) || status === 'default') for (const media of response.content) mediaTypes.add(media.mediaType);
+  }
+  const refuses406 = operation.responses.has('406') || operation.responses.has('4XX');
+  // A success documented without content is answered as JSON, if at all: what such an Accept is weighed against.
+  return { ...(otherBody ? { otherBody: true as const } : {}), answers: { mediaTypes: mediaTypes.size > 0 ? [...mediaTypes] : ['application/json'], refuses406 } };
 }
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The query names an operation's object parameters take besides their own (parameter-text.ts); none for most. */
+function queryClaims(operation: Operation): (name: string) => boolean {
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const names = new Set(query.map((p) => p.name));
+  const claiming = query.filter((p) => p.mediaType === undefined && shapeOfSchema(p.schema) === 'object');
+  if (claiming.length === 0) return () => false;
+  return (name) => claiming.some((spec) => claimsQueryName(spec, name, names));
+}
 
 function copy(from: Readonly<Record<string, string>>, to: Record<string, string>): void {
   for (const name in from) {

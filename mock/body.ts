@@ -38,6 +38,13 @@ export type BodyOutcome =
   | { readonly ok: false; readonly code: ApiErrorCode; readonly message: string; readonly details?: readonly Diagnostic[] };
 
 const NO_BODY: BodyOutcome = { ok: true, value: undefined };
+
+/**
+ * How deep a request body may nest (RFC 8259 §9 lets a parser limit it): what the mock keeps is copied, frozen and
+ * written as JSON by walks that recurse, and 200,000 nested arrays in 400 KB broke the stack (issue 31, point 3).
+ * The runner refuses answers past the same depth (conformance/json.ts).
+ */
+export const MAX_BODY_DEPTH = 1000;
 // fatal: invalid UTF-8 throws instead of becoming U+FFFD (RFC 8259 §8.1: JSON text exchanged between systems is UTF-8).
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

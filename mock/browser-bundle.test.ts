@@ -2,7 +2,7 @@
  * Issue 23, point 3: `petstore-kit/msw/browser` has no Node built-in anywhere in its module graph, so a plain
  * browser build takes it with no plugin, no stub and no warning (regression: esbuild --platform=browser failed on
  * node:fs/promises and node:path through seed.ts, and node:crypto through admin-access.ts). Bundled here from the
- * source entry; src/cli/package.install.test.ts bundles the installed package the same way. The size is printed
+ * source entry; src/cli/package.install.full.test.ts bundles the installed package the same way. The size is printed
  * (minified, with and without MSW, which the app bundles anyway).
  */
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * port; request logs go to stderr. SIGINT and SIGTERM close it gracefully and
  * the command resolves with 0.
  */
-import { choiceOption, integerOption, parseCommand } from '../src/cli/parse.js';
+import { choiceOption, generationBudgetOption, integerOption, parseCommand } from '../src/cli/parse.js';
 import { KitError } from '../src/kit-error.js';
 import { ADMIN_TOKEN_ENV } from './admin-access.js';
 import { parseRfc3339 } from './clock.js';
@@ -51,6 +51,7 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     throw new KitError('USAGE', `petstore-kit mock: --cors-origin takes * or an origin such as http://localhost:5173 (scheme, host and port only); got '${corsOrigin}'.`);
   }
   const basePath = raw['base-path'] === undefined ? undefined : normalizeBasePath(raw['base-path']);
+  const generationBudget = raw['generation-budget'] === undefined ? undefined : generationBudgetOption('mock', raw['generation-budget']);
   const host = raw.host;
   if (host !== undefined && host.trim() === '') throw new KitError('USAGE', 'petstore-kit mock: --host takes an address such as 127.0.0.1.');
   // The flag wins over the environment; neither is ever echoed (a secret in a message ends up in CI logs).
@@ -64,8 +65,10 @@ export function mockOptionsFrom(argv: readonly string[], env: NodeJS.ProcessEnv 
     ...(host !== undefined ? { host } : {}),
     ...(raw.spec !== undefined ? { specPath: raw.spec } : {}),
     ...(raw['allow-refs'] !== undefined ? { allowRefs: raw['allow-refs'] } : {}),
+    ...(raw.strict === true ? { strictSchema: true } : {}),
     ...(raw.fixtures !== undefined ? { fixtures: raw.fixtures } : {}),
     ...(raw['mock-overlay'] !== undefined ? { mockOverlay: raw['mock-overlay'] } : {}),
+    ...(generationBudget !== undefined ? { generationBudget } : {}),
     ...(dataSeed !== undefined ? { seed: dataSeed } : {}),
     ...(pets !== undefined ? { pets } : {}),
     ...(now !== undefined ? { now } : {}),

@@ -117,8 +117,8 @@ describe('the origins MSW answers (issue 23, point 4)', () => {
     expect(msw.origins).toEqual([ORIGIN]);
   });
 
-  it("the README's openapi-fetch example under MSW is mock/readme-examples/msw-typed-client.test.ts, shown verbatim", async () => {
-    const [readme, example] = await Promise.all([readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8'), readFile(join(PACKAGE_ROOT, 'mock', 'readme-examples', 'msw-typed-client.test.ts'), 'utf8')]);
+  it("docs/frontend.md's openapi-fetch example under MSW is mock/readme-examples/msw-typed-client.test.ts, shown verbatim", async () => {
+    const [readme, example] = await Promise.all([readFile(join(PACKAGE_ROOT, 'docs', 'frontend.md'), 'utf8'), readFile(join(PACKAGE_ROOT, 'mock', 'readme-examples', 'msw-typed-client.test.ts'), 'utf8')]);
     expect(readme).toContain(example.trim());
   });
 });

@@ -11,6 +11,7 @@
  * (match-memo.ts): an id seen once, such as an order cancelled right after it was placed, costs no freezing.
  */
 import type { ParameterSpec } from '../src/contract/index.js';
+import { shapeOfSchema } from '../src/schema/schema-types.js';
 import type { ParametersResult, ParsedParameters, RawParameters } from '../src/schema/index.js';
 
 /** How many passed checks an operation keeps (distinct ids read in turn); past it the memo starts over. */
@@ -25,7 +26,9 @@ export function rememberParameterPasses(specs: readonly ParameterSpec[], check: 
   const read: readonly Read[] = specs
     .filter((spec) => spec.in === 'path' || spec.in === 'query' || spec.in === 'header')
     .map((spec) => ({ from: spec.in === 'path' ? 'path' : spec.in === 'query' ? 'query' : 'headers', key: spec.in === 'header' ? spec.name.toLowerCase() : spec.name }));
-  if (read.length === 0) return check;
+  // An object in the query travels under names of its own (`color[R]=1`, or its members' names): the key below would
+  // not see them, so such an operation's checks are not remembered.
+  if (read.length === 0 || specs.some((spec) => spec.in === 'query' && spec.mediaType === undefined && shapeOfSchema(spec.schema) === 'object')) return check;
   const kept = new Map<string, Passed | typeof SEEN_ONCE>();
   // One parameter sent without a value (an optional query parameter left out): kept apart, since any text is a value.
   let absent: Passed | typeof SEEN_ONCE | undefined;

@@ -4,10 +4,12 @@
  * (`--seed N --pets K`). Both are checked against the document's schemas and
  * the state rules before a store is built from them.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Faker } from '@faker-js/faker';
 import type { StoreSnapshot } from './domain.js';
+import { FILE_CAPS, readCappedJson } from '../src/contract/bounded-files.js';
+import { CapExceeded } from '../src/contract/caps.js';
 import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 import { COLLECTIONS, hasSnapshotShape, validateSnapshot, type Collection } from './snapshot.js';
@@ -59,8 +61,10 @@ export async function loadFixtures(dir: string, compiled: CompiledContract): Pro
     const file = join(folder, `${name}.json`);
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(file, 'utf8'));
+      value = await readCappedJson(file, FILE_CAPS.fixturesBytes);
     } catch (error) {
+      // Past a cap on size or depth (issue 31, point 4): said as such, like the document's own caps.
+      if (error instanceof CapExceeded) throw new KitError('FIXTURES_INVALID', `${error.message}; split the records or trim the file.`, { file, pointer: '', reason: `past the ${error.cap} cap` });
       const reason = `not valid JSON: ${(error as Error).message}`;
       throw new KitError('FIXTURES_INVALID', `${file}: ${reason}.`, { file, pointer: '', reason });
     }

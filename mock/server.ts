@@ -19,7 +19,7 @@ import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
 import { loadDocsFiles } from './docs-files.js';
 import type { DocsFiles } from './docs.js';
-import type { StoreRegistry, StoreSnapshot } from './domain.js';
+import type { SessionDropReason, StoreRegistry, StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson, hasKeptText } from './json.js';
 import { isLargeBody, jsonPieces } from './json-stream.js';
@@ -30,6 +30,7 @@ import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from '
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
+import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
   /** Default 4010; 0 picks a free port (see RunningMock.port). */
@@ -40,6 +41,8 @@ export interface MockOptions {
   readonly specPath?: string;
   /** `--allow-refs`: where the document's $refs may read besides its folder and the working directory. */
   readonly allowRefs?: readonly string[];
+  /** `--strict`: refuse a document that breaks the OpenAPI schema's letter (src/contract/load.ts). */
+  readonly strictSchema?: boolean;
   /** A fixtures folder, or 'none' for an empty store; the bundled fixtures/seed by default. Ignored when `seed` is given. */
   readonly fixtures?: string;
   /** Generate the data with faker from this seed instead (same seed, same data). */
@@ -76,6 +79,8 @@ export interface MockOptions {
   readonly adminOpen?: boolean;
   /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
   readonly mockOverlay?: string;
+  /** `--generation-budget`: the caps on one value the generic engine generates (src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
   readonly log?: (line: string) => void;
 }
@@ -109,7 +114,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // The docs page serves the document a core was compiled from, read with it (a reload may meet a broken file later).
   const docsOf = new WeakMap<CompiledContract, DocsFiles>();
   const load = async (path: string): Promise<CompiledContract> => {
-    const loaded = sharedCompiledContract(await loadContract(path, options.allowRefs ? { allowRefs: options.allowRefs } : {}));
+    const loaded = sharedCompiledContract(await loadContract(path, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) }));
     docsOf.set(loaded, await loadDocsFiles(loaded.contract.file));
     return loaded;
   };
@@ -121,17 +126,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
-  const makeRegistry = (data: StoreSnapshot): StoreRegistry =>
-    createStoreRegistry(data, {
-      maxSessions,
-      maxSessionMemory,
-      onDrop: (session, reason) =>
-        log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`),
-    });
+  // One log line for a dropped session, whichever engine holds the sessions (the Pet Store's or the generic one).
+  const onDrop = (session: string, reason: SessionDropReason): void =>
+    log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`);
+  const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
-    const generic = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    const startup = servesPetStore(from.contract) ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
+    const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({
@@ -328,6 +332,20 @@ export function serve(
     if (log) log(`(${timedOut ? 'request timed out' : 'unparsable request'}) ${response.status} ${error.code ?? ''}`.trim());
   });
 
+  return listenOn(server, port, host).then((actual) => ({
+    port: actual,
+    close: () => {
+      closing = true;
+      return connections.close(CLOSE_GRACE_MS);
+    },
+  }));
+}
+
+/**
+ * Listens and resolves with the port (the one picked for 0); a port in use, a privileged port or an unknown host is
+ * a USAGE KitError that says what to do. Shared with the validating proxy (conformance/proxy/server.ts).
+ */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       if (error.code === 'EADDRINUSE') reject(new KitError('USAGE', `Port ${port} on ${host} is in use. Stop what is using it, or pick another port with --port (0 picks a free one).`));
@@ -339,14 +357,7 @@ export function serve(
     server.listen(port, host, () => {
       server.off('error', onError);
       const address = server.address();
-      const actual = typeof address === 'object' && address !== null ? address.port : port;
-      resolve({
-        port: actual,
-        close: () => {
-          closing = true;
-          return connections.close(CLOSE_GRACE_MS);
-        },
-      });
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
     });
   });
 }
@@ -505,7 +516,7 @@ const EMPTY_QUERY: Readonly<Record<string, string>> = Object.freeze(Object.creat
  * prototype, so a parameter named `__proto__` is only a name. Text that does
  * not decode (a stray `%`) is kept as sent; the validators then say what is wrong.
  */
-function parseQuery(text: string): Record<string, string | string[]> {
+export function parseQuery(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
   if (text === '') return out;
   for (const part of text.split('&')) {

@@ -1,7 +1,7 @@
 /**
- * Issue 13, point 3: the generated types are exported as `petstore-kit/types`, and the README's typed client
+ * Issue 13, point 3: the generated types are exported as `petstore-kit/types`, and the typed client of docs/frontend.md
  * (openapi-fetch) compiles against them and runs against the real mock. The example lives in
- * mock/readme-examples/typed-client.ts and the README shows it verbatim (checked here), so the two cannot drift.
+ * mock/readme-examples/typed-client.ts and docs/frontend.md shows it verbatim (checked here), so the two cannot drift.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,15 +29,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('petstore-kit/types and the typed client of the README', () => {
+describe('petstore-kit/types and the typed client of docs/frontend.md', () => {
   it('package.json exports the generated types as petstore-kit/types', async () => {
     const pkg = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }>; files: string[] };
     expect(pkg.exports['./types']?.types).toBe('./src/generated/openapi.ts');
     expect(pkg.files).toContain('src/generated/openapi.ts');
   });
 
-  it('the README shows the example verbatim', async () => {
-    const [readme, example] = await Promise.all([readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8'), readFile(EXAMPLE, 'utf8')]);
+  it('docs/frontend.md shows the example verbatim', async () => {
+    const [readme, example] = await Promise.all([readFile(join(PACKAGE_ROOT, 'docs', 'frontend.md'), 'utf8'), readFile(EXAMPLE, 'utf8')]);
     expect(readme).toContain(example.trim());
   });
 

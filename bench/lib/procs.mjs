@@ -2,7 +2,9 @@
 // process, is tracked here by PID, and is killed at the end, on an error and on
 // SIGINT/SIGTERM. Every wait is bounded.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -117,9 +119,9 @@ export function startServer({ name, args, cwd, timeoutMs = 30_000, nodeArgs = []
  * Runs `node ...args` to completion (bounded) and resolves with its exit code,
  * output and wall time.
  */
-export function runNode({ args, cwd, timeoutMs = 120_000 }) {
+export function runNode({ args, cwd, timeoutMs = 120_000, env = process.env }) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -138,6 +140,25 @@ export function runNode({ args, cwd, timeoutMs = 120_000 }) {
     });
   });
 }
+
+/**
+ * runNode, with the child's own CPU time: bench/lib/cpu-at-exit.mjs is preloaded and writes it at exit
+ * (`cpu: { userUs, systemUs, maxRssKiB }`, or undefined when the child died before writing it).
+ */
+export async function runNodeWithCpu({ args, cwd, timeoutMs = 120_000 }) {
+  const file = path.join(os.tmpdir(), `petstore-bench-cpu-${process.pid}-${++cpuFiles}.json`);
+  const preload = new URL('./cpu-at-exit.mjs', import.meta.url).href;
+  const r = await runNode({ args: ['--import', preload, ...args], cwd, timeoutMs, env: { ...process.env, PETSTORE_BENCH_CPU_FILE: file } });
+  let cpu;
+  try {
+    cpu = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.rmSync(file, { force: true });
+  } catch {
+    cpu = undefined;
+  }
+  return { ...r, cpu };
+}
+let cpuFiles = 0;
 
 /** Peak and current resident set size of a live process, in bytes (Linux /proc); NaN elsewhere. */
 export function readRss(pid) {

@@ -95,6 +95,13 @@ export function flattenMetrics(results) {
     put(`big.${d.name}.peakRssBytes`, d.peakRssBytes, 'lower');
     put(`big.${d.name}.runnerWallMs`, d.runnerWallMs, 'lower');
   }
+  for (const k of results.proxy?.kinds ?? []) {
+    put(`proxy.${k.id}.ours.rps`, k.ours?.rps, 'higher');
+    put(`proxy.${k.id}.oursOverBare`, k.oursOverBare, 'higher');
+    put(`proxy.${k.id}.oursOverPrism`, k.oursOverPrism, 'higher');
+    put(`proxy.${k.id}.addedP50Ms`, k.addedP50Ms?.ours, 'lower');
+    put(`proxy.${k.id}.ours.cpuUsPerRequest`, k.ours?.cpuUsPerRequest, 'lower');
+  }
   for (const r of results.runner?.runs ?? []) {
     put(`runner.${r.label}.wallMs`, r.wallMs, 'lower');
     put(`runner.${r.label}.exchangesPerSecond`, r.exchangesPerSecond, 'higher');

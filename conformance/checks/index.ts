@@ -50,7 +50,7 @@ import { unknownReference422 } from './unknown-reference-422.js';
 import { unsupportedMediaType } from './unsupported-media-type.js';
 import { workflowChecks } from './workflows.js';
 
-export type { CheckDefinition } from './types.js';
+export type { CheckDefinition, JudgeContext } from './types.js';
 
 export const CHECKS: readonly CheckDefinition[] = [
   // response: judged on every exchange; location-resolves and total-count also send their own requests

@@ -8,7 +8,8 @@ import { createdSchema, recordReads, type LinkTarget, type ResourceKind } from '
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
 import { isUpdateTime } from '../../src/server-times.js';
-import { promisedBy } from './support.js';
+import { answerSchema, promisedBy } from './support.js';
+import { identityFields, recordWrapper } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -50,14 +51,15 @@ interface Patch {
 
 /**
  * The patches to send, one field each: every writable field the patch body declares (not readOnly, not an update
- * time a server may stamp over what it is sent), each to a new value; a flag or an enum first to the value the
+ * time a server may stamp over what it is sent, not a field that names the record: its slug or key, which the URL
+ * names and a server rightly keeps), each to a new value; a flag or an enum first to the value the
  * record holds (no transition), and to its other values last, since a transition may be one the record cannot come
  * back from (a complete order cannot be reopened) and no patch after it could be judged.
  */
-function patchesFor(c: Case, patchSchema: Schema, record: JsonObject): Patch[] {
+function patchesFor(c: Case, patchSchema: Schema, record: JsonObject, identity: ReadonlySet<string>): Patch[] {
   const fields = Object.entries(propertiesOf(patchSchema))
     .map(([name, raw]) => ({ name, schema: mergeAllOf(raw) }))
-    .filter(({ name, schema: s }) => !s.readOnly && !isUpdateTime(name, s));
+    .filter(({ name, schema: s }) => !s.readOnly && !isUpdateTime(name, s) && !identity.has(name));
   const plain: Patch[] = [];
   const same: Patch[] = [];
   const transitions: Patch[] = [];
@@ -82,13 +84,19 @@ async function patchEach(c: Case, kind: ResourceKind, target: LinkTarget): Promi
   if (!outcome.ok) return c.setupFailed(outcome);
   const record = outcome.record;
   const patchSchema = schema(jsonBodyOf(target.operation)?.schema);
-  const patches = patchesFor(c, patchSchema, { ...record.sent, ...record.body });
+  const identity = new Set(Object.keys(identityFields(target, record)));
+  const createdAnswer = schema(createdSchema(kind));
+  // A record every answer wraps in one member (`{ "data": {...} }`) is compared inside it, field by field: the
+  // wrapper as a whole changes with every patch.
+  const wrapper = recordWrapper(createdAnswer);
+  const recordSchema = wrapper ? schema(propertiesOf(createdAnswer)[wrapper]) : createdAnswer;
+  const held = wrapper && isObject(record.body[wrapper]) ? record.body[wrapper] : record.body;
+  const patches = patchesFor(c, patchSchema, { ...record.sent, ...held }, identity);
   if (patches.length === 0) return c.skip(`${target.operation.operationId}'s body declares no writable field to patch`);
-  const recordSchema = schema(createdSchema(kind));
   // What the server owns: readOnly fields, and update times it moves on a change (src/server-times.ts).
   const owned = new Set(Object.entries(propertiesOf(recordSchema)).filter(([name, s]) => mergeAllOf(s).readOnly || isUpdateTime(name, mergeAllOf(s))).map(([name]) => name));
   // What the record holds: what it was sent and what the 201 said, on the fields the document declares, less what the server owns.
-  let expected: Record<string, unknown> = Object.fromEntries(Object.entries(declaredFields({ ...record.sent, ...record.body }, recordSchema)).filter(([name]) => !owned.has(name)));
+  let expected: Record<string, unknown> = Object.fromEntries(Object.entries(declaredFields({ ...record.sent, ...held }, recordSchema)).filter(([name]) => !owned.has(name)));
   // A read before the first write: a server that caches reads must not serve this one again after the patch.
   for (const read of recordReads(kind)) await c.follow(read, record);
   const linked = linkInputs(target, record.call.source);
@@ -109,7 +117,9 @@ async function patchEach(c: Case, kind: ResourceKind, target: LinkTarget): Promi
     judged += 1;
     expected = { ...expected, [patch.name]: patch.value };
     const label = `after ${target.operation.operationId} ${stringifyJson(body)}`;
-    if (isObject(call.json)) findings.push(...compareFields(promisedBy(target.operation, expected), call.json, '/body', recordSchema, 'kept or patched').map((f) => ({ ...f, message: `${label}: ${f.message}` })));
+    const answer = wrapper && isObject(call.json) && isObject(call.json[wrapper]) ? call.json[wrapper] : call.json;
+    const promised = wrapper ? declaredFields(expected, schema(propertiesOf(answerSchema(target.operation))[wrapper])) : promisedBy(target.operation, expected);
+    if (isObject(answer)) findings.push(...compareFields(promised, answer, wrapper ? `/body/${wrapper}` : '/body', recordSchema, 'kept or patched').map((f) => ({ ...f, message: `${label}: ${f.message}` })));
     for (const read of recordReads(kind)) findings.push(...(await readBack(c, record, read, expected)).map((f) => ({ ...f, message: `${label}: ${f.message}` })));
     // The first patch that loses data is the defect; later ones would only repeat it.
     if (findings.length > 0) break;

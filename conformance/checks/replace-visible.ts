@@ -8,6 +8,7 @@ import { createdSchema, identityField, okSchema, recordReads, type ResourceKind 
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
 import { answerSchema, prepareInputs, promisedBy } from './support.js';
+import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -74,7 +75,8 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
   if (!outcome.ok) return c.setupFailed(outcome);
   const record = outcome.record;
   // Keep the records the original named (its category): the replacement changes the record, not what it hangs on.
-  const bindings = Object.fromEntries(Object.entries(record.sent).filter(([name]) => c.ctx.links.producers.has(name)));
+  // And the fields that name the record (its slug, its key): the URL names it, whatever a body would say.
+  const bindings = { ...Object.fromEntries(Object.entries(record.sent).filter(([name]) => c.ctx.links.producers.has(name))), ...identityFields(replace, record) };
   const id = identityField(kind);
   const bodies = replacements(c, replace.operation, bindings, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
   if (typeof bodies === 'string') return c.skip(bodies);

@@ -17,10 +17,17 @@ export interface CheckExplanation {
   readonly conformant: string;
 }
 
+/**
+ * What a check that judges one exchange may read of its surroundings: the document, its validators, the
+ * credentials sent, the settings, and where it notes the document's silences. A run's RunContext is one; the
+ * validating proxy (conformance/proxy/) builds another around live traffic, so the same judges judge it.
+ */
+export type JudgeContext = Pick<RunContext, 'contract' | 'compiled' | 'credentials' | 'settings' | 'silentOnErrors' | 'silentOnSuccess'>;
+
 export interface CheckDefinition extends CheckInfo {
   readonly explain: CheckExplanation;
-  /** Judges one exchange; runs on every exchange of the run that has a response. */
-  readonly judge?: (exchange: JudgedExchange, ctx: RunContext) => Judgement;
+  /** Judges one exchange; runs on every exchange of the run (or of the proxy's traffic) that has a response. */
+  readonly judge?: (exchange: JudgedExchange, ctx: JudgeContext) => Judgement;
   /** Sends its own requests and reports one CheckResult per case. */
   readonly run?: (ctx: RunContext) => Promise<void>;
   /** Only meaningful with --origin: skipped without it. */

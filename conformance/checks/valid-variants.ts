@@ -8,6 +8,7 @@
  * 5xx) is another check's to judge, so the case is skipped, never failed.
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
+import { DEFAULT_GENERATION_BUDGET } from '../../src/generate/index.js';
 import type { Diagnostic } from '../../src/schema/index.js';
 import { answered, type Call } from '../requests/call.js';
 import type { Case, RunContext } from '../context.js';
@@ -49,7 +50,8 @@ export function valueVariants(pointer: string, s: Schema, tag: string, letter: s
     const min = Math.max(1, s.minLength ?? 0);
     const max = s.maxLength;
     if (min === 1) out.push({ description: `${pointer} one character long`, value: letter });
-    if (max !== undefined && max >= tag.length + 2) out.push({ description: `${pointer} ${max} characters long (its maxLength)`, value: `${'x'.repeat(max - tag.length - 1)} ${tag}` });
+    // Not past the generation budget's default string cap (issue 31): a maxLength of 10^9 is not a value to send.
+    if (max !== undefined && max >= tag.length + 2 && max <= DEFAULT_GENERATION_BUDGET.string) out.push({ description: `${pointer} ${max} characters long (its maxLength)`, value: `${'x'.repeat(max - tag.length - 1)} ${tag}` });
     out.push({ description: `${pointer} with non-ASCII letters and spaces`, value: clipTo(`Ünïcødé Ñame 名前 ${tag}`, max) });
     out.push({ description: `${pointer} with leading and trailing spaces`, value: clipTo(` ${tag} `, max) });
     const spaces = onlySpaces(s);

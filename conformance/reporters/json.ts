@@ -10,8 +10,8 @@
 import type { RunReport } from '../model.js';
 import { curlLine } from './curl.js';
 import { failingExchange, groupDefects } from './defects.js';
-import { redactorFor, type RedactOptions } from './redact.js';
-import { safeJson } from './safe-text.js';
+import type { RedactOptions } from './redact.js';
+import { redactedReport, safeJson } from './safe-text.js';
 
 export interface JsonReporterOptions {
   readonly redact?: RedactOptions;
@@ -20,7 +20,7 @@ export interface JsonReporterOptions {
 export function createJsonReporter(options: JsonReporterOptions = {}) {
   return {
     render(input: RunReport): string {
-      const report = redactorFor(input, options.redact).report(input);
+      const report = redactedReport(input, options.redact);
       const results = report.results.map((r) => {
         const ex = r.verdict === 'failed' ? failingExchange(r) : undefined;
         return ex ? { ...r, curl: curlLine(ex) } : r;

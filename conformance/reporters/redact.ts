@@ -75,6 +75,8 @@ export interface Redactor {
   headers(headers: Readonly<Record<string, string>>): Record<string, string>;
   /** Scrubs every known secret value out of free text. */
   text(value: string): string;
+  /** One result: its title, reason, findings and evidence (what a session keeps of an exchange as it goes). */
+  result(result: CheckResult): CheckResult;
   report(report: RunReport): RunReport;
 }
 
@@ -172,6 +174,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     isSensitive,
     headers,
     text,
+    result,
     report: (r) => ({
       ...r,
       meta: meta(r.meta),

@@ -49,10 +49,30 @@ export function safeReport(report: RunReport): RunReport {
   return neutraliseDeep(report);
 }
 
-/** The report a reporter for people renders: secrets redacted first (they must go whatever the form), then neutralised. */
+/**
+ * The report a reporter for people renders: secrets redacted first (they must go whatever the form), then neutralised.
+ * Kept per report and redaction: a run that writes its report in four formats walks it once, not four times (issue
+ * 33, point 2). A report is not changed once built, so the same input gives the same output.
+ */
 export function reportToRender(input: RunReport, redact?: RedactOptions): RunReport {
-  return safeReport(redactorFor(input, redact).report(input));
+  let byRedaction = rendered.get(input);
+  if (!byRedaction) rendered.set(input, (byRedaction = new Map()));
+  let report = byRedaction.get(redact);
+  if (!report) byRedaction.set(redact, (report = safeReport(redactedReport(input, redact))));
+  return report;
 }
+
+/** The report with its secrets redacted (what the JSON report writes, escaped), kept per report and redaction as above. */
+export function redactedReport(input: RunReport, redact?: RedactOptions): RunReport {
+  let byRedaction = redacted.get(input);
+  if (!byRedaction) redacted.set(input, (byRedaction = new Map()));
+  let report = byRedaction.get(redact);
+  if (!report) byRedaction.set(redact, (report = redactorFor(input, redact).report(input)));
+  return report;
+}
+
+const rendered = new WeakMap<RunReport, Map<RedactOptions | undefined, RunReport>>();
+const redacted = new WeakMap<RunReport, Map<RedactOptions | undefined, RunReport>>();
 
 // ---- JSON ----
 

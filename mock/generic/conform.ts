@@ -60,7 +60,9 @@ function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, v
     if (Object.hasOwn(out, name) || !Object.hasOwn(properties, name)) continue;
     const declared = mergeAllOf(asSchema(properties[name]));
     if (view === 'response' ? declared.writeOnly : declared.readOnly) continue;
-    out[name] = generator.value(declared, view, 0, depth + 1, name);
+    // Left out when no value fits the generation budget: the check that follows notes it.
+    const value = generator.value(declared, view, 0, depth + 1, name);
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }

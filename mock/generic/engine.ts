@@ -7,7 +7,9 @@
  */
 import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
+import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
+import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson, isImmutableJson } from '../json.js';
 import { copiedHeaders, type MockResponse } from '../message.js';
@@ -22,6 +24,7 @@ import { createAnswerPlans, type AnswerPlan } from './plans.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
 import { asSchema, isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
+import { answerSpot, cannotAnswer } from './unmakeable.js';
 
 export interface GenericSettings {
   /** Seeds generated records, ids and answers (`--seed`); 1 by default. */
@@ -31,6 +34,12 @@ export interface GenericSettings {
   /** Corrections to the inference, in the words of the `x-mock-*` extensions. */
   readonly overlay?: MockOverlay;
   readonly maxSessions?: number;
+  /** The caps on one generated value (`--generation-budget`, src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
+  /** `--max-session-memory` in bytes: what all X-Mock-Session stores may hold together (store.ts). */
+  readonly maxSessionMemory?: number;
+  /** Told of each session dropped by a bound, for the same log line as the Pet Store's (server.ts). */
+  readonly onSessionDrop?: (session: string, reason: SessionDropReason) => void;
 }
 
 export interface GenericEngine extends MockEngine {
@@ -44,8 +53,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const { contract } = compiled;
   const seed = settings.seed ?? 1;
   const resources = inferResources(contract, settings.overlay);
-  const generator = new ValueGenerator(seed);
-  const ids = new ValueGenerator(seed + 1);
+  const budget = settings.generationBudget ?? DEFAULT_GENERATION_BUDGET;
+  const generatorFor = (from: number): ValueGenerator => new ValueGenerator(from, budget, contract.document);
+  const generator = generatorFor(seed);
+  const ids = generatorFor(seed + 1);
   const errors = createPlainErrorFactory(contract);
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
@@ -68,7 +79,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (name === resource.idField) continue;
         if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = clock();
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
-        else if (property.readOnly && !Object.hasOwn(record, name)) record[name] = generator.value(property, 'response', 0, 1, name);
+        else if (property.readOnly && !Object.hasOwn(record, name)) {
+          const value = generator.value(property, 'response', 0, 1, name);
+          if (value !== undefined) record[name] = value;
+        }
       }
     }
     if (schema && isObject(input)) {
@@ -100,8 +114,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
     if (s && (s.pattern || s.format || s.enum)) {
-      const candidate = ids.value(s, 'response', 0, 1, resource.idField);
-      if (typeof candidate === 'string' && candidate !== '') return candidate;
+      // A pattern's sample may break the field's other words (a slug of 43 characters where maxLength is 40): the
+      // document decides, a few draws, each checked.
+      for (let variant = 0; variant < 8; variant += 1) {
+        const candidate = ids.value(s, 'response', variant, 1, resource.idField);
+        if (typeof candidate === 'string' && candidate !== '' && valid(s, candidate) && (!resource.idSchema || valid(resource.idSchema, candidate))) return candidate;
+      }
     }
     const next = String(store.nextNumber(resource.key));
     // A sequence number the path parameter refuses (Adyen's deviceId: exactly 30 characters) gives way to one of its schema.
@@ -113,7 +131,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
-  const registry = createGenericRegistry(initial.state, initial.idOf, settings.maxSessions);
+  const registry = createGenericRegistry(initial.state, initial.idOf, {
+    ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
+    ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),
+    ...(settings.onSessionDrop ? { onDrop: settings.onSessionDrop } : {}),
+  });
 
   /** A path parameter, typed where the operation declares it, as sent where it does not. */
   const pathValue = (input: OperationInput, name: string): string => String(input.params.path[name] ?? input.pathParams[name]);
@@ -336,8 +358,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const media = jsonMedia(responseFor(operation, status)?.content ?? []);
       if (!media) return (answer = { status });
       const schema = media.schema ?? {};
-      const own = new ValueGenerator(seed ^ hash(operation.operationId));
-      const candidates: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => own.value(schema, 'response', variant))];
+      const own = generatorFor(seed ^ hash(operation.operationId));
+      const attempts = [0, 1, 2].map((variant) => own.attempt(schema, 'response', variant, 0, '', answerSpot(operation, status, media.mediaType)));
+      const candidates: unknown[] = [...media.examples.values(), ...attempts.flatMap((attempt) => (attempt.ok ? [attempt.value] : []))];
+      // No example, and no value within the budget (start-up said so): a clear Error naming the spot, never an invalid answer.
+      const [first] = attempts;
+      if (candidates.length === 0 && first && !first.ok) return (answer = cannotAnswer(errors, operation, first.why));
       const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
       // An immutable copy (not the document's own example object): its text is kept and its check remembered.
       answer = { status, body: immutableJson(body) };
@@ -535,7 +561,7 @@ function withDeclaredHeaders(plan: AnswerPlan, response: MockResponse, generator
     if (headers[name] !== undefined) continue;
     if (headers === response.headers) headers = copiedHeaders(response.headers);
     const value = generator.value(asSchema(header.schema), 'response', 0, 1, name);
-    headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return headers === response.headers ? copiedHeaders(headers) : headers;
 }

@@ -69,7 +69,7 @@ export function documentedErrorBody(
   const media = jsonMedia(spec.content);
   if (!media) return { kind: 'body', body: undefined };
   const schema = media.schema ?? {};
-  const bases: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => generator.value(schema, 'response', variant))];
+  const bases: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => generator.value(schema, 'response', variant)).filter((value) => value !== undefined)];
   for (const base of bases) {
     const filled = isObject(base) ? fill(structuredClone(base), schema, words, 0) : base;
     if (valid(schema, filled)) return { kind: 'body', body: filled };

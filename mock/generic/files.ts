@@ -3,9 +3,11 @@
  * folder (`--fixtures DIR`: `<collection>.json` files) and an overlay of corrections (`--mock-overlay FILE`,
  * JSON or YAML). Both are refused with a FIXTURES_INVALID / USAGE KitError naming the file and the reason.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { FILE_CAPS, readCappedJson, readCappedText } from '../../src/contract/bounded-files.js';
+import { parseBoundedYaml } from '../../src/contract/bounded-parsers.js';
+import { CapExceeded } from '../../src/contract/caps.js';
 import { KitError } from '../../src/kit-error.js';
 import type { MockOverlay } from './infer.js';
 import type { FixtureFiles } from './initial.js';
@@ -21,8 +23,10 @@ export async function readFixtureFiles(dir: string): Promise<FixtureFiles> {
   for (const name of entries.filter((entry) => entry.endsWith('.json')).sort()) {
     const file = join(folder, name);
     try {
-      files[name.slice(0, -'.json'.length)] = JSON.parse(await readFile(file, 'utf8')) as unknown;
+      files[name.slice(0, -'.json'.length)] = await readCappedJson(file, FILE_CAPS.fixturesBytes);
     } catch (error) {
+      // Past a cap on size or depth (issue 31, point 4): said as such, like the document's own caps.
+      if (error instanceof CapExceeded) throw new KitError('FIXTURES_INVALID', `${error.message}; split the records or trim the file.`, { file, pointer: '', reason: `past the ${error.cap} cap` });
       throw new KitError('FIXTURES_INVALID', `${file}: not JSON (${(error as Error).message}).`, { file, pointer: '', reason: 'not JSON' });
     }
   }
@@ -34,8 +38,10 @@ export async function readOverlay(path: string): Promise<MockOverlay> {
   const file = resolve(path);
   let value: unknown;
   try {
-    value = parseYaml(await readFile(file, 'utf8')) as unknown;
+    value = parseBoundedYaml(file, await readCappedText(file, FILE_CAPS.overlayBytes));
   } catch (error) {
+    // An overlay is a few corrections: past the size, depth or alias cap (issue 31, point 4) it is refused before it is parsed.
+    if (error instanceof CapExceeded) throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${error.message}; an overlay holds corrections, not data.`);
     throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${file} cannot be read: ${(error as Error).message}.`);
   }
   const paths = isObject(value) ? value['paths'] : undefined;

@@ -1,5 +1,5 @@
 /**
- * The generic mock's generated strings for a field with a `pattern` match it (src/pattern-sample.ts draws them): a
+ * The generic mock's generated strings for a field with a `pattern` match it (src/generate/patterns.ts draws them): a
  * value its own document refuses would be fitted or noted at best, and answered as it was at worst.
  */
 import { describe, expect, it } from 'vitest';

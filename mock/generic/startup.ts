@@ -7,13 +7,18 @@ import type { Contract } from '../../src/contract/index.js';
 import type { GenericSettings } from './engine.js';
 import { readFixtureFiles, readOverlay } from './files.js';
 import { inferResources } from './infer.js';
+import { examplesOf } from './initial.js';
 import { resourceLines } from './report.js';
+import { generationLines, generationReport } from './unmakeable.js';
+import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
 
 export interface GenericStartupOptions {
   readonly seed?: number;
   readonly fixtures?: string;
   readonly mockOverlay?: string;
   readonly maxSessions?: number;
+  /** `--generation-budget`: the caps on one generated value (src/generate/budget.ts). */
+  readonly generationBudget?: GenerationBudget;
   /** `--base-path`, when given: then the document's own server path is not used, and not announced. */
   readonly basePath?: string;
 }
@@ -22,7 +27,12 @@ export async function genericStartup(contract: Contract, options: GenericStartup
   const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
   // --fixtures DIR reads `<collection>.json` files; without it the document's examples (or generated records) fill them.
   const fixtures = options.fixtures === 'none' ? 'none' : options.fixtures !== undefined ? await readFixtureFiles(options.fixtures) : undefined;
-  if (log) for (const line of resourceLines(contract, inferResources(contract, overlay))) log(line);
+  const map = inferResources(contract, overlay);
+  if (log) for (const line of resourceLines(contract, map)) log(line);
+  // What cannot be generated within the budget, measured (never tried) and said once (issue 31, point 1).
+  const budget = options.generationBudget ?? DEFAULT_GENERATION_BUDGET;
+  const report = generationReport(contract, map, budget, (resource) => fixtures !== undefined || examplesOf(contract, resource).length > 0);
+  if (log) for (const line of generationLines(map, report)) log(line);
   const served = documentBasePath(contract.document);
   if (log && options.basePath === undefined && served !== '') {
     log(`serving under ${served}, the path of the document's first server (${contract.document.servers?.[0]?.url ?? ''}); --base-path / serves at the root`);
@@ -32,5 +42,6 @@ export async function genericStartup(contract: Contract, options: GenericStartup
     ...(fixtures !== undefined ? { fixtures } : {}),
     ...(overlay !== undefined ? { overlay } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(options.generationBudget !== undefined ? { generationBudget: options.generationBudget } : {}),
   };
 }

@@ -8,9 +8,11 @@
  * share them safely, and the text of each is written once and kept (mock/json.ts).
  */
 import type { SessionDropReason } from '../domain.js';
-import { immutableJson } from '../json.js';
+import type { Meter } from '../indexes.js';
+import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
-import { DEFAULT_MAX_SESSIONS } from '../registry.js';
+import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS } from '../registry.js';
+import { RECORD_BYTES } from '../store.js';
 import type { JsonObject } from './schemas.js';
 
 export type StoredRecord = Readonly<JsonObject>;
@@ -62,7 +64,21 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
   return { lists, sequences };
 }
 
-function fork(template: { lists: Lists; sequences: Map<string, number> }): GenericStore {
+/** What a copied list costs per entry: a Map entry's key, value and hash slots. */
+const ENTRY_BYTES = 32;
+/** What a session costs before it writes anything: its maps and closures. */
+const SESSION_BYTES = 4 * 1024;
+
+/**
+ * What a written record costs a session: the frozen object and the JSON text kept beside it (mock/json.ts), each
+ * about as large as the text, plus its slots. The text is the one the answer is written from, so measuring it
+ * costs nothing a read would not pay anyway.
+ */
+function recordBytes(record: StoredRecord): number {
+  return 2 * encodeJson(record).length + RECORD_BYTES;
+}
+
+function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?: Meter): GenericStore {
   const own: Lists = new Map();
   const sequences = new Map(template.sequences);
   let revision = 0;
@@ -71,7 +87,11 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }): Gener
     let scopes = own.get(resource);
     if (!scopes) own.set(resource, (scopes = new Map()));
     let list = scopes.get(scope);
-    if (!list) scopes.set(scope, (list = new Map(template.lists.get(resource)?.get(scope) ?? EMPTY)));
+    if (!list) {
+      const shared = template.lists.get(resource)?.get(scope) ?? EMPTY;
+      scopes.set(scope, (list = new Map(shared)));
+      meter?.add(shared.size * ENTRY_BYTES);
+    }
     return list;
   };
   return {
@@ -80,7 +100,9 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }): Gener
     get: (resource, scope, id) => read(resource, scope).get(id),
     set(resource, scope, id, record) {
       revision += 1;
-      write(resource, scope).set(id, immutableJson(record));
+      const stored = immutableJson(record);
+      write(resource, scope).set(id, stored);
+      meter?.add(recordBytes(stored) + ENTRY_BYTES);
       const numeric = Number(id);
       if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
     },
@@ -112,48 +134,141 @@ export interface GenericRegistry {
   load(state: GenericState, session?: string): void;
   sessions(): readonly string[];
   dropNotice(session: string): SessionDropReason | undefined;
+  /** Bytes (estimated) all session stores hold beyond the shared initial data. */
+  sessionMemory(): number;
+}
+
+export interface GenericRegistryOptions {
+  /** `--max-sessions`: session stores kept at once; past it the least recently used is dropped. */
+  readonly maxSessions?: number;
+  /** `--max-session-memory`, in bytes: what all session stores may hold together; past it the least recently used are dropped. */
+  readonly maxSessionMemory?: number;
+  /** Told the name of each session dropped to make room, and which bound made it, for the log. */
+  readonly onDrop?: (session: string, reason: SessionDropReason) => void;
+}
+
+/** How many dropped names are remembered to tell their client (a bounded map: names are client input). */
+const NOTICES_KEPT = 10_000;
+
+interface Session {
+  store: GenericStore;
+  meter: SessionMeter;
+}
+
+/** Counts a session's bytes, and every session's together in `tally` (as mock/registry.ts does for the Pet Store). */
+class SessionMeter implements Meter {
+  bytes = 0;
+  #tally: { bytes: number } | undefined;
+
+  constructor(tally: { bytes: number }) {
+    this.#tally = tally;
+  }
+
+  add(bytes: number): void {
+    this.bytes += bytes;
+    if (this.#tally !== undefined) this.#tally.bytes += bytes;
+  }
+
+  /** The session was dropped or refilled: a caller still holding its old store no longer counts against the budget. */
+  detach(): void {
+    if (this.#tally !== undefined) this.#tally.bytes -= this.bytes;
+    this.#tally = undefined;
+  }
 }
 
 /**
- * The default store and one per `X-Mock-Session` name, at most `maxSessions` of them (least recently used dropped
- * first, and told once to the dropped client, as for the Pet Store).
+ * The default store and one per `X-Mock-Session` name, bounded as the Pet Store's are (mock/registry.ts, issue 31
+ * point 5): at most `maxSessions` of them, and at most `maxSessionMemory` bytes (estimated) held by all of them
+ * beyond the shared initial data; past either the least recently used are dropped, told once to the dropped
+ * client, and logged through `onDrop`.
  */
-export function createGenericRegistry(initial: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string, maxSessions = DEFAULT_MAX_SESSIONS): GenericRegistry {
+export function createGenericRegistry(initial: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string, options: GenericRegistryOptions = {}): GenericRegistry {
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const budget = options.maxSessionMemory ?? DEFAULT_MAX_SESSION_MEMORY;
   const template = buildLists(initial, idOf);
   let fallback = fork(template);
-  const sessions = new Recency<GenericStore>();
+  const sessions = new Recency<Session>();
   const notices = new Recency<SessionDropReason>();
-  return {
-    get(session) {
-      if (session === undefined) return fallback;
-      let store = sessions.use(session);
-      if (!store) {
-        for (let oldest = sessions.oldest(); oldest !== undefined && sessions.size >= maxSessions; oldest = sessions.oldest()) {
-          sessions.delete(oldest);
-          notices.set(oldest, 'max-sessions');
-          for (let old = notices.oldest(); old !== undefined && notices.size > 10_000; old = notices.oldest()) notices.delete(old);
-        }
-        store = fork(template);
-        sessions.set(session, store);
+  // Replaced (not zeroed) by a reset of everything, so stores a caller still holds no longer count.
+  let tally = { bytes: 0 };
+
+  const open = (from = template, extra = 0): Session => {
+    const meter = new SessionMeter(tally);
+    meter.add(SESSION_BYTES + extra);
+    return { store: fork(from, meter), meter };
+  };
+  const drop = (name: string, reason: SessionDropReason): void => {
+    const session = sessions.delete(name);
+    if (session === undefined) return;
+    session.meter.detach();
+    notices.set(name, reason);
+    for (let old = notices.oldest(); old !== undefined && notices.size > NOTICES_KEPT; old = notices.oldest()) notices.delete(old);
+    options.onDrop?.(name, reason);
+  };
+  const sessionFor = (name: string): Session => {
+    let session = sessions.use(name);
+    if (!session) {
+      // Make room first, so no more than maxSessions are ever held, not even while creating one.
+      for (let oldest = sessions.oldest(); oldest !== undefined && sessions.size >= maxSessions; oldest = sessions.oldest()) drop(oldest, 'max-sessions');
+      session = open();
+      sessions.set(name, session);
+    }
+    if (tally.bytes > budget) {
+      // The least recently used go first; this session is the most recent, so it goes last, only when it alone
+      // holds more than the budget, and it then starts afresh like any dropped session.
+      for (let oldest = sessions.oldest(); oldest !== undefined && oldest !== name && tally.bytes > budget; oldest = sessions.oldest()) drop(oldest, 'max-session-memory');
+      if (tally.bytes > budget) {
+        drop(name, 'max-session-memory');
+        session = open();
+        sessions.set(name, session);
       }
-      return store;
-    },
+    }
+    return session;
+  };
+  return {
+    get: (session) => (session === undefined ? fallback : sessionFor(session).store),
     reset(session) {
       if (session === undefined) {
         fallback = fork(template);
         sessions.clear();
         notices.clear();
-      } else if (sessions.has(session)) {
-        sessions.set(session, fork(template));
+        tally = { bytes: 0 };
+      } else {
+        const found = sessions.peek(session);
+        if (found) {
+          found.meter.detach();
+          const fresh = open();
+          found.store = fresh.store;
+          found.meter = fresh.meter;
+        }
       }
     },
     load(state, session) {
-      const loaded = fork(buildLists(state, idOf));
-      if (session === undefined) fallback = loaded;
-      else sessions.set(session, loaded);
+      const lists = buildLists(state, idOf);
+      if (session === undefined) {
+        fallback = fork(lists);
+        return;
+      }
+      // An imported state shares nothing with the initial data: the session holds all of it.
+      sessions.peek(session)?.meter.detach();
+      sessions.delete(session);
+      sessionFor(session);
+      const target = sessions.peek(session)!;
+      target.meter.detach();
+      const loaded = open(lists, stateBytes(state));
+      target.store = loaded.store;
+      target.meter = loaded.meter;
     },
     sessions: () => sessions.keys(),
     // Told once, on the request that started the dropped name afresh.
     dropNotice: (session) => (sessions.has(session) ? notices.delete(session) : undefined),
+    sessionMemory: () => tally.bytes,
   };
+}
+
+/** An imported state's cost as a session's own data. */
+function stateBytes(state: GenericState): number {
+  let bytes = 0;
+  for (const scopes of Object.values(state)) for (const records of Object.values(scopes)) for (const record of records) bytes += recordBytes(record) + ENTRY_BYTES;
+  return bytes;
 }

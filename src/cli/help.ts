@@ -25,6 +25,7 @@ export function commandHelp(name: CommandName): string {
     const suffix = option.default !== undefined && option.default !== '' ? ` (default: ${option.default})` : '';
     return [left, `${option.description}${suffix}`] as const;
   });
+  if (command.operands) rows.unshift([`    ${command.operands.placeholder}`, command.operands.description]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return [`${command.usage}`, `  ${command.summary}`, ...rows.map(([left, right]) => `    ${left.padEnd(width)}  ${right}`)].join('\n');
 }

@@ -1,7 +1,7 @@
 import { isKitError } from '../kit-error.js';
 import { KIT_VERSION } from '../package-info.js';
 import { commandHelp, mainHelp } from './help.js';
-import { isCommandName } from './options.js';
+import { COMMANDS, isCommandName } from './options.js';
 
 /** Runs the command line and resolves to the process exit code: 0 passed, 1 findings, 2 could not run. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -15,7 +15,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (!isCommandName(name)) {
-    process.stderr.write(`petstore-kit: unknown command '${name}'. Commands: mock, conformance. See petstore-kit --help.\n`);
+    process.stderr.write(`petstore-kit: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}. See petstore-kit --help.\n`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -24,6 +24,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   try {
     if (name === 'mock') return await (await import('../../mock/cli.js')).runMockCommand(rest);
+    if (name === 'merge-reports') return await (await import('../../conformance/merge-cli.js')).runMergeReportsCommand(rest);
+    if (name === 'proxy') return await (await import('../../conformance/proxy/cli.js')).runProxyCommand(rest);
     return await (await import('../../conformance/cli.js')).runConformanceCommand(rest);
   } catch (error) {
     if (isKitError(error)) {

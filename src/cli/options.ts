@@ -15,10 +15,23 @@ export interface OptionSpec {
 export interface CommandSpec {
   readonly summary: string;
   readonly usage: string;
+  /** The words a command takes besides its flags (`merge-reports FILE...`), as the help shows them; none when absent. */
+  readonly operands?: { readonly placeholder: string; readonly description: string };
   readonly options: Readonly<Record<string, OptionSpec>>;
 }
 
 const spec: OptionSpec = { type: 'string', placeholder: 'FILE', description: 'the OpenAPI 3.0 or 3.1 document (default: the bundled openapi.yaml)' };
+const strict = {
+  type: 'boolean',
+  description: 'refuse a document that breaks the OpenAPI schema even where that changes nothing it describes (an extra keyword, a $ref to a Markdown file in a description); by default such a document loads with a warning naming each spot',
+} as const satisfies OptionSpec;
+const generationBudget = {
+  type: 'string',
+  placeholder: 'CAP=N',
+  multiple: true,
+  description:
+    'caps on one generated value: string=10000 (characters), items=1000 (array items), depth=32, nodes=10000 (values), bytes=1048576; repeatable or comma-separated; what a schema asks past them is reported, not generated (docs/generation.md)',
+} as const satisfies OptionSpec;
 const allowRefs = {
   type: 'string',
   placeholder: 'DIR|URL',
@@ -35,8 +48,10 @@ export const COMMANDS = {
       host: { type: 'string', placeholder: 'HOST', default: '127.0.0.1', description: 'interface to bind; the default keeps the mock off the network' },
       spec,
       'allow-refs': allowRefs,
+      strict,
       fixtures: { type: 'string', placeholder: 'DIR|none', description: 'seed data folder (default: the bundled fixtures/seed); none starts empty' },
       seed: { type: 'string', placeholder: 'N', description: 'generate data with faker from this seed (same seed, same data)' },
+      'generation-budget': generationBudget,
       'mock-overlay': { type: 'string', placeholder: 'FILE', description: 'for a document other than the Pet Store: corrections to the inferred resources (x-mock-id, x-mock-collection, x-mock-stateless; README "Any document")' },
       pets: { type: 'string', placeholder: 'K', default: '20', description: 'with --seed: how many pets to generate' },
       now: { type: 'string', placeholder: 'RFC3339', description: "the mock's clock, e.g. 2027-07-01T00:00:00Z to rehearse getPet's sunset" },
@@ -68,6 +83,7 @@ export const COMMANDS = {
       'base-url': { type: 'string', placeholder: 'URL', description: 'the target, with its path prefix if any (required)' },
       spec,
       'allow-refs': allowRefs,
+      strict,
       header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header with every request (repeatable); values are never printed' },
       format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format (markdown: a short summary for a pull-request comment or a CI job summary)' },
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },
@@ -80,13 +96,55 @@ export const COMMANDS = {
       'max-requests': { type: 'string', placeholder: 'N', default: '20000', description: 'requests the run sends at most; checks past it are reported not run and the run exits 2' },
       'max-body-bytes': { type: 'string', placeholder: 'N', description: "the target's request body limit in bytes, where its document states none: a body one byte over must get the 413, one at the limit is taken" },
       seed: { type: 'string', placeholder: 'N', default: '1', description: 'seed of the generated inputs, for a reproducible run' },
+      'generation-budget': generationBudget,
       origin: { type: 'string', placeholder: 'URL', description: 'also check CORS as a browser page on this origin would' },
       'list-checks': { type: 'boolean', description: 'list the checks with their ids and exit' },
       // Issue 10 (reports): hollow runs and check explanations.
       'min-coverage': { type: 'string', placeholder: 'PCT', multiple: true, description: 'fail the run below this share of operations exercised: 80, operations=80, statuses=40 (documented statuses observed), or both' },
       report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the report in FORMAT to FILE, from the same run (repeatable): --report junit=conformance.xml --report html=conformance.html' },
       explain: { type: 'string', placeholder: 'CHECK', description: 'print what a check verifies, why, and what a conformant answer looks like, and exit' },
+      // Issue 33, point 6: a run split across machines.
+      shard: { type: 'string', placeholder: 'K/N', description: "run only this machine's share of the operations (a resource's operations stay together; the same split on every machine); join the N JSON reports with merge-reports" },
       quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
+      help: { type: 'boolean', short: 'h', description: 'show this help' },
+    },
+  },
+  'merge-reports': {
+    summary: 'Join the JSON reports of a run split with --shard K/N into the one report a single run would give, with its exit code.',
+    usage: 'petstore-kit merge-reports SHARD.json... [options]',
+    operands: { placeholder: 'SHARD.json...', description: 'the JSON report of every shard of the run (conformance --shard K/N --format json or --report json=FILE), in any order' },
+    options: {
+      format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format of the merged report' },
+      output: { type: 'string', placeholder: 'FILE', description: 'write the merged report to FILE (the console summary still prints)' },
+      report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the merged report in FORMAT to FILE (repeatable)' },
+      help: { type: 'boolean', short: 'h', description: 'show this help' },
+    },
+  },
+  // Issue 35: the validating proxy (conformance/proxy/, docs/proxy.md). Its flags stay in this one block.
+  proxy: {
+    summary: 'Forward traffic to a real backend, checking every exchange against the document; report it, record it, and mock what the backend lacks.',
+    usage: 'petstore-kit proxy --target URL [options]',
+    options: {
+      target: { type: 'string', placeholder: 'URL', description: 'the backend, with its path prefix if any: a request for /pets goes to URL/pets (required)' },
+      spec,
+      'allow-refs': allowRefs,
+      port: { type: 'string', placeholder: 'N', default: '4010', description: 'port to listen on; 0 picks a free one (printed)' },
+      host: { type: 'string', placeholder: 'HOST', default: '127.0.0.1', description: 'interface to bind; the default keeps the proxy off the network' },
+      header: { type: 'string', placeholder: "'Name: value'", multiple: true, description: 'send this header to the target with every request, in place of the client\'s (repeatable); values are never printed nor written' },
+      errors: { type: 'boolean', description: "refuse a request that breaks the document (400) and replace an answer that does (502), in the kit's Error shape; without it traffic is never altered" },
+      fallback: { type: 'boolean', description: "answer the operations the target lacks (501, or a 404 that is not the operation's own) with the kit's mock, in this process" },
+      'fallback-url': { type: 'string', placeholder: 'URL', description: 'answer them with the mock at URL instead (e.g. a running petstore-kit mock)' },
+      mock: { type: 'string', placeholder: 'ID', multiple: true, description: 'always answer these operationIds or tags with the mock, never the target (repeatable, or comma-separated)' },
+      fixtures: { type: 'string', placeholder: 'DIR|none', description: "the in-process mock's data (default: the bundled seed for the Pet Store, the document's examples otherwise)" },
+      record: { type: 'string', placeholder: 'DIR', description: "write what the target answered as fixtures the mock reads (--fixtures DIR), one file per collection, and the session as DIR/session.har" },
+      format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'the report printed on exit (also served at GET /__proxy/report?format=…)' },
+      output: { type: 'string', placeholder: 'FILE', description: 'write that report to FILE on exit instead of printing it' },
+      report: { type: 'string', placeholder: 'FORMAT=FILE', multiple: true, description: 'also write the report in FORMAT to FILE on exit (repeatable): --report junit=proxy.xml --report html=proxy.html' },
+      skip: { type: 'string', placeholder: 'ID', multiple: true, description: 'leave out these rule ids or families (request, response, errors, deprecation), repeatable or comma-separated' },
+      'min-coverage': { type: 'string', placeholder: 'PCT', multiple: true, description: 'fail (exit 1) when the traffic exercised less than this share of operations: 80, operations=80, statuses=40' },
+      timeout: { type: 'string', placeholder: 'MS', default: '30000', description: 'how long the target may take to connect, to start its answer, and between two pieces of it; past it a 504' },
+      'max-body-bytes': { type: 'string', placeholder: 'N', description: "bodies larger than this pass through unvalidated, with a note in the report (default: the document's x-max-body-bytes, else 1048576)" },
+      quiet: { type: 'boolean', short: 'q', description: 'no log line per exchange (violations and mocked answers still print)' },
       help: { type: 'boolean', short: 'h', description: 'show this help' },
     },
   },

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseGenerationBudget, type GenerationBudget } from '../generate/index.js';
 import { KitError } from '../kit-error.js';
 import { COMMANDS, type CommandName } from './options.js';
 
@@ -10,6 +11,13 @@ export type RawOptions<C extends CommandName> = { -readonly [K in keyof Spec<C>]
 
 /** Parses argv for one command with the table's flags; an unknown flag or a stray argument is a USAGE error. */
 export function parseCommand<C extends CommandName>(command: C, argv: readonly string[]): RawOptions<C> {
+  const { values, operands } = parseCommandLine(command, argv);
+  if (operands.length > 0) throw new KitError('USAGE', `petstore-kit ${command}: unexpected argument '${operands[0]}'. See petstore-kit ${command} --help.`);
+  return values;
+}
+
+/** Parses argv with the table's flags, and the words besides them for a command that takes some (its `operands`). */
+export function parseCommandLine<C extends CommandName>(command: C, argv: readonly string[]): { values: RawOptions<C>; operands: string[] } {
   const options = Object.fromEntries(
     Object.entries(COMMANDS[command].options).map(([name, option]) => [
       name,
@@ -18,8 +26,7 @@ export function parseCommand<C extends CommandName>(command: C, argv: readonly s
   );
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
-    if (positionals.length > 0) throw new KitError('USAGE', `petstore-kit ${command}: unexpected argument '${positionals[0]}'. See petstore-kit ${command} --help.`);
-    return values as RawOptions<C>;
+    return { values: values as RawOptions<C>, operands: positionals };
   } catch (error) {
     if (error instanceof KitError) throw error;
     throw new KitError('USAGE', `petstore-kit ${command}: ${(error as Error).message}. See petstore-kit ${command} --help.`);
@@ -42,4 +49,11 @@ export function choiceOption<T extends string>(command: CommandName, flag: strin
     throw new KitError('USAGE', `petstore-kit ${command}: --${flag} takes one of ${choices.join(', ')}; got '${value}'.`);
   }
   return value as T;
+}
+
+/** `--generation-budget CAP=N` (repeatable, comma-separated): the budget with those caps, or a USAGE error naming them. */
+export function generationBudgetOption(command: CommandName, values: readonly string[]): GenerationBudget {
+  const parsed = parseGenerationBudget(values);
+  if (!parsed.ok) throw new KitError('USAGE', `petstore-kit ${command}: ${parsed.message}.`);
+  return parsed.budget;
 }

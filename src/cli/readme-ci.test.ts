@@ -1,5 +1,5 @@
 /**
- * The README's CI jobs and .ci/example-job.sh (which runs that job locally,
+ * The CI jobs of docs/ci.md and .ci/example-job.sh (which runs that job locally,
  * against the mock) must not drift apart: the job's commands (install the kit,
  * start the mock, wait for it, run the suite) appear in the script as the
  * README gives them. Issue 23, point 1: the install is the README's own, from
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { COMMANDS } from './options.js';
 
-const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(join(PACKAGE_ROOT, 'docs', 'ci.md'), 'utf8');
 const script = readFileSync(join(PACKAGE_ROOT, '.ci', 'example-job.sh'), 'utf8');
 
 /** A shell command as words, continuation lines joined and indentation dropped. */
@@ -45,7 +45,7 @@ describe("the README's CI job and .ci/example-job.sh", () => {
   });
 
   it('install the kit the same way, word for word: built from its repository at the pinned KIT_REF', () => {
-    const gitlab = readme.slice(readme.indexOf('GitLab CI ('), readme.indexOf('## For vendors'));
+    const gitlab = readme.slice(readme.indexOf('GitLab CI ('));
     const step = github.slice(github.indexOf('- name: Install petstore-kit'), github.indexOf('- name: Start the mock'));
     const commands = step.split('\n').slice(2).map((line) => line.trim()).filter(Boolean);
     expect(commands).toEqual([
@@ -61,9 +61,23 @@ describe("the README's CI job and .ci/example-job.sh", () => {
   });
 
   it('never install the registry name, which is not ours yet, and the README says so plainly', () => {
-    const ci = readme.slice(readme.indexOf('## Install'), readme.indexOf('## For vendors'));
+    const ci = readme;
     expect(ci).toContain('**petstore-kit is not published on the npm registry yet.**');
     for (const text of [ci, script]) expect(text).not.toMatch(/npm (install|i|add)\b[^\n]*\spetstore-kit(@\S*)?\s*$/m);
+  });
+
+  it('the sharded jobs use only flags the kit has, and merge what they shard', () => {
+    const sharded = readme.slice(readme.indexOf('## Split a long run across machines'));
+    const conformance = new Set(Object.keys(COMMANDS.conformance.options));
+    const merge = new Set(Object.keys(COMMANDS['merge-reports'].options));
+    const lines = sharded.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.includes('npx petstore-kit'));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) {
+      const flags = new Set(line.includes('merge-reports') ? merge : conformance);
+      for (const flag of line.match(/ --[a-z-]+/g) ?? []) expect(flags, `${flag} in ${line.trim()}`).toContain(flag.trim().slice(2));
+      if (line.includes('merge-reports')) expect(line).toContain('reports/shard-*.json');
+      else expect(line).toMatch(/--shard .+\/\S+ .*--format json --output "?reports\/shard-/);
+    }
   });
 
   it('use only flags the kit has', () => {

@@ -1,37 +1,7 @@
 import { parse as parseYaml } from 'yaml';
+import { assertDepth, CapExceeded, DOCUMENT_CAPS, depthExceeded } from './caps.js';
 
-/**
- * The caps on what reading one file of a document may cost (issue 20): a
- * document from elsewhere is input, and input gets a bounded cost. Each is
- * far above what a published document needs (the largest seen, 12 MB, is
- * nested 30 levels and uses no alias inside an alias).
- */
-export const DOCUMENT_CAPS = Object.freeze({
-  /** Bytes of one file of the document (the root or a file a $ref names). */
-  maxBytes: 64 * 1024 * 1024,
-  /** Objects and arrays inside each other. */
-  maxDepth: 256,
-  /**
-   * The `yaml` package's `maxAliasCount`: how far aliases may expand (an
-   * alias of a node that holds aliases counts each of them). An anchor used
-   * any number of times with no alias inside it costs nothing; nested
-   * aliases (the "billion laughs") are what it stops.
-   */
-  maxAliasCount: 100,
-});
-
-export type CapName = 'size' | 'depth' | 'aliases';
-
-/** A cap met while reading a file; the loader turns it into KitError SPEC_INVALID. */
-export class CapExceeded extends Error {
-  constructor(
-    readonly cap: CapName,
-    readonly file: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { CapExceeded, DOCUMENT_CAPS, type CapName } from './caps.js';
 
 /** The plugin shape json-schema-ref-parser takes in `options.parse` (its FileInfo, reduced to what is read here). */
 export interface ParserPlugin {
@@ -100,29 +70,28 @@ export function boundedParsers(refused: (error: CapExceeded) => void): { json: P
   };
 }
 
+/**
+ * A YAML file the kit reads beside the document (an overlay) parsed with the document's caps on depth and YAML
+ * aliases (issue 31, point 4); its size is capped by its reader (bounded-files.ts). A cap met throws CapExceeded,
+ * for the caller to word in its own error code.
+ */
+export function parseBoundedYaml(url: string, text: string): unknown {
+  try {
+    assertFlowDepth(url, text);
+    const value: unknown = parseYaml(text, { schema: 'core', maxAliasCount: DOCUMENT_CAPS.maxAliasCount, prettyErrors: false, logLevel: 'error' });
+    assertDepth(url, value);
+    return value;
+  } catch (error) {
+    throw asCapExceeded(error, url) ?? error;
+  }
+}
+
 function textOf(url: string, data: string | Buffer): string {
   const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   if (bytes > DOCUMENT_CAPS.maxBytes) {
     throw new CapExceeded('size', url, `${url} is ${bytes} bytes, past the size cap of ${DOCUMENT_CAPS.maxBytes} bytes a file of a document may have`);
   }
   return typeof data === 'string' ? data : data.toString('utf8');
-}
-
-/**
- * Walks the parsed value without recursion (a deep value must not overflow
- * the stack here either), each shared object once: aliases make a graph, and
- * the alias cap bounds how far it expands, not how often a walk would revisit.
- */
-function assertDepth(url: string, value: unknown): void {
-  const seen = new Set<object>();
-  const stack: [node: unknown, depth: number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    if (depth >= DOCUMENT_CAPS.maxDepth) throw depthExceeded(url);
-    seen.add(node);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
-  }
 }
 
 /**
@@ -142,10 +111,6 @@ function assertFlowDepth(url: string, text: string): void {
       depth--;
     }
   }
-}
-
-function depthExceeded(url: string): CapExceeded {
-  return new CapExceeded('depth', url, `${url} nests objects and arrays past the depth cap of ${DOCUMENT_CAPS.maxDepth} levels`);
 }
 
 /** The parsers' own refusals, by what they mean: the `yaml` package's alias guard, a stack overflow on a value nested too deep. */

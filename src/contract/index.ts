@@ -15,7 +15,7 @@ export { loadDocument, type LoadedDocument, type LoadOptions, type OasVersion } 
  */
 export async function loadContract(path: string, options: LoadContractOptions = {}): Promise<Contract> {
   const strict = options.strict ?? resolve(path) === DEFAULT_SPEC_PATH;
-  const loaded = await loadDocument(path, { thorough: strict, ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}) });
+  const loaded = await loadDocument(path, { thorough: strict, ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) });
   if (!strict) return buildContract(loaded, { strict });
   // A strict contract never changes once built (a schema Ajv refuses stops the load instead of adding a warning
   // later), so a document loaded again from the same bytes (load-cache.ts) gets the same Contract, and with it the
@@ -30,4 +30,6 @@ const strictContracts = new WeakMap<LoadedDocument, Contract>();
 export interface LoadContractOptions extends BuildOptions {
   /** `--allow-refs`: where $refs may read besides the document's folder and the working directory (see LoadOptions). */
   readonly allowRefs?: readonly string[];
+  /** `--strict`: refuse a document that breaks the OpenAPI schema, even where it does not change what it describes (LoadOptions). */
+  readonly strictSchema?: boolean;
 }

@@ -49,9 +49,16 @@ describe('loadContract fails with the file, a pointer and the reason', () => {
     expect(error.message).toContain(found);
   });
 
-  it('on a document that breaks the OpenAPI schema, with the pointer', async () => {
+  it('on a document that breaks the OpenAPI schema, with the pointer (--strict; else it loads with a warning, issue 32)', async () => {
     const text = readFileSync(DEFAULT_SPEC_PATH, 'utf8').replace("  /pets:\n    get:\n      operationId: listPets\n", '  /pets:\n    get:\n      operationId: listPets\n      responses-typo: 1\n');
-    const error = await failure(write('invalid.yaml', text));
+    const lenient = await loadContract(write('invalid.yaml', text));
+    expect(lenient.warnings.some((w) => w.pointer.startsWith('/paths') && /OpenAPI schema/.test(w.message))).toBe(true);
+    const error = await loadContract(write('invalid.yaml', text), { strictSchema: true }).then(
+      () => {
+        throw new Error('loaded under --strict');
+      },
+      (e: unknown) => e as KitError,
+    );
     expect(error.code).toBe('SPEC_INVALID');
     expect(error.message).toContain('invalid.yaml');
     expect(error.details.pointer).toMatch(/^\/paths/);

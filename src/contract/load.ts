@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import type SwaggerParser from '@apidevtools/swagger-parser';
+import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import type { OpenAPIV3 } from 'openapi-types';
 import { KitError } from '../kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../package-info.js';
-import { boundedParsers } from './bounded-parsers.js';
+import { findSelfContainingValue } from './data-cycles.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
+import { verifiedParse, writeVerifiedSnapshot } from './verified-snapshot.js';
 
 /**
  * swagger-parser's own check of a document against the OpenAPI 3.0 or 3.1
@@ -17,7 +19,15 @@ import { policyResolvers } from './ref-policy.js';
  * 3.x, `validate()` is exactly: dereference, then this). Not in the package's
  * typings, hence the require.
  */
-const validateAgainstOpenApiSchema = createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void;
+const validateAgainstOpenApiSchema = (api: unknown): void => (createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void)(api);
+
+/**
+ * swagger-parser, loaded when a document is read from its text (it brings the OpenAPI schemas and their Ajv): a start
+ * from the bundled document's verified snapshot only dereferences, which json-schema-ref-parser does alone.
+ */
+async function swaggerParser(): Promise<typeof SwaggerParser> {
+  return (await import('@apidevtools/swagger-parser')).default;
+}
 
 export interface LoadOptions {
   /**
@@ -36,6 +46,30 @@ export interface LoadOptions {
    * for remote references (refused otherwise). See ref-policy.ts.
    */
   readonly allowRefs?: readonly string[];
+  /**
+   * `--strict`: a document that breaks the OpenAPI schema is refused. Otherwise (the default for a document from
+   * elsewhere that is not read thoroughly) a document that breaks only its letter (an extra or misplaced keyword, a
+   * `$ref` to a Markdown file where a description goes) loads, with a warning naming each spot (`warnings`).
+   */
+  readonly strictSchema?: boolean;
+  /** The bundled document may be taken from the build's verified snapshot (default); false reads and checks its YAML. */
+  readonly verifiedSnapshot?: boolean;
+  /** Called with the bytes' SHA-256 and the document as parsed, once the load passed every check (the build's snapshot). */
+  readonly onVerified?: (sha256: string, parsed: unknown) => void;
+}
+
+/** What a lenient load let through: where, and what. */
+export interface LoadWarning {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/**
+ * `npm run build`: loads the bundled openapi.yaml thoroughly, from its YAML, and keeps what it parsed for every
+ * later start (verified-snapshot.ts). Throws, as a start would, when the document is not valid.
+ */
+export async function buildVerifiedSnapshot(snapshot?: string): Promise<void> {
+  await loadDocument(DEFAULT_SPEC_PATH, { thorough: true, verifiedSnapshot: false, onVerified: (sha256, parsed) => writeVerifiedSnapshot(sha256, parsed, snapshot) });
 }
 
 export interface LoadedDocument {
@@ -47,6 +81,8 @@ export interface LoadedDocument {
   readonly document: OpenAPIV3.Document;
   /** `3.0` (the default) or `3.1`: which dialect the document's schemas are written in (OpenAPI 3.0's, or JSON Schema 2020-12). */
   readonly oasVersion?: OasVersion;
+  /** Where the document breaks the letter of the OpenAPI schema and was loaded all the same (LoadOptions.strictSchema). */
+  readonly warnings?: readonly LoadWarning[];
 }
 
 export type OasVersion = '3.0' | '3.1';
@@ -70,17 +106,32 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const thorough = options.thorough ?? file === DEFAULT_SPEC_PATH;
-  const key = loadKey(file, thorough, options.allowRefs ?? []);
+  const lenient = !thorough && options.strictSchema !== true;
+  const key = `${loadKey(file, thorough, options.allowRefs ?? [])}${lenient ? '\u0000lenient' : ''}${options.verifiedSnapshot === false ? '\u0000from its YAML' : ''}`;
   const kept = keptDocument(key, sha256);
   if (kept) return kept;
-  const reader = documentReader(file, options.allowRefs ?? []);
+  // The bundled document, these very bytes parsed and validated thoroughly at build time (verified-snapshot.ts): one
+  // file, whose $refs are its own, dereferenced in place as below.
+  const verified = file === DEFAULT_SPEC_PATH && thorough && options.verifiedSnapshot !== false ? verifiedParse(sha256) : undefined;
+  if (verified !== undefined) {
+    const oasVersion = assertSupportedVersion(verified, file);
+    const refs = new $RefParser();
+    const document = (await refs.dereference(file, verified as OpenAPIV3.Document, { resolve: { external: false }, mutateInputSchema: true })) as OpenAPIV3.Document;
+    return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, refs.$refs.paths().length === 1);
+  }
+  const warnings: LoadWarning[] = [];
+  const reader = await documentReader(file, options.allowRefs ?? [], lenient ? warnings : undefined);
+  const SwaggerParser = await swaggerParser();
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
   // dereferenced in place, where three passes used to read, parse and copy it again (issue 22, point 8).
   const parser = new SwaggerParser();
   let parsed: unknown;
+  // The build keeps what it parsed, before the dereference below edits it in place.
+  let asParsed: unknown;
   try {
     parsed = await parser.parse(file, reader.options);
+    if (options.onVerified) asParsed = structuredClone(parsed);
   } catch (error) {
     reader.rethrowRefusal();
     const reason = firstLine((error as Error).message);
@@ -93,7 +144,15 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
   // The parsed root is handed back (not read again) and, with `mutateInputSchema`, dereferenced in place rather than as a copy.
   const inPlace = { ...reader.options, mutateInputSchema: true } as SwaggerParser.Options;
 
-  await validateDocument(file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+  try {
+    await validateDocument(SwaggerParser, file, parsed, thorough, reader, oasVersion, () => isOneFile(parser, file, parsed, inPlace));
+  } catch (error) {
+    // Lenient: a document that breaks only the OpenAPI schema's letter loads, each spot a warning; one whose $refs do
+    // not resolve, or that goes past a cap, is refused as before (the dereference below words it).
+    const schemaOnly = lenient && error instanceof KitError && /Swagger schema validation failed/.test(error.message) && usable(parsed);
+    if (!schemaOnly) throw error;
+    warnings.push(...schemaWarnings(error.message));
+  }
   let document: OpenAPIV3.Document;
   try {
     document = (await parser.dereference(file, parsed as OpenAPIV3.Document, inPlace)) as OpenAPIV3.Document;
@@ -101,8 +160,15 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
   }
+  // A value that contains itself (a YAML alias inside its own anchor) would break every copy of it (issue 31, point 3).
+  const loop = findSelfContainingValue(document);
+  if (loop) {
+    const reason = `the value contains itself at ${loop.at} (a YAML alias inside its own anchor, or a $ref to itself); an example, default, const or enum must be finite`;
+    throw new KitError('SPEC_INVALID', `${file} at ${loop.value}: ${reason}. Write the value out without the alias.`, { file, pointer: loop.value.slice(1), reason });
+  }
+  if (options.onVerified) options.onVerified(sha256, asParsed);
   // After the dereference, the reference parser's $refs name every file the document was read from.
-  return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, parser.$refs.paths().length === 1);
+  return keepDocument(key, { file, sha256, document, oasVersion, ...(warnings.length > 0 ? { warnings } : {}) }, bytes.length, parser.$refs.paths().length === 1);
 }
 
 /**
@@ -125,7 +191,7 @@ async function isOneFile(parser: SwaggerParser, file: string, parsed: unknown, o
  * document would, without a bundle pass (2 s on GitHub's 13 MB description). Should it fail, the bundled
  * check decides, as for a document of several files.
  */
-async function validateDocument(file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion, oneFile: () => Promise<boolean>): Promise<void> {
+async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swaggerParser>>, file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion, oneFile: () => Promise<boolean>): Promise<void> {
   if (!thorough) {
     if (await oneFile()) {
       try {
@@ -162,10 +228,52 @@ interface DocumentReader {
   rethrowRefusal(): void;
 }
 
-function documentReader(file: string, allowRefs: readonly string[]): DocumentReader {
+/** Whether a document that breaks the OpenAPI schema still has what the kit reads: `paths` (or 3.1's webhooks) as maps. */
+function usable(parsed: unknown): boolean {
+  if (typeof parsed !== 'object' || parsed === null) return false;
+  const { paths, webhooks } = parsed as Record<string, unknown>;
+  const map = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (paths === undefined && map(webhooks)) || map(paths);
+}
+
+/** swagger-parser's schema failure (`#/servers/0/variables/hostname must NOT have ...`), one warning per spot. */
+function schemaWarnings(message: string): LoadWarning[] {
+  const out: LoadWarning[] = [];
+  for (const match of message.matchAll(/#(\/[^\s]*) ([^#]*?)(?=\s+#\/|$)/g)) {
+    out.push({ pointer: match[1]!, message: `breaks the OpenAPI schema (${match[2]!.trim().slice(0, 200)}); loaded as written, since it does not change what the document describes (--strict refuses it)` });
+    if (out.length >= 50) break;
+  }
+  return out.length > 0 ? out : [{ pointer: '', message: `breaks the OpenAPI schema: ${message.slice(0, 300)}; loaded as written (--strict refuses it)` }];
+}
+
+/**
+ * A `{ $ref }` where text goes (a `description` or a `summary`) to a file that is no YAML or JSON (a Markdown page): a
+ * documentation tool's way of writing long text, which the reference policy would refuse to read. Lenient: the text
+ * is left empty, with a warning naming the spot, and the file is never read.
+ */
+function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth = 0, inProperties = false): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const pointer = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const ref = typeof member === 'object' && member !== null && !Array.isArray(member) ? (member as Record<string, unknown>)['$ref'] : undefined;
+    // A file of another kind (`./intro.md`), not a pointer within the document nor a YAML or JSON file; and not a
+    // schema's property that happens to be called `description`.
+    const file = typeof ref === 'string' ? ref.split('#')[0]!.split('?')[0]! : '';
+    if (!inProperties && (key === 'description' || key === 'summary') && file !== '' && !/\.(ya?ml|json)$/i.test(file)) {
+      (value as Record<string, unknown>)[key] = '';
+      warnings.push({ pointer, message: `a $ref to ${String(ref).slice(0, 100)}, which is not a YAML or JSON file, where text goes: not read, the ${key} left empty (--strict refuses it)` });
+      continue;
+    }
+    textReferences(member, warnings, pointer, depth + 1, key === 'properties' || key === 'patternProperties');
+  }
+}
+
+async function documentReader(file: string, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): Promise<DocumentReader> {
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
+  // The YAML parser is loaded only to read a document from its text: a start from the verified snapshot reads none.
+  const { boundedParsers } = await import('./bounded-parsers.js');
   const { json, yaml } = boundedParsers((cap) => {
     refusal ??= new KitError('SPEC_INVALID', `${cap.message}. The document is refused.`, { file: cap.file, reason: `${cap.cap} cap` });
   });
@@ -192,6 +300,7 @@ function documentReader(file: string, allowRefs: readonly string[]): DocumentRea
         oas31 = typeof version === 'string' && /^3\.1\.\d+$/.test(version);
       }
       if (oas31) prepareOas31References(value);
+      if (lenientWarnings && value === rootValue) textReferences(value, lenientWarnings);
       parsedOnce.set(key, value === rootValue ? value : structuredClone(value));
       return value;
     },

@@ -131,6 +131,8 @@ export function buildContract(loaded: LoadedDocument, options: BuildOptions = {}
   const { document } = loaded;
   const strict = options.strict ?? true;
   const warnings = new WarningList();
+  // What a lenient load let through (load.ts): the document's letter, not what it describes.
+  for (const warning of loaded.warnings ?? []) warnings.add({ ...warning, skipped: 'nothing: the document is read as written' });
   const found: { pathTemplate: string; method: HttpMethod; raw: OpenAPIV3.OperationObject; pathParameters: readonly (OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject)[]; declaredId?: string }[] = [];
   const pathMethods = new Map<string, string[]>();
 

@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOCUMENT_CAPS } from './bounded-parsers.js';
+import { DOCUMENT_CAPS } from './caps.js';
 
 /** What a document may be split into (issue 20): YAML and JSON files, by extension. */
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);

@@ -252,6 +252,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
   const out: Record<string, U> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = fn(value);
+  // By definition: a property named `__proto__` (legal in JSON, found by the generator's property test) stays a member, never the prototype.
+  for (const [key, value] of Object.entries(record)) Object.defineProperty(out, key, { value: fn(value), enumerable: true, writable: true, configurable: true });
   return out;
 }

@@ -4,7 +4,8 @@ import type { Contract, MediaTypeSpec, Operation, ParameterLocation, ParameterSp
 import { responseFor } from '../contract/model.js';
 import { KitError } from '../kit-error.js';
 import { ajvFor } from './ajv.js';
-import { coerceText } from './coerce.js';
+import { coerceParameter, coerceText } from './coerce.js';
+import { parameterText } from './parameter-text.js';
 import { toDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { SchemaView } from './oas-to-json-schema.js';
 import { scanForeignSchemas, SchemaRegistry } from './schema-registry.js';
@@ -73,14 +74,25 @@ const OUTPUT_KEY = { path: 'path', query: 'query', header: 'header', cookie: 'he
  * anything else can run, so sharing them is safe. A contract from elsewhere is compiled afresh on each call: it
  * compiles lazily and records what it meets in its own warnings, which belong to one run.
  */
-export function sharedCompiledContract(contract: Contract, options: Pick<Options, 'allErrors' | 'verbose'> = {}): CompiledContract {
-  if (!contract.strict) return compileContract(contract, ajvFor(contract, options));
-  const key = `${options.allErrors ?? ''}/${options.verbose ?? ''}`;
+export function sharedCompiledContract(contract: Contract, options: Pick<Options, 'allErrors' | 'verbose'> & CompileOptions = {}): CompiledContract {
+  const { lazy, ...ajvOptions } = options;
+  const compileOptions = lazy === undefined ? {} : { lazy };
+  if (!contract.strict) return compileContract(contract, ajvFor(contract, ajvOptions), compileOptions);
+  const key = `${options.allErrors ?? ''}/${options.verbose ?? ''}/${lazy ?? ''}`;
   let forContract = shared.get(contract);
   if (!forContract) shared.set(contract, (forContract = new Map()));
   let compiled = forContract.get(key);
-  if (!compiled) forContract.set(key, (compiled = compileContract(contract, ajvFor(contract, options))));
+  if (!compiled) forContract.set(key, (compiled = compileContract(contract, ajvFor(contract, ajvOptions), compileOptions)));
   return compiled;
+}
+
+export interface CompileOptions {
+  /**
+   * Compile each validator on first use, even for a strict contract. The runner asks for it: a run of a few checks
+   * needs a few validators, and the bundled document's schemas are proved to compile in strict mode by every mock
+   * start and by the tests (issue 33, point 2: the runner's start). The mock keeps compiling everything at start-up.
+   */
+  readonly lazy?: boolean;
 }
 
 const shared = new WeakMap<Contract, Map<string, CompiledContract>>();
@@ -98,7 +110,7 @@ const shared = new WeakMap<Contract, Map<string, CompiledContract>>();
  * warning with a validator that accepts anything: the checks that needed it
  * find nothing, the run goes on.
  */
-export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract)): CompiledContract {
+export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract), options: CompileOptions = {}): CompiledContract {
   const reject = (where: string, error: Error): void => {
     if (contract.strict) {
       throw new KitError('SPEC_SCHEMA_REJECTED', `${contract.file} at ${where}: Ajv (strict) rejects this schema: ${error.message}`, {
@@ -120,11 +132,11 @@ export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract))
       return ajv.compile(true);
     }
   };
-  const lazy = !contract.strict;
+  const lazy = options.lazy ?? !contract.strict;
 
   const operations = new Map<string, OperationValidators>();
   for (const operation of contract.operations) {
-    operations.set(operation.operationId, compileOperation(operation, compile, lazy));
+    operations.set(operation.operationId, compileOperation(operation, compile, lazy, contract.strict));
   }
 
   const compileResponse = makeResponseCompiler(compile, contract.strict);
@@ -151,6 +163,14 @@ export function compileContract(contract: Contract, ajv: Ajv = ajvFor(contract))
   };
 }
 
+/** The names an operation's other parameters of a location take: an exploded form object claims none of them. */
+const othersMemo = new WeakMap<ParameterSpec, ReadonlySet<string>>();
+function othersOf(spec: ParameterSpec, specs: readonly ParameterSpec[]): ReadonlySet<string> {
+  let others = othersMemo.get(spec);
+  if (!others) othersMemo.set(spec, (others = new Set(specs.filter((other) => other !== spec).map((other) => other.name))));
+  return others;
+}
+
 /** `make`, run once: now when `lazy` is false, else on the first call. */
 function once<T>(make: () => T, lazy: boolean): () => T {
   let made: { value: T } | undefined = lazy ? undefined : { value: make() };
@@ -159,7 +179,7 @@ function once<T>(make: () => T, lazy: boolean): () => T {
 
 type Compile = (schema: OpenAPIV3.SchemaObject, view: SchemaView, where: string) => ValidateFunction;
 
-function compileOperation(operation: Operation, compile: Compile, lazy: boolean): OperationValidators {
+function compileOperation(operation: Operation, compile: Compile, lazy: boolean, strict: boolean): OperationValidators {
   const at = `/paths/${operation.pathTemplate.replace(/~/g, '~0').replace(/\//g, '~1')}/${operation.method}`;
 
   // One object schema per location: a single Ajv call reports every problem of that location.
@@ -185,7 +205,7 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
   const bodyValidator = jsonSchema ? once(() => compile(jsonSchema, 'request', `${at}/requestBody`), lazy) : undefined;
   const bodyRequired = operation.requestBody?.required === true;
 
-  const compileResponse = makeResponseCompiler(compile, !lazy);
+  const compileResponse = makeResponseCompiler(compile, strict);
   const responses = new Map<string, () => (headers: HeaderValues, body: unknown) => Diagnostic[]>();
   for (const [status, spec] of operation.responses) responses.set(status, once(() => compileResponse(spec, `${at}/responses/${status}`), lazy));
 
@@ -204,16 +224,18 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean)
       const diagnostics: Diagnostic[] = [];
       for (const { location, specs, validate } of locations) {
         const out = values[OUTPUT_KEY[location]];
+        const wire = location === 'path' ? raw.path : location === 'query' ? raw.query : raw.headers;
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
-          const text = location === 'path' ? raw.path[key] : location === 'query' ? raw.query[key] : raw.headers[key];
-          if (text === undefined) {
+          // By the parameter's style and explode (§4.7.12.4): `a,b`, `a|b`, `color[R]=1`, `.a.b`, `;id=5`.
+          const text = parameterText(spec, wire, othersOf(spec, specs));
+          if (text.kind === 'absent') {
             if (spec.schema.default !== undefined) out[key] = spec.schema.default;
             continue;
           }
-          const coerced = coerceText(text, spec.schema);
+          const coerced = coerceParameter(text, spec.schema);
           if (coerced.ok) out[key] = coerced.value;
-          else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: text });
+          else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: wire[key] ?? null });
         }
         const problems = problemsOf(validate, out, `/${location}`);
         if (problems.length > 0) {
@@ -322,7 +344,7 @@ export function isJsonMediaType(mediaType: string | undefined): boolean {
 }
 
 /** `application/json` matches itself; a documented range (`application/*`, `*\/*`) matches its members. */
-function mediaTypeMatches(documented: string, actual: string | undefined): boolean {
+export function mediaTypeMatches(documented: string, actual: string | undefined): boolean {
   if (!actual) return false;
   const doc = documented.toLowerCase();
   if (doc === actual || doc === '*/*') return true;

@@ -196,11 +196,15 @@ export async function roundTrips(client: ForeignClient, compiled: CompiledContra
       const created = await client.send(create.method.toUpperCase(), `${collectionPathOf(resource, scope)}`, withRequired(create, body));
       if (created.status >= 300) fail('create', created);
       const fromBody = idIn(recordsIn(created.body)[0]);
-      const located = created.headers['location']?.split('/').pop();
+      // The Location's last segment is URI text (RFC 3986 §2.1): the id is what it encodes.
+      const segment = created.headers['location']?.split('/').pop();
+      const located = segment === undefined ? undefined : decodeURIComponent(segment);
       id = fromBody !== undefined ? fromBody : resource.suffix && located?.endsWith(resource.suffix) ? located.slice(0, -resource.suffix.length) : located;
       steps.push(create.method === 'put' ? 'create by PUT on the collection' : 'create');
     } else if (replace && resource.upsert) {
-      id = resource.idKind === 'integer' ? '987654' : resource.idKind === 'uuid' ? '0e0e0e0e-0000-4000-8000-000000000001' : 'round-trip-1';
+      // An id the item path accepts (a slug's or a composite key's pattern), far from the ids the mock hands out.
+      const idParameter = replace.parameters.find((p) => p.in === 'path' && p.name === resource.idParam);
+      id = resource.idKind === 'integer' ? '987654' : resource.idKind === 'uuid' ? '0e0e0e0e-0000-4000-8000-000000000001' : resource.idSchema && idParameter ? sampleParameterText(idParameter, generator) : 'round-trip-1';
       const body = bodyFor(replace);
       const created = await client.send('PUT', `${itemPathOf(resource, scope, id)}`, withRequired(replace, body));
       if (created.status >= 300) fail('create by PUT', created);

@@ -5,6 +5,9 @@
  * left alone, since other tests run it), packed with the real `files` list,
  * and installed with --prefer-offline, so the npm cache `npm ci` filled
  * serves the dependencies.
+ *
+ * In the full tier (npm run test:all, CI): it builds, packs and installs the whole kit, which costs more CPU than
+ * any other file of the fast tier; the fast tier's README and CLI tests run the same commands from the checkout.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,6 +68,8 @@ describe('the npm package', () => {
 
   it('holds what runs and nothing of the tests', () => {
     expect(files).toContain('dist/src/cli/main.js');
+    // The command line's bundle, which bin/petstore-kit.js starts (bin/dev/build.mjs).
+    expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
     expect(files).toContain('dist/mock/msw.d.ts');

@@ -1,0 +1,80 @@
+// Section 7 of `npm run bench` (issue 33, point 2): the conformance runner's own CPU, apart from its target's.
+//
+// The target is the Pet Store mock in a process of its own, started once; the runner is the CLI as a user runs it,
+// in its own process, with bench/lib/cpu-at-exit.mjs preloaded to write the runner's own CPU time (user + system)
+// at exit. Two runs, interleaved, repeated:
+//   - start: `--only unknown-path-404` (a run of one check, a handful of exchanges): what every run pays before its
+//     first check (Node, the kit's modules, the document loaded and checked, the validators);
+//   - full: every check, every report format written (JSON, JUnit, HTML, Markdown), as CI runs it.
+// CPU per exchange is the full run's CPU less the start's, over the exchanges it added. Medians of the repeats; the
+// minimum is printed too (the least the machine's other work inflated). Goals: at most 0.5 s of CPU to start and at
+// most 0.5 ms of CPU per exchange.
+import fs from 'node:fs';
+import path from 'node:path';
+import { runNodeWithCpu, startServer } from './procs.mjs';
+import { fmt, formatTable, median } from './stats.mjs';
+
+const GOAL_START_MS = 500;
+const GOAL_PER_EXCHANGE_MS = 0.5;
+
+async function runOnce({ root, tmpDir, url, label, i, extra }) {
+  const out = path.join(tmpDir, `cost-${label}-${i}.json`);
+  const reports = label === 'full' ? ['--report', `junit=${out}.xml`, '--report', `html=${out}.html`, '--report', `markdown=${out}.md`] : [];
+  const r = await runNodeWithCpu({ args: ['bin/petstore-kit.js', 'conformance', '--base-url', url, '--format', 'json', '--output', out, '--quiet', ...extra, ...reports], cwd: root, timeoutMs: 180_000 });
+  if (r.timedOut || r.code === 2 || !fs.existsSync(out) || !r.cpu) throw new Error(`conformance (${label}) exited ${r.code}${r.timedOut ? ' (timed out)' : ''}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+  return { cpuMs: (r.cpu.userUs + r.cpu.systemUs) / 1000, exchanges: report.summary.exchanges, exchangesPerSecond: report.summary.exchangesPerSecond, wallMs: r.wallMs, exit: r.code };
+}
+
+export async function runRunnerCost({ root, tmpDir, repeats }) {
+  const mock = await startServer({ name: 'mock (default fixtures)', args: ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet'], cwd: root, timeoutMs: 120_000 });
+  const start = [];
+  const full = [];
+  try {
+    for (let i = 0; i < repeats; i++) {
+      start.push(await runOnce({ root, tmpDir, url: mock.url, label: 'start', i, extra: ['--only', 'unknown-path-404'] }));
+      full.push(await runOnce({ root, tmpDir, url: mock.url, label: 'full', i, extra: [] }));
+      console.log(`  run ${i + 1}/${repeats}: start ${fmt(start[i].cpuMs)} ms CPU (${start[i].exchanges} exchanges); full ${fmt(full[i].cpuMs)} ms CPU, ${fmt(full[i].exchanges)} exchanges, ${fmt(full[i].exchangesPerSecond)} exchanges/s`);
+    }
+  } finally {
+    await mock.stop();
+  }
+  const startMs = median(start.map((r) => r.cpuMs));
+  const fullMs = median(full.map((r) => r.cpuMs));
+  const added = median(full.map((r) => r.exchanges)) - median(start.map((r) => r.exchanges));
+  const perExchangeMs = (fullMs - startMs) / added;
+  const minPerExchangeMs = (Math.min(...full.map((r) => r.cpuMs)) - Math.min(...start.map((r) => r.cpuMs))) / added;
+  const checks = [
+    { what: `CPU to start (a run of one check): at most ${GOAL_START_MS} ms`, value: startMs, unit: 'ms', pass: startMs <= GOAL_START_MS },
+    { what: `CPU per exchange of a full run, every report format written: at most ${GOAL_PER_EXCHANGE_MS} ms`, value: perExchangeMs, unit: 'ms', pass: perExchangeMs <= GOAL_PER_EXCHANGE_MS },
+  ];
+  return {
+    target: 'petstore-kit mock (default fixtures), its own process',
+    repeats,
+    start: { cpuMsMedian: round(startMs), cpuMsMin: round(Math.min(...start.map((r) => r.cpuMs))), exchanges: median(start.map((r) => r.exchanges)) },
+    full: { cpuMsMedian: round(fullMs), cpuMsMin: round(Math.min(...full.map((r) => r.cpuMs))), exchanges: median(full.map((r) => r.exchanges)), exchangesPerSecond: median(full.map((r) => r.exchangesPerSecond)), wallMsMedian: round(median(full.map((r) => r.wallMs))) },
+    perExchangeMs: round(perExchangeMs, 3),
+    minPerExchangeMs: round(minPerExchangeMs, 3),
+    checks: checks.map((c) => ({ ...c, value: round(c.value, 3), verdict: c.pass ? 'PASS' : 'MISS' })),
+  };
+}
+
+export function printRunnerCost(cost) {
+  console.log(
+    formatTable(
+      ['run', 'CPU ms (median)', 'CPU ms (min)', 'exchanges', 'exchanges/s'],
+      [
+        ['start: --only unknown-path-404', fmt(cost.start.cpuMsMedian), fmt(cost.start.cpuMsMin), fmt(cost.start.exchanges), ''],
+        ['full: every check, every format', fmt(cost.full.cpuMsMedian), fmt(cost.full.cpuMsMin), fmt(cost.full.exchanges), fmt(cost.full.exchangesPerSecond)],
+      ],
+      ['CPU ms (median)', 'CPU ms (min)', 'exchanges', 'exchanges/s'],
+    ),
+  );
+  console.log(`  CPU per exchange: ${fmt(cost.perExchangeMs, 3)} ms (from the minimums: ${fmt(cost.minPerExchangeMs, 3)} ms)`);
+  for (const c of cost.checks) console.log(`  ${c.verdict}  ${c.what} (${fmt(c.value, c.unit === 'ms' && c.value < 10 ? 3 : 0)} ms)`);
+}
+
+function round(value, digits = 1) {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,39 @@
+/**
+ * The fields of a record that name it: those a link reads the target's path parameters from
+ * (`$response.body#/slug`, `$response.body#/data/id`; OpenAPI 3.0.3 §4.7.20.4). A write to the record's own URL
+ * keeps them as the record has them: a server that names the record by its URL rightly keeps that identity whatever
+ * a body says, so a replacement or a patch that changed them would expect what the document does not promise.
+ * A field the write's body declares `readOnly` is not one to keep: it is not sent at all (OpenAPI 3.0.3 §4.7.25,
+ * "SHOULD NOT be sent as part of the request"), and a strict server rightly refuses a body that carries it.
+ */
+import type { CreatedRecord } from '../context.js';
+import type { LinkTarget } from '../links.js';
+import { isObject, jsonBodyOf, propertiesOf, schema, type Schema } from '../generate.js';
+
+export function identityFields(target: LinkTarget, record: CreatedRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const body = propertiesOf(schema(jsonBodyOf(target.operation)?.schema));
+  for (const expression of Object.values(target.link.parameters)) {
+    if (typeof expression !== 'string') continue;
+    const match = /^\$response\.body#((?:\/[^/]+)+)$/.exec(expression);
+    if (!match) continue;
+    const path = match[1]!.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const field = path[path.length - 1]!;
+    if (body[field] !== undefined && schema(body[field]).readOnly) continue;
+    let value: unknown = record.body;
+    for (const segment of path) value = isObject(value) ? value[segment] : undefined;
+    if (value === undefined) value = record.sent[field];
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
+}
+
+/**
+ * The member a representation wraps its record in (`{ "data": {...} }`, beside at most two others such as paging or a
+ * request id), as links.ts reads a wrapped record's id; undefined when the record is answered bare.
+ */
+export function recordWrapper(s: Schema | undefined): string | undefined {
+  const members = propertiesOf(s);
+  const wrappers = Object.entries(members).filter(([, member]) => Object.keys(propertiesOf(member)).length > 0);
+  return wrappers.length === 1 && Object.keys(members).length <= 3 ? wrappers[0]![0] : undefined;
+}
