@@ -19,12 +19,24 @@
  */
 import type { Operation } from '../src/contract/index.js';
 import type { CleanupReport } from './model.js';
-import type { ExchangeTarget, ParamValue, RecordedExchange, RunContext } from './context.js';
-import { expandPath, linkInputs } from './context.js';
-import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from './generate.js';
-import { targetUrl } from './http.js';
-import { identityField, recordReads, successorRead, type LinkTarget, type ResourceKind } from './links.js';
+import { isObject, jsonBodyOf, propertiesOf, schema, type Generator, type JsonObject } from './generate.js';
+import { targetUrl, type HttpClient } from './http.js';
+import { identityField, recordReads, successorRead, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import type { ExchangeSender, ExchangeTarget, RecordedExchange } from './recorded.js';
+import { linkInputs } from './requests/link-inputs.js';
+import type { RequestParameters } from './requests/parameters.js';
+import { expandPath, templateParameters } from './requests/paths.js';
+import { queryTexts } from './requests/query.js';
+import type { ParamValue } from './requests/values.js';
 import { pathRefusal } from './safe-path.js';
+
+/** What the clean-up works with: the run's links, parameter values and client, and the recorder it sends through (RunContext). */
+export interface CleanupHost extends ExchangeSender {
+  readonly links: LinkModel;
+  readonly requests: RequestParameters;
+  readonly client: Pick<HttpClient, 'baseUrl' | 'redact'>;
+  generatorFor(checkId: string): Generator;
+}
 
 interface ReadInput {
   readonly target: LinkTarget;
@@ -59,7 +71,7 @@ export class CleanupRegistry {
   }
 
   /** Called by the recorder for every exchange. */
-  observe(ctx: RunContext, record: RecordedExchange): void {
+  observe(ctx: CleanupHost, record: RecordedExchange): void {
     const response = record.result.response;
     if (!response || record.target.kind !== 'operation') return;
     const operation = record.target.operation;
@@ -74,7 +86,7 @@ export class CleanupRegistry {
     this.register(ctx, kind, record, body, response.headers);
   }
 
-  private register(ctx: RunContext, kind: ResourceKind, record: RecordedExchange, body: JsonObject, headers: Readonly<Record<string, string>>): void {
+  private register(ctx: CleanupHost, kind: ResourceKind, record: RecordedExchange, body: JsonObject, headers: Readonly<Record<string, string>>): void {
     const source = {
       url: record.result.url.href,
       method: record.method,
@@ -87,7 +99,7 @@ export class CleanupRegistry {
     // The link's parameters, and the required query parameters the record was sent with (context.ts recordQuery).
     const inputsOf = (target: LinkTarget): ReturnType<typeof linkInputs> => {
       const linked = linkInputs(target, source);
-      return { path: linked.path, query: requiredQuery(ctx, target.operation, ctx.recordQuery(target.operation, linked.query, sent)) };
+      return { path: linked.path, query: requiredQuery(ctx, target.operation, ctx.requests.recordQuery(target.operation, linked.query, sent)) };
     };
     // A URL whose template the answer could not fill (its id was not found) is never sent: `DELETE /things/{thingId}`
     // would be the run's mistake, blamed on the target (issue 21, point 3). The record is then listed as left behind.
@@ -116,7 +128,7 @@ export class CleanupRegistry {
   }
 
   /** Deletes what is live; reports what could not be. Runs after failures and interrupts too. */
-  async run(ctx: RunContext): Promise<CleanupReport> {
+  async run(ctx: CleanupHost): Promise<CleanupReport> {
     const rank = rankKinds(ctx);
     const seen = new Set<string>();
     const queue = this.entries
@@ -151,16 +163,16 @@ export class CleanupRegistry {
     return { deleted, leftBehind };
   }
 
-  private async remove(ctx: RunContext, entry: Entry): Promise<{ kind: 'deleted' | 'gone' } | { kind: 'conflict' | 'left'; reason: string }> {
+  private async remove(ctx: CleanupHost, entry: Entry): Promise<{ kind: 'deleted' | 'gone' } | { kind: 'conflict' | 'left'; reason: string }> {
     if (!entry.kind.remove) return { kind: 'left', reason: `the document links no delete operation from ${entry.kind.create.operationId}'s 201 response` };
     if (!entry.deletePath || !entry.deleteInput) {
-      return { kind: 'left', reason: `not deleted: ${entry.kind.remove.operation.operationId} needs ${unfilled(entry.kind.remove.operation.pathTemplate).join(', ')}, and the answer to ${entry.kind.create.operationId} did not give it` };
+      return { kind: 'left', reason: `not deleted: ${entry.kind.remove.operation.operationId} needs ${templateParameters(entry.kind.remove.operation.pathTemplate).join(', ')}, and the answer to ${entry.kind.create.operationId} did not give it` };
     }
     const refusal = deleteRefusal(ctx, entry);
     if (refusal !== undefined) return { kind: 'left', reason: `${entry.kind.remove.operation.operationId} ${refusal}` };
     // An id the delete's own path parameter refuses (the target created it so): the document rules that request out,
     // so it is not sent, and the record is left with why (Case.follow does the same for the checks).
-    const ruledOut = ctx.ruledOutPath(entry.kind.remove.operation, entry.deleteInput.path);
+    const ruledOut = ctx.requests.ruledOutPath(entry.kind.remove.operation, entry.deleteInput.path);
     if (ruledOut !== undefined) return { kind: 'left', reason: `not deleted: ${ruledOut}` };
     if (entry.read) {
       let read = await this.readFirst(ctx, entry.read);
@@ -177,7 +189,7 @@ export class CleanupRegistry {
       }
     }
     const { operation } = entry.kind.remove;
-    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: stringify(entry.deleteInput.query), headers: ctx.requiredHeaders(operation, ctx.generatorFor('cleanup')) }, { kind: 'operation', operation });
+    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: queryTexts(entry.deleteInput.query), headers: ctx.requests.requiredHeaders(operation, ctx.generatorFor('cleanup')) }, { kind: 'operation', operation });
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'left', reason: `${operation.operationId} failed: ${record.result.error?.message ?? 'no answer'}` };
     if (response.status >= 200 && response.status < 300) {
@@ -194,9 +206,9 @@ export class CleanupRegistry {
     return response.status === 409 ? { kind: 'conflict', reason } : { kind: 'left', reason };
   }
 
-  private async readFirst(ctx: RunContext, input: ReadInput): Promise<{ kind: 'error'; message: string } | { kind: 'answer'; status: number; body: unknown }> {
+  private async readFirst(ctx: CleanupHost, input: ReadInput): Promise<{ kind: 'error'; message: string } | { kind: 'answer'; status: number; body: unknown }> {
     const { target, path, query } = input;
-    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: stringify(query), headers: ctx.requiredHeaders(target.operation, ctx.generatorFor('cleanup')) }, operationTarget(target));
+    const record = await ctx.send('cleanup', { method: 'GET', path: expandPath(target.operation.pathTemplate, path), query: queryTexts(query), headers: ctx.requests.requiredHeaders(target.operation, ctx.generatorFor('cleanup')) }, operationTarget(target));
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'error', message: record.result.error?.message ?? 'no answer' };
     const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
@@ -214,15 +226,10 @@ export class CleanupRegistry {
   }
 }
 
-/** The path parameters of a template. */
 /** Every required query parameter of a clean-up request given a value (a DELETE refused for a missing one leaves the record behind). */
-function requiredQuery(ctx: RunContext, operation: Operation, query: Record<string, ParamValue>): Record<string, ParamValue> {
-  const filled = ctx.withRequiredQuery(operation, query, ctx.generatorFor('cleanup')) ?? {};
+function requiredQuery(ctx: CleanupHost, operation: Operation, query: Record<string, ParamValue>): Record<string, ParamValue> {
+  const filled = ctx.requests.withRequiredQuery(operation, query, ctx.generatorFor('cleanup')) ?? {};
   return Object.fromEntries(Object.entries(filled).filter((entry): entry is [string, ParamValue] => entry[1] !== undefined));
-}
-
-function unfilled(template: string): string[] {
-  return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
 /**
@@ -230,17 +237,17 @@ function unfilled(template: string): string[] {
  * safe-path guard refuses it by name (`the {id} value "" is empty`), as it does a dot segment.
  */
 function fills(template: string, path: Readonly<Record<string, unknown>>): boolean {
-  return unfilled(template).every((name) => path[name] !== undefined);
+  return templateParameters(template).every((name) => path[name] !== undefined);
 }
 
 /** Why the entry's delete URL must not be sent (safe-path.ts), or undefined when it may. */
-function deleteRefusal(ctx: RunContext, entry: Entry): string | undefined {
+function deleteRefusal(ctx: CleanupHost, entry: Entry): string | undefined {
   if (!entry.deletePath || !entry.kind.remove) return undefined;
   return pathRefusal(entry.kind.remove.operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, entry.deletePath, targetUrl(ctx.client.baseUrl, entry.deletePath));
 }
 
 /** A path as it goes on the wire, dot segments resolved (RFC 3986 §5.2.4), so two spellings of one URL are one URL. */
-function normalised(ctx: RunContext, path: string): string {
+function normalised(ctx: CleanupHost, path: string): string {
   return targetUrl(ctx.client.baseUrl, path).pathname;
 }
 
@@ -248,12 +255,8 @@ function operationTarget(target: LinkTarget): ExchangeTarget {
   return { kind: 'operation', operation: target.operation };
 }
 
-function stringify(query: Record<string, ParamValue>): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
-}
-
 /** How deep a kind sits in the links: a record is deleted before the records its body names (an order before its pet). */
-function rankKinds(ctx: RunContext): Map<ResourceKind, number> {
+function rankKinds(ctx: CleanupHost): Map<ResourceKind, number> {
   const ranks = new Map<ResourceKind, number>();
   const visit = (kind: ResourceKind, depth: number): number => {
     if (depth > 10) return 0;

@@ -22,6 +22,7 @@ import { neutralise } from './reporters/safe-text.js';
 import { createReporter, isReportFormat, REPORT_FORMATS, type RedactOptions } from './reporters/index.js';
 import { MAX_REQUESTS_PER_RUN } from './http.js';
 import { NOT_RUN_PREFIX } from './context.js';
+import { MAX_PROBED_BODY_BYTES } from './checks/payload-too-large-413.js';
 import { runConformance } from './runner.js';
 import { parseShard } from './shard.js';
 
@@ -94,6 +95,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     concurrency: integerOption('conformance', 'concurrency', raw.concurrency, 1, 64) ?? 4,
     rate: integerOption('conformance', 'rate', raw.rate, 0, 100_000) ?? 0,
     maxRequests: integerOption('conformance', 'max-requests', raw['max-requests'], 1, 10_000_000) ?? MAX_REQUESTS_PER_RUN,
+    ...(raw['max-body-bytes'] ? { bodyLimitBytes: integerOption('conformance', 'max-body-bytes', raw['max-body-bytes'], 1, MAX_PROBED_BODY_BYTES) } : {}),
     seed: integerOption('conformance', 'seed', raw.seed, 0, 2 ** 31 - 1) ?? 1,
     ...(raw.origin ? { origin: raw.origin } : {}),
     ...(raw['min-coverage'] ? { minCoverage: parseMinCoverage(raw['min-coverage']) } : {}),

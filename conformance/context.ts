@@ -12,64 +12,22 @@ import { CleanupRegistry } from './cleanup.js';
 import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
-import { encodeBody, otherBodyMedia } from './bodies.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, parameterCandidates, propertiesOf, schema, type JsonObject } from './generate.js';
-import { HttpClient, type HttpRequest, type HttpResult } from './http.js';
-import { parseJson, plainJson, reportableJson, stringifyJson } from './json.js';
-import { evaluateExpression, identityField, linkParameter, type ExpressionSource, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
+import { HttpClient, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
+import { reportableJson } from './json.js';
+import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
-import { cookieHeader, serializeParameter } from './serialize.js';
+import type { ExchangeTarget, RecordedExchange } from './recorded.js';
+import { encodeBody, otherBodyMedia } from './requests/bodies.js';
+import { buildRequest, isDocumentedRedirect, notSentCall, toCall, type Call, type CallInput, type WireBody } from './requests/call.js';
+import { linkInputs } from './requests/link-inputs.js';
+import { RequestParameters } from './requests/parameters.js';
+import { templateParameters } from './requests/paths.js';
+import { forTarget, pathOf, sentJson, sentQuery } from './requests/send.js';
+import { checkValid, type Validity } from './requests/validity.js';
+import type { ParamValue } from './requests/values.js';
 import { enveloped, ownIntegerKeys } from './own-keys.js';
 import { SharedRecords } from './shared-records.js';
-
-export type ExchangeTarget =
-  | { readonly kind: 'operation'; readonly operation: Operation }
-  | { readonly kind: 'unmatched'; readonly which: 'unknownPath' | 'wrongMethod' }
-  /** Not a request the document describes (a CORS preflight): no response check applies. */
-  | { readonly kind: 'none' };
-
-/** One exchange as the recorder keeps it: who made it, what it was for, and the full result. */
-export interface RecordedExchange {
-  readonly seq: number;
-  readonly checkId: string;
-  readonly target: ExchangeTarget;
-  readonly method: string;
-  /** The path relative to the base URL, without the query (`/pets/12`). */
-  readonly path: string;
-  readonly query: Readonly<Record<string, readonly string[]>>;
-  /** The body sent, parsed back from the exact text, when it was JSON. */
-  readonly requestJson?: unknown;
-  readonly result: HttpResult;
-}
-
-/** A parameter's value before it is written as text; a bigint is an int64 id past 2^53, written digit for digit; objects and arrays are written by the parameter's style (serialize.ts). */
-export type ParamValue = string | number | bigint | boolean | readonly (string | number | bigint | boolean)[] | ParamObject;
-export type ParamObject = { readonly [key: string]: string | number | boolean };
-
-export interface CallInput {
-  readonly path?: Readonly<Record<string, ParamValue>>;
-  readonly query?: Readonly<Record<string, ParamValue | undefined>>;
-  /** A JSON value, serialized with stringifyJson (bigint ids digit for digit). */
-  readonly body?: unknown;
-  /** The exact text to send instead of `body`. */
-  readonly bodyText?: string;
-  /** The Content-Type to send with a body; null sends none. Default application/json. */
-  readonly contentType?: string | null;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** The outcome of one call, with what the checks ask of it most. */
-export interface Call {
-  readonly result: HttpResult;
-  readonly status?: number;
-  /** The JSON body, when there is one. */
-  readonly json?: unknown;
-  readonly headers: Readonly<Record<string, string>>;
-  /** Why there is nothing to judge: a transport error or a redirect, in words. */
-  readonly problem?: string;
-  readonly source: ExpressionSource;
-  readonly path: string;
-}
 
 export interface CreatedRecord {
   readonly kind: ResourceKind;
@@ -83,11 +41,13 @@ export interface CreatedRecord {
 export type CreateOutcome =
   | { readonly ok: true; readonly record: CreatedRecord }
   /** `setup` is true when a record the check needed (not the one it tests) could not be made. */
-  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean };
+  | { readonly ok: false; readonly reason: string; readonly setup: boolean; readonly transport: boolean; readonly noValidInput?: boolean; /** The status the create answered, when it answered. */ readonly status?: number };
 
 export interface RunSettings {
   readonly readOnly: boolean;
   readonly origin?: string;
+  /** --max-body-bytes: the target's request body limit, where its document states none. */
+  readonly bodyLimitBytes?: number;
   /** Names of the `--header` headers (a preflight announces them). */
   readonly headerNames: readonly string[];
   /** The checks that send requests a correct server refuses (invalid inputs, absent ids, wrong methods): their 4xx answers are expected. */
@@ -131,21 +91,8 @@ export class RunContext {
   readonly silentOnSuccess = new Set<string>();
   /** Which operations need credentials the run does not send (credentials.ts). */
   readonly credentials: Credentials;
-
-  /**
-   * Why a request with these path values is one the operation's own parameters rule out (an order id 20 where
-   * getOrderById takes 1 to 10, while the Order schema bounds nothing), as `getOrderById does not take /path/orderId
-   * (must be <= 10): the document itself rules that request out`; undefined when they pass. A value the target gave
-   * back that way is the document contradicting itself, not the target: the refusal it would get says nothing.
-   */
-  ruledOutPath(operation: Operation, path: Readonly<Record<string, ParamValue>>): string | undefined {
-    const validators = this.compiled.operations.get(operation.operationId);
-    if (!validators) return undefined;
-    const texts = Object.fromEntries(Object.entries(path).map(([name, value]) => [name, Array.isArray(value) ? String(value[0] ?? '') : String(value)]));
-    const checked = validators.parameters({ path: texts, query: {}, headers: {} });
-    const first = checked.ok ? undefined : checked.diagnostics.find((d) => d.pointer.startsWith('/path/'));
-    return first ? `${operation.operationId} does not take ${first.pointer} (${first.message}): the document itself rules that request out` : undefined;
-  }
+  /** Parameter values from the schemas and from the records the run made (requests/parameters.ts). */
+  readonly requests: RequestParameters;
 
   constructor(
     readonly contract: Contract,
@@ -164,70 +111,7 @@ export class RunContext {
     this.cleanup = new CleanupRegistry(runTag);
     this.coverage = new CoverageRecorder(contract);
     this.credentials = new Credentials(contract, settings.headerNames);
-  }
-
-  /** A value its schema accepts for a parameter (generate.ts parameterCandidates, validated here before it is sent), or undefined when none is. */
-  validParameterValue(parameter: ParameterSpec, generator: Generator): ParamValue | undefined {
-    const value = parameterCandidates(parameter, generator).find((candidate) => this.compiled.validate(parameter.schema, candidate, 'request').length === 0);
-    return value === undefined ? undefined : toParamValue(value);
-  }
-
-  /**
-   * `query` with each required query parameter the link left out taken from the record as it was sent, where it
-   * has a field of that name the parameter accepts: Adyen's `DELETE /storedPaymentMethods/{id}` requires the
-   * shopperReference and merchantAccount the record was stored with, and a made-up pair names no record. What the
-   * record cannot give is left to the call, which fills it with a valid value.
-   */
-  recordQuery(operation: Operation, query: Readonly<Record<string, ParamValue>>, sent: unknown): Record<string, ParamValue> {
-    const out: Record<string, ParamValue> = { ...query };
-    if (!isObject(sent)) return out;
-    for (const parameter of operation.parameters) {
-      if (parameter.in !== 'query' || !parameter.required || parameter.name in out) continue;
-      const value = sent[parameter.name];
-      if ((typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && this.compiled.validate(parameter.schema, value, 'request').length === 0) out[parameter.name] = value;
-    }
-    return out;
-  }
-
-  /**
-   * The header and cookie parameters of an operation that `include` picks, each a value its schema accepts
-   * (serialize.ts writes it); a header in `given` is left to the caller. Case.call sends the required ones always and
-   * the optional ones on every other call; the clean-up, which sends its requests itself, the required ones (Xero's
-   * `xero-tenant-id`: without it every clean-up read was refused with 400).
-   */
-  headerParameters(operation: Operation, generator: Generator, given: Readonly<Record<string, string>>, include: (spec: ParameterSpec) => boolean): Record<string, string> {
-    const out: Record<string, string> = {};
-    const cookies: (readonly [string, string])[] = [];
-    const givenNames = new Set(Object.keys(given).map((name) => name.toLowerCase()));
-    for (const spec of operation.parameters) {
-      if (spec.in !== 'header' && spec.in !== 'cookie') continue;
-      if (spec.in === 'header' && (IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase()) || givenNames.has(spec.name.toLowerCase()))) continue;
-      if (!include(spec)) continue;
-      const value = this.validParameterValue(spec, generator);
-      if (value === undefined) continue;
-      const serialized = serializeParameter(spec, value);
-      if (serialized.header) out[serialized.header[0].toLowerCase()] = serialized.header[1];
-      cookies.push(...(serialized.cookie ?? []));
-    }
-    if (cookies.length > 0 && !givenNames.has('cookie')) out['cookie'] = cookieHeader(cookies);
-    return out;
-  }
-
-  /**
-   * `given` with every required query parameter it leaves out filled with a value its schema accepts (Case.call, and
-   * the clean-up, which sends its requests itself). An explicit `undefined` leaves a parameter out on purpose.
-   */
-  withRequiredQuery<Q extends Readonly<Record<string, ParamValue | undefined>>>(operation: Operation, given: Q | undefined, generator: Generator): Q | Record<string, ParamValue | undefined> | undefined {
-    const missing = operation.parameters.filter((p) => p.in === 'query' && p.required && !(given !== undefined && p.name in given));
-    if (missing.length === 0) return given;
-    const out: Record<string, ParamValue | undefined> = { ...(given ?? {}) };
-    for (const spec of missing) out[spec.name] = this.validParameterValue(spec, generator);
-    return out;
-  }
-
-  /** The operation's required header and cookie parameters, for a request sent outside Case.call (probes, clean-up, a Location read). */
-  requiredHeaders(operation: Operation, generator: Generator): Record<string, string> {
-    return this.headerParameters(operation, generator, {}, (spec) => spec.required === true);
+    this.requests = new RequestParameters(compiled);
   }
 
   /** The generator of one check, seeded from --seed and the check's id. */
@@ -297,28 +181,26 @@ export class RunContext {
 
   /** Sends a request and records it; never throws for a transport problem. */
   async send(checkId: string, request: HttpRequest, target: ExchangeTarget): Promise<RecordedExchange> {
-    const hasAccept = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'accept');
-    // A request for an operation must stay on one of its paths once normalised; http.ts refuses it otherwise (safe-path.ts).
-    const meant: HttpRequest = target.kind === 'operation' ? { ...request, pathTemplate: target.operation.pathTemplate } : request;
-    const result = await this.client.send(target.kind === 'operation' && !hasAccept ? { ...meant, headers: { ...request.headers, accept: acceptFor(target.operation) } } : meant);
+    const result = await this.client.send(forTarget(request, target));
+    return this.record(checkId, request.method, request.path, sentQuery(request), sentJson(request), result, target);
+  }
+
+  /** Sends a request byte for byte on a connection of its own (HttpClient.sendRaw) and records it like any other. */
+  async sendRaw(checkId: string, request: RawRequest, target: ExchangeTarget): Promise<RecordedExchange> {
+    const result = await this.client.sendRaw(request);
     const query: Record<string, string[]> = {};
-    for (const [name, value] of Object.entries(request.query ?? {})) query[name] = typeof value === 'string' ? [value] : [...value];
-    for (const [name, value] of request.rawQuery ?? []) (query[safeDecode(name)] ??= []).push(safeDecode(value));
-    let requestJson: unknown;
-    if (request.body !== undefined) {
-      try {
-        requestJson = parseJson(request.body);
-      } catch {
-        requestJson = undefined;
-      }
-    }
+    for (const [name, value] of result.url.searchParams) (query[name] ??= []).push(value);
+    return this.record(checkId, request.method, request.path, query, undefined, result, target);
+  }
+
+  private record(checkId: string, method: string, path: string, query: Record<string, string[]>, requestJson: unknown, result: HttpResult, target: ExchangeTarget): RecordedExchange {
     this.seq += 1;
     const record: RecordedExchange = {
       seq: this.seq,
       checkId,
       target,
-      method: request.method,
-      path: pathOf(request.path, this.client.baseUrl),
+      method,
+      path: pathOf(path, this.client.baseUrl),
       query,
       ...(requestJson !== undefined ? { requestJson } : {}),
       result,
@@ -331,35 +213,6 @@ export class RunContext {
   }
 }
 
-/**
- * The Accept of a request to an operation, from the media types its
- * responses document (RFC 9110 §12.5.1; issue 11, point 3): application/json
- * where the operation answers JSON (what the checks read), else the types it
- * documents, its successes' first, else anything. An operation that produces
- * only text/csv is never asked for JSON it cannot give.
- */
-export function acceptFor(operation: Operation): string {
-  const { success, other } = documentedMediaTypes(operation);
-  const types = [...new Set([...success, ...other])];
-  if (types.includes('application/json') && (success.length === 0 || success.includes('application/json'))) return 'application/json';
-  return types.length > 0 ? types.join(', ') : '*/*';
-}
-
-/** Whether the operation's successes answer application/json: the operations our JSON-only checks (Accept and charset variants) apply to. */
-export function answersJson(operation: Operation): boolean {
-  return documentedMediaTypes(operation).success.includes('application/json');
-}
-
-/** The media types (lower-case) an operation's responses document: its successes' (2xx, default) and the others'. */
-function documentedMediaTypes(operation: Operation): { success: string[]; other: string[] } {
-  const success: string[] = [];
-  const other: string[] = [];
-  for (const [status, response] of operation.responses) {
-    for (const media of response.content) (/^2|^default$/i.test(status) ? success : other).push(media.mediaType.toLowerCase());
-  }
-  return { success, other };
-}
-
 function reportableFinding(finding: Finding): Finding {
   return {
     ...finding,
@@ -367,101 +220,6 @@ function reportableFinding(finding: Finding): Finding {
     ...('actual' in finding ? { actual: reportableJson(finding.actual) } : {}),
   };
 }
-
-/** The path of a request relative to the base URL, whether it was given relative or absolute. */
-function pathOf(path: string, baseUrl: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return path.split('?')[0]!;
-  const url = new URL(path);
-  const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  return prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
-}
-
-/**
- * Substitutes path parameters into a template: a value of an array or object
- * parameter, or of one with the label or matrix style, as its style says
- * (OpenAPI 3.0.3 §4.7.12.4, serialize.ts); any other value percent-encoded
- * (RFC 6570 simple expansion).
- */
-export function expandPath(template: string, values: Readonly<Record<string, ParamValue>>, parameters: readonly ParameterSpec[] = []): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = values[name];
-    const spec = parameters.find((p) => p.in === 'path' && p.name === name);
-    if (value !== undefined && spec && needsStyle(spec, value)) return serializeParameter(spec, value).path ?? '';
-    return encodeURIComponent(value === undefined ? `{${name}}` : String(Array.isArray(value) ? value[0] : value));
-  });
-}
-
-/**
- * Whether a value needs its parameter's style to be written (serialize.ts)
- * rather than a plain `name=value` per item: an object, an array of a
- * parameter that is not exploded form (nor an array schema in a path), a
- * label or matrix path value. The rest goes out as it always did.
- */
-function needsStyle(spec: ParameterSpec, value: ParamValue): boolean {
-  const style = spec.style ?? (spec.in === 'query' || spec.in === 'cookie' ? 'form' : 'simple');
-  if (isObject(value)) return true;
-  if (spec.in === 'path') return style !== 'simple' || (Array.isArray(value) && spec.schema.type === 'array');
-  return Array.isArray(value) && !(style === 'form' && spec.explode);
-}
-
-/** A generated value as a parameter value: primitives and arrays of them as they are, an object's entries as texts. */
-function toParamValue(value: unknown): ParamValue {
-  if (Array.isArray(value)) return value.map((item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : typeof item === 'number' || typeof item === 'boolean' || typeof item === 'bigint' ? item : String(item)));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)]));
-  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? value : String(value);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-}
-
-function queryOf(input: CallInput['query']): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(input ?? {})) {
-    if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.map(String) : isObject(value) ? JSON.stringify(value) : String(value);
-  }
-  return out;
-}
-
-/**
- * The query of a call: plain values as `name=value` pairs (URLSearchParams
- * encodes them), values that need their parameter's style (a deepObject, a
- * pipe-delimited array, an unexploded form array) already serialized.
- */
-function queryParts(operation: Operation, input: CallInput['query']): { query: Record<string, string | string[]>; rawQuery: (readonly [string, string])[] } {
-  const plain: Record<string, ParamValue> = {};
-  const rawQuery: (readonly [string, string])[] = [];
-  for (const [name, value] of Object.entries(input ?? {})) {
-    if (value === undefined) continue;
-    const spec = operation.parameters.find((p) => p.in === 'query' && p.name === name);
-    if (spec && needsStyle(spec, value)) rawQuery.push(...(serializeParameter(spec, value).query ?? []));
-    else plain[name] = value;
-  }
-  return { query: queryOf(plain), rawQuery };
-}
-
-/**
- * Header parameters OpenAPI 3.0.3 §4.7.12 says are ignored (Accept,
- * Content-Type and Authorization are the request's own business).
- */
-const IGNORED_HEADER_PARAMETERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
-
-export function describeProblem(result: HttpResult): string | undefined {
-  if (!result.error) return undefined;
-  return `${result.exchange.request.method} ${result.exchange.request.url}: ${result.error.message} (${result.error.code})`;
-}
-
-/** The key under which checkValid's split reports a typed value its schema refuses (no parameter is named so). */
-const TYPED_INVALID = '\u0000invalid';
 
 /** Methods that change nothing (RFC 9110 §9.2.1). */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'options', 'trace']);
@@ -507,35 +265,28 @@ export class Case {
     return record.result;
   }
 
+  /** Sends a request byte for byte (RunContext.sendRaw), kept as the case's evidence like any other. */
+  async sendRaw(request: RawRequest, target: ExchangeTarget): Promise<HttpResult> {
+    const record = await this.ctx.sendRaw(this.checkId, request, target);
+    this.evidence.push(record.result.exchange);
+    // A 5xx the passive checks see is no-server-error's; one they do not (target none) is the sending check's to judge.
+    const status = record.result.response?.status;
+    if (status !== undefined && status >= 500 && status !== 501 && target.kind !== 'none') this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
+    return record.result;
+  }
+
   /** Calls an operation of the document with typed inputs. */
   async call(operation: Operation, input: CallInput = {}): Promise<Call> {
     // A path parameter with no value (an id the runner could not find in what the target answered) is never sent
     // as `{thingId}` or `undefined`: the case cannot conclude, and says why (issue 21, point 3).
-    const unfilled = [...operation.pathTemplate.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((name) => input.path?.[name] === undefined || input.path[name] === '');
+    const unfilled = templateParameters(operation.pathTemplate).filter((name) => input.path?.[name] === undefined || input.path[name] === '');
     if (unfilled.length > 0) return this.notSent(operation, `no value for the path parameter${unfilled.length > 1 ? 's' : ''} ${unfilled.join(', ')} of ${operation.operationId} (the record's id was not found in what the target answered)`);
-    const path = expandPath(operation.pathTemplate, input.path ?? {}, operation.parameters);
     const headers: Record<string, string> = { ...this.headerParameters(operation, input.headers ?? {}), ...(input.headers ?? {}) };
-    let body: string | undefined;
-    if (input.bodyText !== undefined || input.body !== undefined) {
-      body = input.bodyText ?? stringifyJson(input.body);
-      const type = input.contentType === undefined ? 'application/json' : input.contentType;
-      if (type !== null) headers['content-type'] = type;
-    } else {
-      const other = this.otherBody(operation);
-      if (other) {
-        body = other.text;
-        headers['content-type'] = other.contentType;
-      }
-    }
-    const { query, rawQuery } = queryParts(operation, this.withRequiredQuery(operation, input.query));
-    const request: HttpRequest = { method: operation.method.toUpperCase(), path, query, ...(rawQuery.length > 0 ? { rawQuery } : {}), headers, ...(body !== undefined ? { body } : {}) };
+    const built = buildRequest(operation, input, { headers, otherBody: () => this.otherBody(operation), query: () => this.withRequiredQuery(operation, input.query) });
     // A write waits while another check observes the records its path touches (shared-records.ts).
-    const send = (): Promise<HttpResult> => this.send(request, { kind: 'operation', operation });
-    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(path, send));
-    // A redirect the operation documents (a 302 to a download, a 303 after a create) is its answer, not a transport problem.
-    const status = result.response?.status;
-    const documentedRedirect = result.error?.code === 'REDIRECT' && status !== undefined && (operation.responses.has(String(status)) || operation.responses.has('3XX'));
-    return toCall(result, path, operation.method.toUpperCase(), body, input.path ?? {}, query, documentedRedirect);
+    const send = (): Promise<HttpResult> => this.send(built.request, { kind: 'operation', operation });
+    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(built.path, send));
+    return toCall(result, built.path, built.request.method, built.body, input.path ?? {}, built.query, isDocumentedRedirect(operation, result));
   }
 
   /**
@@ -544,16 +295,13 @@ export class Case {
    * An explicit `undefined` leaves a parameter out on purpose.
    */
   private withRequiredQuery(operation: Operation, given: CallInput['query']): CallInput['query'] {
-    return this.ctx.withRequiredQuery(operation, given, this.generator);
+    return this.ctx.requests.withRequiredQuery(operation, given, this.generator);
   }
 
   /** A call that was not sent: the case ends skipped with `reason` whatever the check makes of it. */
   private notSent(operation: Operation, reason: string): Call {
     this.unsent ??= reason;
-    const url = new URL(this.ctx.client.baseUrl);
-    const method = operation.method.toUpperCase();
-    const result: HttpResult = { exchange: { request: { method, url: `${url.href.replace(/\/$/, '')}${operation.pathTemplate}`, headers: {} }, durationMs: 0 }, error: { code: 'NOT_SENT', message: `not sent: ${reason}` }, url };
-    return toCall(result, operation.pathTemplate, method, undefined, {}, {});
+    return notSentCall(this.ctx.client.baseUrl, operation, reason);
   }
 
   /**
@@ -563,7 +311,7 @@ export class Case {
    * sets itself is left to the caller.
    */
   private headerParameters(operation: Operation, given: Readonly<Record<string, string>>): Record<string, string> {
-    return this.ctx.headerParameters(operation, this.generator, given, (spec) => spec.required === true || this.varyOptional());
+    return this.ctx.requests.headerParameters(operation, this.generator, given, (spec) => spec.required === true || this.varyOptional());
   }
 
   /** Optional parameters are sent on every other call of the run, so both their presence and their absence are tried. */
@@ -577,7 +325,7 @@ export class Case {
    * octet-stream: bodies.ts), when the caller gave none: the first candidate
    * its schema accepts, encoded as its media type says.
    */
-  private otherBody(operation: Operation): { text: string; contentType: string } | undefined {
+  private otherBody(operation: Operation): WireBody | undefined {
     const media = otherBodyMedia(operation);
     if (!media) return undefined;
     const valid = bodyCandidates(media, this.generator).find((value) => !media.schema || this.ctx.compiled.validate(media.schema, value, 'request').length === 0);
@@ -590,9 +338,9 @@ export class Case {
     const { path, query } = linkInputs(target, record.call.source);
     // A value the target's own path parameter refuses is not sent: the case cannot conclude (RunContext.ruledOutPath).
     // A created id that breaks the create's own answer schema is response-schema's finding.
-    const ruledOut = this.ctx.ruledOutPath(target.operation, path);
+    const ruledOut = this.ctx.requests.ruledOutPath(target.operation, path);
     if (ruledOut !== undefined) return this.notSent(target.operation, `the create gave a value ${ruledOut}`);
-    return this.call(target.operation, { ...input, path, query: { ...this.ctx.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
+    return this.call(target.operation, { ...input, path, query: { ...this.ctx.requests.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
   }
 
   /**
@@ -611,6 +359,11 @@ export class Case {
       depth?: number;
       /** Fill every optional field and make free text diverse (Generator.enrich): the round trip of data the generator never makes. */
       enrich?: boolean;
+      /**
+       * Changes the (enriched) body before it is sent, field by field: `keep` names the fields bound to other records
+       * and the record's own id, which stay; `isValid` says whether a candidate body is still valid for the create.
+       */
+      vary?: (body: JsonObject, bodySchema: Schema, keep: ReadonlySet<string>, isValid: (candidate: JsonObject) => boolean) => JsonObject;
     } = {},
   ): Promise<CreateOutcome> {
     const depth = options.depth ?? (options.setup ? 1 : 0);
@@ -631,6 +384,11 @@ export class Case {
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
       generated = this.checkValid(kind.create, { body: enriched });
     }
+    if (options.vary && generated.ok && isObject(generated.body)) {
+      const id = identityField(kind);
+      const keep = new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']);
+      generated = this.checkValid(kind.create, { body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { body: candidate }).ok) });
+    }
     if (options.body === undefined && generated.ok && isObject(generated.body)) generated = { ok: true, body: this.ownIdentity(kind, generated.body) };
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
@@ -647,6 +405,7 @@ export class Case {
         reason: `${kind.create.operationId} answered ${call.status}${isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : ''} to a valid body, not ${kind.createdStatus} with a record`,
         setup: depth > 0,
         transport: false,
+        ...(call.status !== undefined ? { status: call.status } : {}),
       };
     }
     return { ok: true, record: { kind, sent: body, body: created, call } };
@@ -685,47 +444,8 @@ export class Case {
    * as its exact JSON text read back, the path and query parameters as the
    * texts in the URL, with the operation's compiled validators (src/schema).
    */
-  checkValid(operation: Operation, input: CallInput): { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string } {
-    const validators = this.ctx.compiled.operations.get(operation.operationId);
-    if (!validators) return { ok: true, body: input.body };
-    // Values written by their style (objects, delimited arrays) are validated as the typed values they are; the rest as the texts sent.
-    const typed = new Set<string>();
-    const split = (location: 'path' | 'query', values: CallInput['query']): CallInput['query'] => {
-      const out: Record<string, ParamValue | undefined> = {};
-      for (const [name, value] of Object.entries(values ?? {})) {
-        const spec = operation.parameters.find((p) => p.in === location && p.name === name);
-        if (value !== undefined && spec && needsStyle(spec, value)) {
-          typed.add(`/${location}/${name}`);
-          const problems = this.ctx.compiled.validate(spec.schema, value, 'request', `/${location}/${name}`);
-          if (problems.length > 0) return { [TYPED_INVALID]: `${problems[0]!.pointer} ${problems[0]!.message}` };
-        } else {
-          out[name] = value;
-        }
-      }
-      return out;
-    };
-    const pathValues = split('path', input.path);
-    const queryValues = split('query', input.query);
-    const invalid = pathValues?.[TYPED_INVALID] ?? queryValues?.[TYPED_INVALID];
-    if (invalid !== undefined) return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${String(invalid)}` };
-    const path = Object.fromEntries(Object.entries(queryOf(pathValues)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
-    const parameters = validators.parameters({ path, query: queryOf(queryValues), headers: lowerCaseKeys(input.headers ?? {}) });
-    // A required header the caller leaves out is one call() fills (headerParameters), so its absence here is no problem.
-    const diagnostics = parameters.ok ? [] : parameters.diagnostics.filter((d) => !typed.has(d.pointer) && !(d.pointer.startsWith('/header') && d.keyword === 'required'));
-    if (diagnostics.length > 0) {
-      const first = diagnostics[0]!;
-      return { ok: false, reason: `no valid input for ${operation.operationId}: the parameter ${first.pointer} ${first.message}` };
-    }
-    if (input.body === undefined && input.bodyText === undefined) return { ok: true, body: undefined };
-    let sent: unknown;
-    try {
-      sent = plainJson(parseJson(input.bodyText ?? stringifyJson(input.body)));
-    } catch {
-      return { ok: false, reason: `no valid input for ${operation.operationId}: the body is not JSON` };
-    }
-    const problems = validators.body(sent);
-    if (problems.length > 0) return { ok: false, reason: `no valid body for ${operation.operationId}: ${problems[0]!.pointer} ${problems[0]!.message}` };
-    return { ok: true, body: input.body };
+  checkValid(operation: Operation, input: CallInput): Validity {
+    return checkValid(this.ctx.compiled, operation, input);
   }
 
   /** Ends the case once; later calls are ignored (a check may bail out early). */
@@ -806,58 +526,4 @@ export class Case {
     else if (outcome.setup) this.skip(`setup failed: ${outcome.reason}`);
     else this.fail(outcome.reason);
   }
-}
-
-function toCall(result: HttpResult, path: string, method: string, body: string | undefined, pathValues: Readonly<Record<string, ParamValue>>, query: Record<string, string | string[]>, documentedRedirect = false): Call {
-  let requestBody: unknown;
-  if (body !== undefined) {
-    try {
-      requestBody = parseJson(body);
-    } catch {
-      requestBody = undefined;
-    }
-  }
-  const response = result.response;
-  const json = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
-  const problem = documentedRedirect ? undefined : describeProblem(result);
-  return {
-    result,
-    ...(response ? { status: response.status } : {}),
-    ...(json !== undefined ? { json } : {}),
-    headers: response?.headers ?? {},
-    ...(problem ? { problem } : {}),
-    path,
-    source: {
-      url: result.url.href,
-      method,
-      ...(response ? { status: response.status } : {}),
-      requestBody,
-      requestPath: pathValues,
-      requestQuery: query,
-      responseBody: json,
-      responseHeaders: response?.headers ?? {},
-    },
-  };
-}
-
-/** The path and query inputs a link gives its target operation. */
-export function linkInputs(target: LinkTarget, source: ExpressionSource): { path: Record<string, ParamValue>; query: Record<string, ParamValue> } {
-  const path: Record<string, ParamValue> = {};
-  const query: Record<string, ParamValue> = {};
-  for (const [name, expression] of Object.entries(target.link.parameters)) {
-    const parameter = linkParameter(target.operation, name);
-    const value = evaluateExpression(expression, source);
-    if (!parameter || value === undefined || value === null) continue;
-    const text = typeof value === 'object' ? stringifyJson(value) : typeof value === 'bigint' ? value.toString() : (value as string | number | boolean);
-    if (parameter.in === 'path') path[parameter.name] = text;
-    else if (parameter.in === 'query') query[parameter.name] = text;
-  }
-  return { path, query };
-}
-
-/** What a call got, in a few words for a failure reason: `answered 500 INTERNAL_ERROR`. */
-export function answered(call: Call): string {
-  if (call.problem) return call.problem;
-  const code = isObject(call.json) && typeof call.json['code'] === 'string' ? ` ${call.json['code']}` : '';
-  return `${call.result.exchange.request.method} ${call.path} answered ${call.status}${code}`;
 }

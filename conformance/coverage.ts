@@ -6,7 +6,7 @@
  * a hostile target's 1 MiB answers must not pile up).
  */
 import { responseFor, type Contract } from '../src/contract/index.js';
-import type { RecordedExchange } from './context.js';
+import type { RecordedExchange } from './recorded.js';
 import { isObject } from './generate.js';
 import type { Coverage } from './model.js';
 

@@ -8,8 +8,11 @@
  * redirect, all become `Exchange.error`, so one broken request fails one
  * check and the run goes on (issue 4, point 7).
  */
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { nestedDeeperThan, parseJson, parseJsonBody } from './json.js';
+import { exchangeRaw } from './raw-http.js';
 import type { Exchange } from './model.js';
 import { dotSegmentRefusal, pathRefusal, UNSAFE_PATH } from './safe-path.js';
 
@@ -56,10 +59,35 @@ export interface HttpRequest {
   /** The exact text sent. */
   readonly body?: string;
   /**
+   * How the body goes on the wire (RFC 9112 §6): with its Content-Length (the default), or `chunked`, in chunks of
+   * at most 64 KiB with no Content-Length, as a client streaming a body it has not measured sends it (§7.1).
+   */
+  readonly framing?: 'length' | 'chunked';
+  /** A content coding applied to the body before it is sent (RFC 9110 §8.4.1), with its Content-Encoding. */
+  readonly contentCoding?: 'gzip';
+  /**
    * The path template of the operation the request is meant for: a path that is
    * not one of its paths once normalised is not sent (safe-path.ts, issue 20 point 5).
    */
   readonly pathTemplate?: string;
+}
+
+/**
+ * A request written byte for byte on its own connection (raw-http.ts): a method any token may name, a request line
+ * or body framing that is malformed on purpose, a header block larger than servers take, HEAD read to its last byte.
+ */
+export interface RawRequest {
+  readonly method: string;
+  /** A path relative to the base URL, with its query. */
+  readonly path: string;
+  /** What ends the request line; `HTTP/1.1` unless the request line is to be malformed. */
+  readonly version?: string;
+  /** Sent after Host and the --header headers, as given. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The bytes after the header block, exactly as sent: no framing is added. */
+  readonly body?: string;
+  /** What the recorded request says was sent, when the request is too large or too odd to show whole (`a 96 KiB header`). */
+  readonly note?: string;
 }
 
 /** A response body as the checks see it. */
@@ -154,7 +182,14 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResult> {
     const url = targetUrl(this.baseUrl, request.path, request.query, request.rawQuery);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCase(request.headers ?? {}), ...this.extraHeaders };
-    if (request.body !== undefined && !('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(request.body));
+    const payload = request.body === undefined ? undefined : request.contentCoding === 'gzip' ? gzipSync(Buffer.from(request.body, 'utf8')) : request.body;
+    if (request.contentCoding !== undefined && payload !== undefined) headers['content-encoding'] = request.contentCoding;
+    if (request.framing === 'chunked' && payload !== undefined) {
+      delete headers['content-length'];
+      headers['transfer-encoding'] = 'chunked';
+    } else if (payload !== undefined && !('content-length' in headers)) {
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
     const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(value)]));
     const recordedRequest: Exchange['request'] = {
       method: request.method,
@@ -199,8 +234,9 @@ export class HttpClient {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method as Dispatcher.HttpMethod,
-        headers,
-        body: request.body ?? null,
+        headers: request.framing === 'chunked' ? withoutTransferEncoding(headers) : headers,
+        // A stream with no length is sent chunked by undici (RFC 9112 §7.1); the recorded request says so.
+        body: payload === undefined ? null : request.framing === 'chunked' ? Readable.from(chunks(payload)) : payload,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         signal: controller.signal,
@@ -235,6 +271,48 @@ export class HttpClient {
     } finally {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', onAbort);
+      release();
+    }
+  }
+
+  /**
+   * Sends one request byte for byte on a connection of its own (raw-http.ts), within the run's limits (budget, rate,
+   * breaker, origin), and records it redacted like any other. A HEAD answer's body is every byte after its headers.
+   */
+  async sendRaw(request: RawRequest): Promise<HttpResult> {
+    const url = targetUrl(this.baseUrl, request.path);
+    const headers: Record<string, string> = { ...this.extraHeaders, ...lowerCase(request.headers ?? {}) };
+    const recordedHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name in this.extraHeaders ? REDACTED : this.redact(clip(value, EXCERPT_BYTES))]));
+    const recordedRequest: Exchange['request'] = {
+      method: request.method,
+      url: this.redact(url.href),
+      headers: recordedHeaders,
+      ...(request.body !== undefined ? { body: this.redact(clip(request.note ?? request.body, EXCERPT_BYTES)) } : request.note !== undefined ? { body: request.note } : {}),
+    };
+    const fail = (code: string, message: string, durationMs: number): HttpResult => ({ url, error: { code, message: this.redact(message) }, exchange: { request: recordedRequest, error: { code, message: this.redact(message) }, durationMs } });
+    if (this.options.signal?.aborted) return fail('ABORTED', 'not sent: the run was interrupted', 0);
+    const budget = this.options.maxRequests ?? MAX_REQUESTS_PER_RUN;
+    if (this.sent >= budget) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${budget} requests (raise it with --max-requests)`, 0);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const wire = Buffer.concat([Buffer.from(`${request.method} ${url.pathname}${url.search} ${request.version ?? 'HTTP/1.1'}\r\nhost: ${url.host}\r\n${head}connection: close\r\n\r\n`, 'latin1'), Buffer.from(request.body ?? '', 'utf8')]);
+    const release = await this.limiter.acquire();
+    this.sent += 1;
+    const started = performance.now();
+    try {
+      const outcome = await exchangeRaw(url, wire, { timeoutMs: this.options.timeoutMs, maxBytes: this.maxBodyBytes + 64 * 1024, head: request.method === 'HEAD', ...(this.options.signal ? { signal: this.options.signal } : {}) });
+      const durationMs = Math.round(performance.now() - started);
+      if (!outcome.ok) return fail(outcome.code, outcome.message, durationMs);
+      const { answer } = outcome;
+      const recordedResponse: NonNullable<Exchange['response']> = {
+        status: answer.status,
+        headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, this.redact(value)])),
+        bodyExcerpt: this.redact(answer.body.subarray(0, EXCERPT_BYTES).toString('utf8')),
+        bodyBytes: answer.bodyBytes,
+        truncated: answer.truncated,
+      };
+      const parsed: HttpResponse = { status: answer.status, headers: answer.headers, body: parseBody(answer.body, answer.truncated, answer.headers['content-type']) };
+      return { url, response: parsed, exchange: { request: recordedRequest, response: recordedResponse, durationMs } };
+    } finally {
       release();
     }
   }
@@ -297,6 +375,20 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** A body cut in chunks of at most 64 KiB, for a chunked request. */
+function* chunks(payload: string | Buffer): Generator<Buffer> {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** undici frames a stream itself and refuses a Transfer-Encoding header set by hand; the recorded request keeps it. */
+function withoutTransferEncoding(headers: Record<string, string>): Record<string, string> {
+  const { 'transfer-encoding': _chunked, ...rest } = headers;
+  return rest;
 }
 
 function lowerCase(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -7,7 +7,7 @@
  */
 import type { Operation } from '../src/contract/index.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
-import type { RecordedExchange } from './context.js';
+import type { RecordedExchange } from './recorded.js';
 import type { ParsedBody } from './http.js';
 import type { Finding } from './model.js';
 
@@ -19,7 +19,7 @@ export interface JudgedExchange {
   /** The JSON body, when there is one. */
   readonly json: unknown;
   readonly operation?: Operation;
-  readonly unmatched?: 'unknownPath' | 'wrongMethod';
+  readonly unmatched?: 'unknownPath' | 'wrongMethod' | 'unparsable';
   /** The documented response that applies ('200', '4XX', 'default'); undefined when the status is not documented. */
   readonly statusKey?: string;
   /** Everything the validators found, before the checks split it by owner. */
@@ -92,7 +92,8 @@ function diagnose(compiled: CompiledContract, record: RecordedExchange): JudgedE
     statusKey = verdict.statusKey;
   } else {
     unmatched = record.target.which;
-    diagnostics = compiled.unmatchedResponse(record.target.which, response.headers, bodyForValidator);
+    // A request the server could not parse has no documented answer of its own (x-unmatched-requests names none): only its error's shape is judged, by error-shape.
+    diagnostics = record.target.which === 'unparsable' ? [] : compiled.unmatchedResponse(record.target.which, response.headers, bodyForValidator);
     statusKey = String(response.status);
   }
   diagnostics = explainUnreadableBody(diagnostics, response.body);

@@ -55,6 +55,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** --max-body-bytes: the target's request body limit, where its document states none (payload-too-large-413). */
+  readonly bodyLimitBytes?: number;
   /** Requests the run sends at most; default 20,000 (http.ts MAX_REQUESTS_PER_RUN). Checks past it are reported not run. */
   readonly maxRequests?: number;
   /** --min-coverage: the least share (percent) of operations exercised and of documented statuses observed; below it the run fails. */
@@ -128,6 +130,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     {
       readOnly: settings.readOnly,
       ...(settings.origin ? { origin: settings.origin } : {}),
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
       ...(options.generationBudget ? { generationBudget: options.generationBudget } : {}),
@@ -414,7 +417,7 @@ async function probe(ctx: RunContext, contract: Contract, displayUrl: string): P
   const operation: Operation | undefined = contract.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
   const query = operation?.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: '1' } : undefined;
   // The probes are judged like any answer to their operation: with its required headers (Xero's xero-tenant-id).
-  const headers = operation ? ctx.requiredHeaders(operation, ctx.generatorFor('probe')) : {};
+  const headers = operation ? ctx.requests.requiredHeaders(operation, ctx.generatorFor('probe')) : {};
   const record = await ctx.send('probe', { method: 'GET', path: operation?.pathTemplate ?? '/', ...(query ? { query } : {}), headers }, operation ? { kind: 'operation', operation } : { kind: 'none' });
   const error = record.result.error;
   if (error && error.code !== 'REDIRECT') {
@@ -438,7 +441,7 @@ async function probePrefix(ctx: RunContext, contract: Contract, displayUrl: stri
   const tried: string[] = [];
   let foreign404 = 0;
   for (const operation of lists) {
-    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: ctx.requiredHeaders(operation, ctx.generatorFor('probe')) }, { kind: 'operation', operation });
+    const record = await ctx.send('probe', { method: 'GET', path: operation.pathTemplate, headers: ctx.requests.requiredHeaders(operation, ctx.generatorFor('probe')) }, { kind: 'operation', operation });
     const response = record.result.response;
     tried.push(`GET ${displayUrl}${operation.pathTemplate} → ${response ? response.status : (record.result.error?.code ?? 'no answer')}`);
     if (response?.status !== 404) continue;

@@ -1,13 +1,24 @@
-import { answersJson } from '../context.js';
+import { answersJson } from '../requests/accept.js';
 import type { CheckDefinition } from './types.js';
 import { prepareInputs } from './support.js';
 import { judgeAcceptance } from './valid-variants.js';
 
 /**
  * Every Accept that admits JSON (RFC 9110 §12.5.1: wildcards, weights,
- * parameters, any case, JSON among other types) gets the answer, not a 406.
+ * parameters, any case, JSON among other types, JSON preferred least but
+ * still above q=0, §12.4.2) gets the answer, not a 406.
  */
-const ACCEPTS = ['*/*', 'application/*', 'application/json;q=0.9', 'application/json; charset=utf-8', 'text/html;q=0.5, application/json', 'APPLICATION/JSON'];
+const ACCEPTS = [
+  '*/*',
+  'application/*',
+  'application/json;q=0.9',
+  'application/json; charset=utf-8',
+  'text/html;q=0.5, application/json',
+  'APPLICATION/JSON',
+  'text/html, application/xml;q=0.9, application/json;q=0.001',
+  'application/json;q=1.000',
+  'text/html;q=0, */*;q=0.1',
+];
 
 export const acceptsJsonAccept: CheckDefinition = {
   id: 'accepts-json-accept',

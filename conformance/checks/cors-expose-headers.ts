@@ -1,5 +1,6 @@
 import type { Operation } from '../../src/contract/index.js';
-import type { Call, Case } from '../context.js';
+import type { Call } from '../requests/call.js';
+import type { Case } from '../context.js';
 import { tokenList } from '../headers.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';

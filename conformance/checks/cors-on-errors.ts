@@ -1,5 +1,5 @@
 import type { HttpResult } from '../http.js';
-import { ABSENT_ID } from '../generate.js';
+import { ABSENT_ID, parameterMutations } from '../generate.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 
@@ -8,12 +8,14 @@ import type { CheckDefinition } from './types.js';
  * page code every answer without Access-Control-Allow-Origin (Fetch standard
  * §3.2.5, CORS check), so a front end sees "Failed to fetch" instead of the
  * 404 or 400 it should show. Servers often add the header in the success
- * path only. Tried on an unknown path and on the reads of absent records.
+ * path only, or in one error path. Tried on an unknown path, on the reads
+ * of absent records, and on a list with an invalid query value (400), with
+ * Accept: text/html (406) and with a method its path lacks (405).
  */
 export const corsOnErrors: CheckDefinition = {
   id: 'cors-on-errors',
   family: 'cors',
-  description: 'With --origin: error answers (404, 400, ...) carry Access-Control-Allow-Origin too, so browser code can read them.',
+  description: 'With --origin: every error answer (404, 400, 405, 406) carries Access-Control-Allow-Origin too, so browser code can read it.',
   explain: {
     why: 'A browser gives page code no access to an answer without Access-Control-Allow-Origin (Fetch standard, CORS check): an error without it reaches the front end as a network failure, not as the Error the document promises.',
     conformant: '`GET /pets/9007199254740991` with `Origin: http://localhost:5173` answers 404 with `Access-Control-Allow-Origin: http://localhost:5173` (or `*`).',
@@ -44,6 +46,27 @@ export const corsOnErrors: CheckDefinition = {
       const c = ctx.newCase('cors-on-errors', `${operation.method.toUpperCase()} ${operation.pathTemplate} of an absent record from ${origin}`, operation.operationId);
       const call = await c.call(operation, { path: Object.fromEntries(ids.map((p) => [p.name, ABSENT_ID])), headers: { origin } });
       judge(c, call.result);
+    }
+    // Every other error status a read can draw without writing anything, not only 404: servers often add the header
+    // in one error path (the router's) and forget the others (validation, content negotiation, method).
+    const list = ctx.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
+    if (!list || ctx.aborted) return;
+    const invalid = list.parameters
+      .filter((p) => p.in === 'query')
+      .flatMap((p) => parameterMutations(p, '1'))
+      .find((mutation) => typeof mutation.text === 'string');
+    if (invalid && list.responses.has('400')) {
+      const c = ctx.newCase('cors-on-errors', `GET ${list.pathTemplate}?${invalid.name}=${String(invalid.text)} (invalid) from ${origin}`, list.operationId);
+      judge(c, (await c.call(list, { query: { [invalid.name]: String(invalid.text) }, headers: { origin } })).result);
+    }
+    if (list.responses.has('406')) {
+      const c = ctx.newCase('cors-on-errors', `GET ${list.pathTemplate} with Accept: text/html from ${origin}`, list.operationId);
+      judge(c, (await c.call(list, { headers: { origin, accept: 'text/html' } })).result);
+    }
+    const missing = ['PATCH', 'PUT', 'DELETE'].find((method) => !(ctx.contract.pathMethods.get(list.pathTemplate) ?? []).includes(method));
+    if (missing && !ctx.settings.readOnly) {
+      const c = ctx.newCase('cors-on-errors', `${missing} ${list.pathTemplate}, a method it does not have, from ${origin}`, list.operationId);
+      judge(c, await c.send({ method: missing, path: list.pathTemplate, headers: { origin, 'content-type': 'application/json' }, ...(missing === 'DELETE' ? {} : { body: '{}' }) }, { kind: 'unmatched', which: 'wrongMethod' }));
     }
   },
 };

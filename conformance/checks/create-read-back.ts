@@ -1,5 +1,6 @@
 import { compareFields, declaredFields } from '../compare.js';
-import { answered, type Case, type CreatedRecord } from '../context.js';
+import { answered } from '../requests/call.js';
+import type { Case, CreatedRecord } from '../context.js';
 import { schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { createdSchema, identityField, readsSameRecord, successorRead, type LinkTarget, type ResourceKind } from '../links.js';
@@ -7,6 +8,7 @@ import { goneBySunset } from './sunset-410.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { answerSchema, findItem, idOf, promisedBy } from './support.js';
+import { describeRound, EDGE_ROUNDS, edgeRoundBody, type EdgeRound } from '../requests/boundaries.js';
 
 /**
  * Create a record from the document's example body, then follow every GET
@@ -18,7 +20,7 @@ import { answerSchema, findItem, idOf, promisedBy } from './support.js';
 export const createReadBack: CheckDefinition = {
   id: 'create-read-back',
   family: 'stateful',
-  description: "What a create operation accepts can be read back, equal, through every GET link of its 201.",
+  description: 'What a create operation accepts can be read back, equal, through every GET link of its 201: plain, with every optional field, and with the data real users send (spaces and line breaks, NFD, emoji, quotes, 32/53-bit integers, offset date-times, each flag and enum value).',
   explain: {
     why: 'A create that answers 201 but stores something else (a dropped field, a changed value) loses data silently.',
     conformant: 'After `POST /pets` with `{"name":"Rex","categoryId":1}` answers 201 with id 21, `GET /pets/21` answers 200 with the same name and categoryId.',
@@ -32,9 +34,28 @@ export const createReadBack: CheckDefinition = {
         const what = enrich ? ' with every optional field and non-ASCII, quoted, HTML and SQL text' : '';
         await createAndReadBack(ctx.newCase('create-read-back', `${kind.create.operationId}${what}, then its links ${kind.reads.map((t) => t.link.name).join(', ')}`, kind.create.operationId), kind, enrich);
       }
+      for (let index = 0; index < EDGE_ROUNDS && !ctx.aborted && ctx.isSelected(kind.create); index += 1) {
+        const c = ctx.newCase('create-read-back', `${kind.create.operationId} with every optional field: ${describeRound({ index, tag: '', numbers: true })}; then its links`, kind.create.operationId);
+        await edgeRoundReadBack(c, kind, { index, tag: c.generator.nextTag(), numbers: true });
+      }
     }
   },
 };
+
+/**
+ * One round of real-user data (requests/boundaries.ts) created and read back. A refusal of the round's body is not
+ * this check's: a valid value refused is accepts-valid-bodies', and a state rule may refuse an integer at its edge
+ * (an order of 2^31 is more than any stock), so the round is tried once more with ordinary integers, then skipped.
+ */
+async function edgeRoundReadBack(c: Case, kind: ResourceKind, round: EdgeRound): Promise<void> {
+  let outcome = await c.create(kind, { enrich: true, vary: (body, bodySchema, keep, isValid) => edgeRoundBody(round, body, bodySchema, keep, isValid) });
+  if (!outcome.ok && !outcome.transport && !outcome.noValidInput && !outcome.setup) {
+    outcome = await c.create(kind, { enrich: true, vary: (body, bodySchema, keep, isValid) => edgeRoundBody({ ...round, numbers: false }, body, bodySchema, keep, isValid) });
+    if (!outcome.ok && !outcome.transport && !outcome.noValidInput && !outcome.setup) return c.skip(`${outcome.reason}: a refusal of valid data is accepts-valid-bodies' to judge, a state rule's 409 the workflows'`);
+  }
+  if (!outcome.ok) return c.setupFailed(outcome);
+  await readBackRecord(c, outcome.record);
+}
 
 /** One record created (plain, or enriched: Generator.enrich) and read back through every GET link of its 201. */
 async function createAndReadBack(c: Case, kind: ResourceKind, enrich: boolean): Promise<void> {
@@ -43,10 +64,14 @@ async function createAndReadBack(c: Case, kind: ResourceKind, enrich: boolean): 
     c.setupFailed(outcome);
     return;
   }
-  const record = outcome.record;
-  const recordSchema = schema(createdSchema(kind));
+  await readBackRecord(c, outcome.record);
+}
+
+/** The 201 holds what was sent, and every GET link of it reads back what was sent and created. */
+async function readBackRecord(c: Case, record: CreatedRecord): Promise<void> {
+  const recordSchema = schema(createdSchema(record.kind));
   const findings: Finding[] = compareFields(declaredFields(record.sent, recordSchema), record.body, '/body', recordSchema);
-  for (const target of kind.reads) {
+  for (const target of record.kind.reads) {
     findings.push(...(await readBack(c, record, target, { ...declaredFields(record.sent, recordSchema), ...declaredFields(record.body, recordSchema) })));
   }
   c.conclude(findings);

@@ -1,4 +1,4 @@
-import { answered } from '../context.js';
+import { answered } from '../requests/call.js';
 import { evaluateExpression, identityField, pathProducer } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
@@ -6,7 +6,8 @@ import { goneBySunset } from './sunset-410.js';
 import { findItem, idOf } from './support.js';
 
 /**
- * Delete a created record through the DELETE its 201 links to; afterwards
+ * Delete a created record through the DELETE its 201 links to, after
+ * reading it once through every read link (so a cache holds it); afterwards
  * every read link of the 201 gives a 404 (a filtered list no longer holds
  * it). RFC 9110 §9.3.5: after a successful DELETE the resource is gone.
  */
@@ -31,6 +32,8 @@ export const deleteRemoves: CheckDefinition = {
         continue;
       }
       const record = outcome.record;
+      // A read before the delete: a server that caches reads must not answer the ones after it from that cache.
+      for (const target of kind.reads) await c.follow(target, record);
       const call = await c.follow(remove, record);
       if (call.problem) {
         c.fail(call.problem);

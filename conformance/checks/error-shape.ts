@@ -28,7 +28,7 @@ export const errorShape: CheckDefinition = {
   judge(x, ctx) {
     if (x.status < 400) return NOT_APPLICABLE;
     let findings: Finding[];
-    const catalogue = x.unmatched !== undefined && !ctx.contract.unmatched[x.unmatched] && ctx.contract.errorCodes.size > 0 ? errorSchema(ctx.contract) : undefined;
+    const catalogue = x.unmatched !== undefined && !documentedUnmatched(ctx.contract, x.unmatched) && ctx.contract.errorCodes.size > 0 ? errorSchema(ctx.contract) : undefined;
     if (catalogue) {
       // An unknown path or a wrong method, in a document that declares no answer for them but a document-wide error
       // catalogue (x-error-codes, with its not-found and method codes): the document's one Error shape is the answer.
@@ -59,7 +59,7 @@ export const errorShape: CheckDefinition = {
 const cache = new WeakMap<Contract, OpenAPIV3.SchemaObject | null>();
 
 /** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error. */
-function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
+export function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
   const known = cache.get(contract);
   if (known !== undefined) return known ?? undefined;
   const fromUnmatched = contract.unmatched.unknownPath?.content.find((m) => /json/i.test(m.mediaType))?.schema;
@@ -71,8 +71,13 @@ function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
 
 /** The JSON schema this error answer is judged by: its documented response's, the unmatched request's, else the document's Error schema. */
 function answerSchema(x: JudgedExchange, contract: Contract): OpenAPIV3.SchemaObject | undefined {
-  const documented = x.operation && x.statusKey !== undefined ? responseFor(x.operation, x.status) : x.unmatched ? contract.unmatched[x.unmatched] : undefined;
+  const documented = x.operation && x.statusKey !== undefined ? responseFor(x.operation, x.status) : x.unmatched ? documentedUnmatched(contract, x.unmatched) : undefined;
   return documented?.content.find((m) => /json/i.test(m.mediaType))?.schema ?? errorSchema(contract);
+}
+
+/** The answer x-unmatched-requests documents for an unmatched request; none for one that could not be parsed. */
+function documentedUnmatched(contract: Contract, which: NonNullable<JudgedExchange['unmatched']>): Contract['unmatched']['unknownPath'] {
+  return which === 'unparsable' ? undefined : contract.unmatched[which];
 }
 
 /** Whether a schema (its allOf parts merged) declares `status` as an integer: where our contract's status-equality convention is declared. */

@@ -14,12 +14,16 @@ import { contentType } from './content-type.js';
 import { corsExposeHeaders } from './cors-expose-headers.js';
 import { corsOnErrors } from './cors-on-errors.js';
 import { corsPreflight } from './cors-preflight.js';
+import { createNewIdentity } from './create-new-identity.js';
 import { createReadBack } from './create-read-back.js';
 import { deleteRemoves } from './delete-removes.js';
 import { deprecationHeaders } from './deprecation-headers.js';
 import { deprecationLinks } from './deprecation-links.js';
 import { errorCodeDocumented } from './error-code-documented.js';
 import { errorShape } from './error-shape.js';
+import { errorsBeforeRouting } from './errors-before-routing.js';
+import { headLikeGet } from './head-like-get.js';
+import { otherMethods } from './other-methods.js';
 import { listContainsCreated } from './list-contains-created.js';
 import { locationResolves } from './location-resolves.js';
 import { malformedJson } from './malformed-json.js';
@@ -65,6 +69,10 @@ export const CHECKS: readonly CheckDefinition[] = [
   unknownId404,
   unknownPath404,
   methodNotAllowed405,
+  // http: HTTP as a whole, beyond the operations (methods, framing, what a server's HTTP layer answers)
+  headLikeGet,
+  otherMethods,
+  errorsBeforeRouting,
   // negative
   negativeParameters,
   negativeBody,
@@ -82,6 +90,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   acceptsLargeIds,
   // stateful, from the 201 links
   createReadBack,
+  createNewIdentity,
   replaceVisible,
   patchKeepsFields,
   listContainsCreated,

@@ -1,8 +1,10 @@
 import { excerptJson } from '../json.js';
 import type { Operation } from '../../src/contract/index.js';
-import { answered, type Case, type CreatedRecord, type ParamValue } from '../context.js';
-import { propertiesOf, schema } from '../generate.js';
-import { createdSchema, identityField, unqualified } from '../links.js';
+import { answered } from '../requests/call.js';
+import type { Case, CreatedRecord } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
+import { isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
+import { createdSchema, evaluateExpression, identityField, unqualified } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { findItem, idOf, otherValue } from './support.js';
@@ -17,10 +19,10 @@ import { findItem, idOf, otherValue } from './support.js';
 export const listContainsCreated: CheckDefinition = {
   id: 'list-contains-created',
   family: 'stateful',
-  description: 'The collection lists a created record, and its filters and limit/offset pages hold on it.',
+  description: 'The collection lists a created record, and its filters and limit/offset pages hold on it, also after a replace changes what a filter reads.',
   explain: {
     why: 'A list that misses new records, or filters and pages that do not hold, makes clients show stale or wrong data.',
-    conformant: 'After creating a pet, `GET /pets?id=21` lists it, `?status=` and `?categoryId=` filters keep or drop it as its fields say, and limit/offset pages never repeat or skip it.',
+    conformant: 'After creating a pet, `GET /pets?id=21` lists it, `?status=` and `?categoryId=` filters keep or drop it as its fields say (also after a replace moves it to another category), and limit/offset pages never repeat or skip it.',
   },
   writes: true,
   async run(ctx) {
@@ -72,6 +74,8 @@ export const listContainsCreated: CheckDefinition = {
         }
         findings.push(...(await filtersHold(c, list, narrowing, first.record, [idParam, parentParam?.name])));
         findings.push(...(await pagesHold(c, list, narrowing, records)));
+        // Narrowed to the run's own records, a filter must follow a replace that changes what it filters on.
+        if (findings.length === 0) findings.push(...(await filtersFollowReplace(c, list, narrowing, first.record, [idParam, parentParam?.name])));
       } else {
         const found = await boundedSearch(c, list, records);
         if ('skip' in found) {
@@ -156,6 +160,58 @@ async function filtersHold(c: Case, list: Operation, narrowing: Record<string, P
     else if (findItem(different.items, field, idOf(record))) {
       findings.push({ pointer: '/body', keyword: 'filter', message: `${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: other })} lists record ${String(idOf(record))}, whose ${parameter.name} is ${String(value)}`, expected: `no record with ${parameter.name} ${String(value)}`, actual: idOf(record) });
     }
+  }
+  return findings;
+}
+
+/**
+ * A write that changes a field a filter reads (the replace a 201 links to, else its partial update of that field:
+ * an enum or a flag to another value, a field naming another record to a new record of that kind: a pet moved to
+ * another category, an order completed) moves the record between the filter's answers:
+ * listed under the new value, no longer under the old. A server that keeps an index or a count per value and
+ * updates it only on create shows the record where it was.
+ */
+async function filtersFollowReplace(c: Case, list: Operation, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
+  const field = identityField(record.kind);
+  const patch = record.kind.links.find((t) => t.operation.method === 'patch' && jsonBodyOf(t.operation) !== undefined);
+  const findings: Finding[] = [];
+  for (const parameter of list.parameters) {
+    if (parameter.in !== 'query' || ['limit', 'offset'].includes(parameter.name) || exclude.includes(parameter.name) || parameter.name in narrowing) continue;
+    const old = record.body[parameter.name];
+    if (typeof old !== 'string' && typeof old !== 'number' && typeof old !== 'boolean') continue;
+    const producer = c.ctx.links.producers.get(parameter.name);
+    let next: unknown;
+    if (producer && producer.kind !== record.kind) {
+      const parent = await c.create(producer.kind, { setup: true });
+      if (!parent.ok) continue;
+      next = evaluateExpression(producer.expression, parent.record.call.source);
+    } else {
+      next = otherValue(parameter, old);
+    }
+    if (next === undefined || next === null || typeof next === 'object') continue;
+    // The write: the replace, keeping the record's other bindings and changing this one field; else a partial update of that field alone.
+    const write = record.kind.replace ?? (patch && parameter.name in propertiesOf(jsonBodyOf(patch.operation)?.schema) ? patch : undefined);
+    if (!write) continue;
+    let body: unknown;
+    if (write.operation.method === 'patch') {
+      body = { [parameter.name]: next };
+      if (!c.checkValid(write.operation, { body }).ok) continue;
+    } else {
+      const bindings = { ...Object.fromEntries(Object.entries(record.sent).filter(([name]) => c.ctx.links.producers.has(name))), [parameter.name]: next };
+      const generated = c.generator.validBodyOrReason(write.operation, bindings);
+      if (!generated.ok || !isObject(generated.body) || generated.body[parameter.name] !== next) continue;
+      body = generated.body;
+    }
+    const call = await c.follow(write, record, { body });
+    // A write refused (a state rule) or failed is replace-visible's or patch-keeps-fields' to judge: nothing moved.
+    if (call.status === undefined || call.status < 200 || call.status >= 300) continue;
+    const replace = write;
+    const moved = await listPage(c, list, { ...narrowing, [parameter.name]: next as ParamValue });
+    if ('finding' in moved) findings.push(moved.finding);
+    else if (!findItem(moved.items, field, idOf(record))) findings.push({ ...missing(list, { ...narrowing, [parameter.name]: next as ParamValue }, record), keyword: 'filter', message: `after ${replace.operation.operationId} set ${parameter.name} to ${String(next)}, ${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: next as ParamValue })} does not list record ${String(idOf(record))}` });
+    const left = await listPage(c, list, { ...narrowing, [parameter.name]: old });
+    if ('finding' in left) findings.push(left.finding);
+    else if (findItem(left.items, field, idOf(record))) findings.push({ pointer: '/body', keyword: 'filter', message: `after ${replace.operation.operationId} set ${parameter.name} from ${String(old)} to ${String(next)}, ${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: old })} still lists record ${String(idOf(record))}`, expected: `no record with ${parameter.name} ${String(old)}`, actual: idOf(record) });
   }
   return findings;
 }

@@ -55,10 +55,10 @@ export const locationResolves: CheckDefinition = {
       const match = router.match('GET', url.pathname);
       const target = match.kind === 'match' ? ({ kind: 'operation', operation: match.operation } as const) : ({ kind: 'none' } as const);
       // The read's required headers go with it (a tenant header, Xero's xero-tenant-id), as with every call of the run.
-      const headers = match.kind === 'match' ? ctx.requiredHeaders(match.operation, c.generator) : {};
+      const headers = match.kind === 'match' ? ctx.requests.requiredHeaders(match.operation, c.generator) : {};
       // A Location whose id the read's own path parameter refuses (slot 3 where slotId is 1 to 2, while the record's
       // schema bounds nothing): the document itself rules that read out, so its refusal would say nothing (Case.follow).
-      const ruledOut = match.kind === 'match' ? ctx.ruledOutPath(match.operation, match.pathParams) : undefined;
+      const ruledOut = match.kind === 'match' ? ctx.requests.ruledOutPath(match.operation, match.pathParams) : undefined;
       if (ruledOut !== undefined) {
         c.skip(`cannot conclude: Location ${location} names a value ${ruledOut}`);
         continue;

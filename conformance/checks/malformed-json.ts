@@ -1,15 +1,19 @@
 import { stringifyJson } from '../json.js';
 import type { Contract } from '../../src/contract/index.js';
-import { isObject } from '../generate.js';
+import { isObject, jsonBodyOf, schema } from '../generate.js';
+import { bodyFields, nonJsonNumberTexts } from '../requests/boundaries.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { documentedStatus, judgeRejection, jsonBodyOperations, snapshot, stateChanged } from './support.js';
 
-/** A body declared as JSON that is not well-formed JSON (RFC 8259) gets a 400 (or the 4xx the document names) and changes nothing. */
+/**
+ * A body declared as JSON that is not well-formed JSON (RFC 8259) gets a 400 (or the 4xx the document names) and
+ * changes nothing: cut short, single-quoted, or with a numeric field written NaN, Infinity or -Infinity (§6).
+ */
 export const malformedJson: CheckDefinition = {
   id: 'malformed-json',
   family: 'negative',
-  description: 'A body that is not well-formed JSON gets a 4xx (400 where documented) and changes nothing.',
+  description: 'A body that is not well-formed JSON (cut short, single-quoted, NaN or Infinity in a numeric field) gets a 4xx (400 where documented) and changes nothing.',
   explain: {
     why: 'A body that is not JSON must be refused before it reaches the data; a 5xx or a 2xx means the server parsed or stored garbage.',
     conformant: '`400` with the Error shape (code MALFORMED_JSON), and nothing changed.',
@@ -25,6 +29,8 @@ export const malformedJson: CheckDefinition = {
       const variants = [
         { pointer: '', ...cut },
         { pointer: '', description: "the valid body with single quotes instead of double quotes", text: valid.replace(/"/g, "'") },
+        // A number JSON cannot write, in each numeric field: parsers beside JSON's (JSON5, Python's) read it.
+        ...(isObject(inputs.body) ? nonJsonNumberTexts(inputs.body, bodyFields(schema(jsonBodyOf(operation)?.schema), inputs.body), stringifyJson).map((v) => ({ ...v, description: `the valid body with ${v.description}` })) : []),
       ];
       for (const variant of variants) {
         const c = ctx.newCase('malformed-json', `${where} with ${variant.description}`, operation.operationId);

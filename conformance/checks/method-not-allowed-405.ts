@@ -1,4 +1,4 @@
-import { expandPath } from '../context.js';
+import { expandPath } from '../requests/paths.js';
 import { ABSENT_ID } from '../generate.js';
 import { tokenList } from '../headers.js';
 import type { CheckDefinition } from './types.js';

@@ -1,5 +1,6 @@
 import { parseJson, plainJson, stringifyJson } from '../json.js';
-import { bodyMutations, schema } from '../generate.js';
+import { bodyMutations, isObject, schema, type BodyMutation } from '../generate.js';
+import { bodyFields, nearMisses, withValueAt } from '../requests/boundaries.js';
 import type { CheckDefinition } from './types.js';
 import { judgeRejection, validationStatuses, jsonBodyOperations, snapshot, stateChanged, type Snapshot } from './support.js';
 
@@ -7,14 +8,17 @@ import { judgeRejection, validationStatuses, jsonBodyOperations, snapshot, state
  * For every operation with a JSON body: invalid variants of a valid body,
  * generated from its schema (each required field missing, wrong types, enum
  * violations such as PetStatus "adopted", unknown fields on closed shapes,
- * out-of-range values, bad formats), each rejected with a 4xx and changing
+ * out-of-range values, bad formats), and for every field a value of each
+ * JSON type it does not take, null where it is not nullable, its enum values
+ * in another case and date-times in the near-miss forms lax parsers take
+ * (requests/boundaries.ts), each rejected with a 4xx and changing
  * nothing. The exact bytes sent are validated once more before judging: a
  * mutation that turned valid on serialization is skipped, not counted.
  */
 export const negativeBody: CheckDefinition = {
   id: 'negative-body',
   family: 'negative',
-  description: 'Invalid bodies generated from the schemas (missing, wrong type, enum, unknown field, out of range) get a 4xx and change nothing.',
+  description: 'Invalid bodies generated from the schemas (missing, every other JSON type per field, null, enum and its other case, near-miss date-times, unknown field, out of range) get a 4xx and change nothing.',
   explain: {
     why: 'A server that accepts what its schema forbids stores data its own clients cannot read back, and hides client bugs.',
     conformant: '`400` (or `422` where the document says so) with the Error shape naming the field, and no record created or changed.',
@@ -25,8 +29,13 @@ export const negativeBody: CheckDefinition = {
     for await (const { operation, media, where, inputs } of jsonBodyOperations(ctx, 'negative-body', 'invalid bodies', true)) {
       const validators = ctx.compiled.operations.get(operation.operationId)!;
       let before: Snapshot | undefined;
-      for (const mutation of bodyMutations(schema(media.schema), inputs.body)) {
+      const sent = new Set<string>();
+      for (const mutation of [...bodyMutations(schema(media.schema), inputs.body), ...typeMutations(schema(media.schema), inputs.body)]) {
         if (ctx.aborted) break;
+        // One request per text: a near miss the schema's own mutations already made is not sent twice.
+        const key = stringifyJson(mutation.value);
+        if (sent.has(key)) continue;
+        sent.add(key);
         const c = ctx.newCase('negative-body', `${where} with ${mutation.description}`, operation.operationId);
         c.mutation = { kind: mutation.kind, pointer: mutation.pointer, description: mutation.description };
         const text = stringifyJson(mutation.value);
@@ -53,6 +62,24 @@ export const negativeBody: CheckDefinition = {
     }
   },
 };
+
+/**
+ * For every field the body may hold (nested objects too), each near miss the schema refuses and lax parsers take
+ * (requests/boundaries.ts: every other JSON type, null where not nullable, an enum value in another case, date-times
+ * in non-RFC 3339 forms), in a copy of the valid body. Those the schema turns out to accept are skipped by the
+ * caller's re-validation of the exact text, never counted.
+ */
+function typeMutations(bodySchema: ReturnType<typeof schema>, valid: unknown): BodyMutation[] {
+  if (!isObject(valid)) return [];
+  return bodyFields(bodySchema, valid).flatMap((field) =>
+    nearMisses(field.schema).map((miss) => ({
+      kind: miss.kind === 'null' ? 'wrong-type' : miss.kind,
+      pointer: field.pointer,
+      description: `${field.pointer} set to ${miss.description}`,
+      value: withValueAt(valid, field.pointer, miss.value),
+    })),
+  );
+}
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

@@ -1,5 +1,7 @@
 import type { Operation } from '../../src/contract/index.js';
-import type { Call, Case, ParamValue, RunContext } from '../context.js';
+import type { Case, RunContext } from '../context.js';
+import type { Call } from '../requests/call.js';
+import type { ParamValue } from '../requests/values.js';
 import { parameterMutations } from '../generate.js';
 import type { CheckDefinition } from './types.js';
 import { judgeRejection, observing, validationStatuses, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';

@@ -30,7 +30,8 @@ export const noServerError: CheckDefinition = {
     }
   },
   judge(x) {
-    if (x.status < 500) return PASS;
+    // 501 Not Implemented is RFC 9110 §15.6.2's answer to a method a server does not know (other-methods, errors-before-routing), not a failure.
+    if (x.status < 500 || (x.status === 501 && (x.unmatched === 'wrongMethod' || x.unmatched === 'unparsable'))) return PASS;
     return verdictOf([{ pointer: '/status', keyword: 'server-error', message: `${describeExchange(x.record)}: the server failed`, expected: '< 500', actual: x.status }]);
   },
 };

@@ -11,7 +11,7 @@ import { documenting, provokeStatus, validCall } from './provoke.js';
 export const notAcceptable406: CheckDefinition = {
   id: 'not-acceptable-406',
   family: 'negative',
-  description: 'A valid request whose Accept excludes JSON (Accept: text/html) gets the documented 406 and changes nothing.',
+  description: 'A valid request whose Accept excludes JSON (text/html; application/json;q=0) gets the documented 406 and changes nothing.',
   explain: {
     why: 'A client that cannot take JSON must be told so (RFC 9110 section 15.5.7) instead of getting a body it cannot read; the contract documents 406 on every operation, and a refused request changes nothing.',
     conformant: '`POST /pets` with `Accept: text/html` and a valid body answers 406 with the Error shape, and no pet is created.',
@@ -23,17 +23,30 @@ export const notAcceptable406: CheckDefinition = {
       if (ctx.aborted) break;
       // An operation that documents an answer text/html admits (HTML, text/*, */*) would rightly serve it: nothing to provoke.
       if (servesHtml(operation)) continue;
-      await provokeStatus(ctx, {
-        checkId: 'not-acceptable-406',
-        operation,
-        description: 'with Accept: text/html only',
-        mutation: { kind: 'accept', pointer: '/header/accept', description: 'Accept: text/html, which excludes the JSON every answer is' },
-        status: 406,
-        request: (inputs) => ({ ...validCall(inputs), headers: { accept: 'text/html' } }),
-      });
+      for (const { accept, why } of EXCLUDING) {
+        if (ctx.aborted) break;
+        await provokeStatus(ctx, {
+          checkId: 'not-acceptable-406',
+          operation,
+          description: `with Accept: ${accept}`,
+          mutation: { kind: 'accept', pointer: '/header/accept', description: `Accept: ${accept}, ${why}` },
+          status: 406,
+          request: (inputs) => ({ ...validCall(inputs), headers: { accept } }),
+        });
+      }
     }
   },
 };
+
+/**
+ * Accept values that leave no JSON acceptable: another type only, and JSON weighted q=0, which RFC 9110 §12.4.2
+ * defines as "not acceptable" (a server that reads the media range and drops its parameters serves it anyway).
+ */
+const EXCLUDING: readonly { accept: string; why: string }[] = [
+  { accept: 'text/html', why: 'which excludes the JSON every answer is' },
+  { accept: 'application/json;q=0', why: 'JSON weighted 0: not acceptable (RFC 9110 §12.4.2)' },
+  { accept: 'application/json;q=0, text/html', why: 'JSON weighted 0 and only HTML acceptable' },
+];
 
 function servesHtml(operation: Operation): boolean {
   for (const response of operation.responses.values()) {

@@ -1,5 +1,7 @@
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
-import { answered, type Case, type ParamValue } from '../context.js';
+import { answered } from '../requests/call.js';
+import type { Case } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
 import { isObject } from '../generate.js';
 import { stringifyJson } from '../json.js';
 import { identityField } from '../links.js';

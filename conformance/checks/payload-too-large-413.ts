@@ -9,16 +9,20 @@ import { judgeAcceptance } from './valid-variants.js';
 
 /**
  * A body one byte over the limit the document declares (`x-max-body-bytes`
- * on the 413 response, or at the document's root) gets 413 (RFC 9110
- * §15.5.14) and changes nothing. The body is the valid one padded with
+ * on the 413 response, or at the document's root; else a size the words of
+ * its 413 state; else `--max-body-bytes`) gets 413 (RFC 9110 §15.5.14) and
+ * changes nothing, sent with its Content-Length and sent chunked with none
+ * (RFC 9112 §7.1): a server that checks only the Content-Length it is told
+ * reads a streamed body of any size. The body is the valid one padded with
  * spaces, which JSON allows after a value (RFC 8259 §2), so its size is the
  * only thing wrong with it; an operation that takes no body gets the same
- * padding after `{}`, since the limit holds for every request.
+ * padding after `{}`, since a declared limit holds for every request. A
+ * valid body exactly at the limit is taken.
  */
 export const payloadTooLarge413: CheckDefinition = {
   id: 'payload-too-large-413',
   family: 'negative',
-  description: 'A body one byte over the declared limit (x-max-body-bytes) gets the documented 413 and changes nothing.',
+  description: 'A body one byte over the limit (x-max-body-bytes, the words of the 413, or --max-body-bytes), with a Content-Length or chunked, gets the documented 413 and changes nothing; a body at the limit is taken.',
   explain: {
     why: 'Bodies over the declared limit (x-max-body-bytes, 1 MiB) must be refused with 413 (RFC 9110 section 15.5.14) before they cost the server memory; a refused request changes nothing.',
     conformant: 'A valid `POST /pets` body padded to 1,048,577 bytes answers 413 with the Error shape, and no pet is created.',
@@ -28,12 +32,12 @@ export const payloadTooLarge413: CheckDefinition = {
   async run(ctx) {
     for (const operation of documenting(ctx, 413)) {
       if (ctx.aborted) break;
-      const declared = bodyLimit(ctx.contract, operation);
+      const declared = ctx.settings.bodyLimitBytes ?? bodyLimit(ctx.contract, operation);
       // A limit stated only in words is a limit on request bodies: an operation that takes none may ignore what it is sent (RFC 9110 §9.3.1).
       const limit = declared !== undefined ? { over: declared + 1, under: declared, words: `the declared limit of ${declared}` } : operation.requestBody ? statedLimit(ctx.contract, operation) : undefined;
       if (limit === undefined) {
         const c = ctx.newCase('payload-too-large-413', `${operation.method.toUpperCase()} ${operation.pathTemplate} with a body over the limit`, operation.operationId);
-        c.skip('the document declares no body limit (x-max-body-bytes on the 413 response or at its root, or a size in the words of its 413), so no size must draw the 413');
+        c.skip('the document declares no body limit (x-max-body-bytes on the 413 response or at its root, or a size in the words of its 413), and none was given with --max-body-bytes, so no size must draw the 413');
         continue;
       }
       await provokeStatus(ctx, {
@@ -44,6 +48,17 @@ export const payloadTooLarge413: CheckDefinition = {
         status: 413,
         request: (inputs) => ({ path: inputs.path, query: inputs.query, bodyText: padded(stringifyJson(inputs.body ?? {}), limit.over), contentType: 'application/json' }),
       });
+      // The same body streamed: chunked, no Content-Length to refuse it by (RFC 9112 §7.1), so the limit must hold on the bytes read.
+      if (operation.requestBody && !ctx.aborted) {
+        await provokeStatus(ctx, {
+          checkId: 'payload-too-large-413',
+          operation,
+          description: `with a chunked body of ${limit.over} bytes (no Content-Length)`,
+          mutation: { kind: 'body-size', pointer: '/body', description: `a body of ${limit.over} bytes sent chunked, over ${limit.words}` },
+          status: 413,
+          request: (inputs) => ({ path: inputs.path, query: inputs.query, bodyText: padded(stringifyJson(inputs.body ?? {}), limit.over), contentType: 'application/json', framing: 'chunked' }),
+        });
+      }
       // A body within the limit is not too large: the limit must not be smaller than the document says.
       if (operation.requestBody && limit.under > 0 && !ctx.aborted) await underLimit(ctx, operation, limit.under);
     }
@@ -65,6 +80,9 @@ async function underLimit(ctx: RunContext, operation: Operation, bytes: number):
   }
   judgeAcceptance(c, call, 'success');
 }
+
+/** Past this size no body is sent to find a limit: a test that costs that much is not worth its answer (and --max-body-bytes stops here). */
+export const MAX_PROBED_BODY_BYTES = 64 * 1024 ** 2;
 
 const UNITS: Readonly<Record<string, readonly [number, number]>> = {
   b: [1, 1],
@@ -94,7 +112,7 @@ export function statedLimit(contract: Contract, operation: Operation): { over: n
     const [low, high] = UNITS[match[2]!.toLowerCase()]!;
     const n = Number(match[1]);
     const over = Math.floor(n * high) + 1;
-    if (over > 64 * 1024 ** 2) return undefined;
+    if (over > MAX_PROBED_BODY_BYTES) return undefined;
     return { over, under: Math.floor(n * low) - 1024, words: `the limit of ${match[0]} the document states` };
   }
   return undefined;

@@ -9,7 +9,8 @@
 import { stringifyJson } from '../json.js';
 import { bodyProblems } from './valid-variants.js';
 import type { Operation } from '../../src/contract/index.js';
-import { answered, type CallInput, type RunContext } from '../context.js';
+import { answered, type CallInput } from '../requests/call.js';
+import type { RunContext } from '../context.js';
 import type { CheckResult } from '../model.js';
 import { judgeRejection, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs, type Snapshot } from './support.js';
 

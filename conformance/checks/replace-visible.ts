@@ -1,64 +1,146 @@
+import type { Operation } from '../../src/contract/index.js';
 import { compareFields, declaredFields } from '../compare.js';
-import { answered } from '../context.js';
-import { isObject, schema } from '../generate.js';
-import { createdSchema, recordReads } from '../links.js';
+import type { Case } from '../context.js';
+import { answered, type Call } from '../requests/call.js';
+import { edgeRoundBody } from '../requests/boundaries.js';
+import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from '../generate.js';
+import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
-import { answerSchema, promisedBy } from './support.js';
+import { answerSchema, prepareInputs, promisedBy } from './support.js';
 import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
 /**
- * Replace a created record through the PUT its 201 links to (RFC 9110 §9.3.4:
- * the new state is what was sent), then read it back through its links:
- * the replacement is what they show.
+ * A replace (RFC 9110 §9.3.4: the new state is what was sent; "a subsequent
+ * GET on that same target resource will result in an equivalent
+ * representation") answers with the new state, and later reads show it.
+ * The record is read once before the first write, so a read cached then
+ * must not be what the reads give after it. Two replacements in turn: a
+ * plain one, then one with every optional field and the data real users
+ * send (decomposed Unicode, an offset date-time, 32/53-bit integers: requests/
+ * boundaries.ts). The PUT a create's 201 links to is followed on a record
+ * the run created; every other PUT with a JSON body on an item path (its
+ * last segment a path parameter) whose GET reads a record (a stock set through
+ * `PUT /store/inventory/{petId}`) is judged the same way, through that GET.
  */
 export const replaceVisible: CheckDefinition = {
   id: 'replace-visible',
   family: 'stateful',
-  description: 'A replace (the PUT a 201 links to) answers with the new state, and later reads show it.',
+  description: 'A replace (a PUT a 201 links to, or any PUT whose path a GET reads) answers with the new state, and later reads show it, also after a read cached before the write and with every optional field and real-user data.',
   explain: {
-    why: 'A replace that answers 200 but does not store the new state makes clients overwrite data they think they saved.',
-    conformant: '`PUT /pets/21` with a new name answers 200 with that name, and a later `GET /pets/21` shows it.',
+    why: 'A replace that answers 200 but does not store the new state, stores it altered, or leaves a cached read to answer, makes clients overwrite data they think they saved (RFC 9110 section 9.3.4).',
+    conformant: '`GET /pets/21`, then `PUT /pets/21` with a new name answers 200 with that name, and a later `GET /pets/21` shows it; the same for a name in decomposed Unicode.',
   },
   writes: true,
   async run(ctx) {
+    const linked = new Set<Operation>();
     for (const kind of ctx.links.kinds.values()) {
       if (ctx.aborted) break;
       const replace = kind.replace;
-      if (!replace || !ctx.isSelected(replace.operation)) continue;
-      const c = ctx.newCase('replace-visible', `${kind.create.operationId}, then ${replace.operation.operationId} and read back`, replace.operation.operationId);
-      const outcome = await c.create(kind, { setup: true });
-      if (!outcome.ok) {
-        c.setupFailed(outcome);
-        continue;
-      }
-      const record = outcome.record;
-      // Keep the records the original named (its category): the replacement changes the record, not what it hangs on.
-      // And the fields that name the record (its slug, its key): the URL names it, whatever a body would say.
-      const bindings = { ...Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name))), ...identityFields(replace, record) };
-      const generated = c.generator.validBodyOrReason(replace.operation, bindings);
-      const replacement = generated.ok ? generated.body : undefined;
-      if (!generated.ok || !isObject(replacement)) {
-        c.skip(generated.ok ? `the valid body for ${replace.operation.operationId} is not an object` : generated.reason);
-        continue;
-      }
-      const call = await c.follow(replace, record, { body: replacement });
-      if (call.problem) {
-        c.fail(call.problem);
-        continue;
-      }
-      if (call.status === undefined || call.status < 200 || call.status >= 300) {
-        c.fail(`${answered(call)} to a valid replacement`, [{ pointer: '/status', keyword: 'status', message: 'a valid replacement of an existing record must succeed', expected: '2xx', actual: call.status }]);
-        continue;
-      }
-      const recordSchema = schema(createdSchema(kind));
-      const expected = declaredFields(replacement, recordSchema);
-      // The replace's answer is judged on what its own schema promises: a PATCH may answer a receipt (Adyen's
-      // registeredDevices answers only `success`, additionalProperties: false), not the record.
-      const findings: Finding[] = call.json === undefined ? [] : compareFields(promisedBy(replace.operation, expected), call.json, '/body', answerSchema(replace.operation) ?? recordSchema, 'sent in the replacement');
-      for (const target of recordReads(kind)) findings.push(...(await readBack(c, record, target, expected)));
-      c.conclude(findings);
+      if (!replace) continue;
+      linked.add(replace.operation);
+      if (!ctx.isSelected(replace.operation)) continue;
+      await replaceLinked(ctx.newCase('replace-visible', `${kind.create.operationId}, read, then ${replace.operation.operationId} twice and read back`, replace.operation.operationId), kind);
+    }
+    for (const put of ctx.operations) {
+      if (ctx.aborted) break;
+      // A PUT on an item path (its last segment names the resource: `/store/inventory/{petId}`) that no create is. A
+      // PUT on a collection path, or one the document uses to add (Xero's PUT /Invoices adds invoices to the list GET
+      // /Invoices reads; PUT /Invoices/{id}/History appends a record), puts something else than what its GET shows.
+      if (put.method !== 'put' || linked.has(put) || !jsonBodyOf(put) || ctx.links.kinds.has(put.operationId) || !/\/\{[^/{}]+\}$/.test(put.pathTemplate)) continue;
+      const get = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === put.pathTemplate);
+      const read = get ? schema(okSchema(get)) : undefined;
+      if (!get || read?.type === 'array' || !declaresFields(read)) continue;
+      await replaceByPath(ctx.newCase('replace-visible', `${get.operationId}, then ${put.operationId} twice and ${get.operationId} again`, put.operationId), put, get);
     }
   },
 };
+
+/** The replacements to send in turn: the generator's valid body, then one with every optional field and real-user data. */
+function replacements(c: Case, operation: Operation, bindings: Readonly<Record<string, unknown>>, keep: ReadonlySet<string>): JsonObject[] | string {
+  const generated = c.generator.validBodyOrReason(operation, bindings);
+  if (!generated.ok) return generated.reason;
+  if (!isObject(generated.body)) return `the valid body for ${operation.operationId} is not an object`;
+  const bodySchema = schema(jsonBodyOf(operation)?.schema);
+  const isValid = (candidate: JsonObject): boolean => c.checkValid(operation, { body: candidate }).ok;
+  const enriched = c.generator.enrich(generated.body, bodySchema, keep);
+  const edged = edgeRoundBody({ index: 1, tag: c.generator.nextTag(), numbers: true }, isValid(enriched) ? enriched : generated.body, bodySchema, keep, isValid);
+  return [generated.body, edged];
+}
+
+async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
+  const replace = kind.replace!;
+  const outcome = await c.create(kind, { setup: true });
+  if (!outcome.ok) return c.setupFailed(outcome);
+  const record = outcome.record;
+  // Keep the records the original named (its category): the replacement changes the record, not what it hangs on.
+  // And the fields that name the record (its slug, its key): the URL names it, whatever a body would say.
+  const bindings = { ...Object.fromEntries(Object.entries(record.sent).filter(([name]) => c.ctx.links.producers.has(name))), ...identityFields(replace, record) };
+  const id = identityField(kind);
+  const bodies = replacements(c, replace.operation, bindings, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
+  if (typeof bodies === 'string') return c.skip(bodies);
+  const reads = recordReads(kind);
+  // A read before the first write: a server that caches reads must not answer the ones after it from that cache.
+  for (const target of reads) await c.follow(target, record);
+  const recordSchema = schema(createdSchema(kind));
+  for (const [index, replacement] of bodies.entries()) {
+    const call = await c.follow(replace, record, { body: replacement });
+    const refused = judgeWrite(c, call, index);
+    if (refused === 'stop') return;
+    if (refused === 'skip') continue;
+    const expected = declaredFields(replacement, recordSchema);
+    // The replace's answer is judged on what its own schema promises: a PATCH may answer a receipt (Adyen's
+    // registeredDevices answers only `success`, additionalProperties: false), not the record.
+    const findings: Finding[] = call.json === undefined ? [] : compareFields(promisedBy(replace.operation, expected), call.json, '/body', answerSchema(replace.operation) ?? recordSchema, 'sent in the replacement');
+    for (const target of reads) findings.push(...(await readBack(c, record, target, expected)));
+    if (findings.length > 0) return c.fail(labelled(findings, index)[0]!.message, labelled(findings, index));
+  }
+  c.pass();
+}
+
+async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<void> {
+  const prepared = await prepareInputs(c, put);
+  if (!prepared.ok) return prepared.fail(c);
+  const { inputs } = prepared;
+  const bodies = replacements(c, put, inputs.bindings, new Set(Object.keys(inputs.bindings)));
+  if (typeof bodies === 'string') return c.skip(bodies);
+  const readSchema = schema(okSchema(get));
+  const before = await c.call(get, { path: inputs.path, query: inputs.query });
+  if (before.status !== 200) return c.skip(`${answered(before)} before any write: nothing at the path to replace`);
+  for (const [index, replacement] of bodies.entries()) {
+    const call = await c.call(put, { path: inputs.path, query: inputs.query, body: replacement });
+    const refused = judgeWrite(c, call, index);
+    if (refused === 'stop') return;
+    if (refused === 'skip') continue;
+    // What the read declares of what was sent: a field it does not declare is not its to show.
+    const expected = declaredFields(replacement, readSchema);
+    const after = await c.call(get, { path: inputs.path, query: inputs.query });
+    if (after.status !== 200) return c.fail(`${answered(after)} after a replace that answered ${call.status}`, [{ pointer: '/status', keyword: 'status', message: `${get.operationId} after the replace`, expected: 200, actual: after.status }]);
+    const findings = compareFields(expected, after.json, '/body', readSchema, 'sent in the replacement').map((f) => ({ ...f, message: `${get.operationId} after ${put.operationId}: ${f.message}` }));
+    if (findings.length > 0) return c.fail(labelled(findings, index)[0]!.message, labelled(findings, index));
+  }
+  c.pass();
+}
+
+/** The verdict on a replace's status: a 2xx goes on; a refusal of a valid replacement fails the first, skips the second (accepts-valid-bodies owns refused values). */
+function judgeWrite(c: Case, call: Call, index: number): 'go' | 'skip' | 'stop' {
+  if (call.problem) {
+    c.fail(call.problem);
+    return 'stop';
+  }
+  if (call.status !== undefined && call.status >= 200 && call.status < 300) return 'go';
+  if (index > 0) return 'skip';
+  c.fail(`${answered(call)} to a valid replacement`, [{ pointer: '/status', keyword: 'status', message: 'a valid replacement of an existing record must succeed', expected: '2xx', actual: call.status }]);
+  return 'stop';
+}
+
+/** Whether a read's answer schema declares fields: only then can it show what was put. */
+function declaresFields(s: ReturnType<typeof schema> | undefined): boolean {
+  return s !== undefined && Object.keys(propertiesOf(s)).length > 0;
+}
+
+function labelled(findings: readonly Finding[], index: number): Finding[] {
+  const which = index === 0 ? 'the replacement' : 'the replacement with every optional field and real-user data';
+  return findings.map((f) => ({ ...f, message: `${which}: ${f.message}` }));
+}

@@ -1,5 +1,5 @@
 import { sameRecord } from '../compare.js';
-import { answered } from '../context.js';
+import { answered } from '../requests/call.js';
 import { schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { createdSchema, recordReads } from '../links.js';

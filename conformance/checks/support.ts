@@ -5,7 +5,10 @@
  * request, and reading a collection without paging through it.
  */
 import type { Contract, MediaTypeSpec, Operation, ParameterSpec } from '../../src/contract/index.js';
-import { answered, expandPath, type Call, type CallInput, type Case, type CreatedRecord, type ParamValue, type RunContext } from '../context.js';
+import { answered, type Call, type CallInput } from '../requests/call.js';
+import type { Case, CreatedRecord, RunContext } from '../context.js';
+import { expandPath } from '../requests/paths.js';
+import type { ParamValue } from '../requests/values.js';
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
@@ -96,7 +99,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
       }
     } else if (parameter.in === 'query' && parameter.required) {
       // Typed, so an array keeps its items and an object its keys; call() writes them by the parameter's style (issue 11, point 3).
-      query[parameter.name] = ctx.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
+      query[parameter.name] = ctx.requests.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
     }
   }
   const media = jsonBodyOf(operation);
@@ -124,7 +127,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
 /** A typed value for a path parameter written by its style (an array, an object, label or matrix); undefined for a plain one. */
 function styledValue(c: Case, parameter: ParameterSpec): ParamValue | undefined {
   const styled = parameter.schema.type === 'array' || parameter.schema.type === 'object' || (parameter.style !== undefined && parameter.style !== 'simple');
-  return styled ? c.ctx.validParameterValue(parameter, c.generator) : undefined;
+  return styled ? c.ctx.requests.validParameterValue(parameter, c.generator) : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Operation } from '../../src/contract/index.js';
-import type { Case, CreatedRecord, ParamValue, RunContext } from '../context.js';
-import { answered } from '../context.js';
+import type { Case, CreatedRecord, RunContext } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
+import { answered } from '../requests/call.js';
 import { isObject, propertiesOf, schema } from '../generate.js';
 import { createdSchema, identityField, unqualified, type ResourceKind } from '../links.js';
 import { NOT_APPLICABLE, verdictOf } from '../judge.js';

@@ -1,5 +1,5 @@
 import type { Operation } from '../../src/contract/index.js';
-import { answered } from '../context.js';
+import { answered } from '../requests/call.js';
 import { pathProducer } from '../links.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';

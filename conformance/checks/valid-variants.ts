@@ -10,17 +10,17 @@
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import { DEFAULT_GENERATION_BUDGET } from '../../src/generate/index.js';
 import type { Diagnostic } from '../../src/schema/index.js';
-import { answered, type Call, type Case, type ParamValue, type RunContext } from '../context.js';
+import { answered, type Call } from '../requests/call.js';
+import type { Case, RunContext } from '../context.js';
+import type { ParamValue } from '../requests/values.js';
 import { prepareInputs, type PreparedInputs } from './support.js';
 import { parseJson, plainJson } from '../json.js';
 import { ABSENT_ID, type Schema } from '../generate.js';
 import { twinOf } from '../twins.js';
+import { DATE_TIME_FORMS, integerEdges, onlySpaces, realUserTexts } from '../requests/boundaries.js';
 
 /** 2^63-1, the largest id the document allows; exact as text, which is how it goes into paths and queries. */
 export const INT64_MAX_TEXT = '9223372036854775807';
-
-/** Date-times RFC 3339 §5.6 allows besides the plain `Z` form: offsets, fractions, both. */
-const DATE_TIMES = ['2026-12-01T09:00:00+02:00', '2026-12-01T09:00:00.123Z', '2026-12-01T09:00:00.5-05:30', '2026-12-01T23:59:59.999999+14:00'];
 
 export interface ValueVariant {
   readonly description: string;
@@ -29,9 +29,12 @@ export interface ValueVariant {
 
 /**
  * Valid values of one property, from its schema: the shortest and the
- * longest string, unicode and spaces, every enum value, other date-time
- * forms, integer bounds, both booleans. `tag` keeps strings unique to the run;
- * `letter` is the one-character value.
+ * longest string, a string of only spaces that meets minLength, the texts
+ * real users send (surrounding spaces and line breaks, decomposed Unicode,
+ * emoji, quotes: requests/boundaries.ts), every enum value, other date-time
+ * forms, integer bounds and the 32- and 53-bit edges the bounds allow, both
+ * booleans. `tag` keeps strings unique to the run; `letter` is the
+ * one-character value.
  */
 export function valueVariants(pointer: string, s: Schema, tag: string, letter: string): ValueVariant[] {
   const out: ValueVariant[] = [];
@@ -40,7 +43,7 @@ export function valueVariants(pointer: string, s: Schema, tag: string, letter: s
     return out;
   }
   if (s.type === 'string' && s.format === 'date-time') {
-    for (const value of DATE_TIMES) out.push({ description: `${pointer} = ${value}`, value });
+    for (const value of DATE_TIME_FORMS) out.push({ description: `${pointer} = ${value}`, value });
     return out;
   }
   if (s.type === 'string' && !s.format && !s.pattern) {
@@ -51,12 +54,16 @@ export function valueVariants(pointer: string, s: Schema, tag: string, letter: s
     if (max !== undefined && max >= tag.length + 2 && max <= DEFAULT_GENERATION_BUDGET.string) out.push({ description: `${pointer} ${max} characters long (its maxLength)`, value: `${'x'.repeat(max - tag.length - 1)} ${tag}` });
     out.push({ description: `${pointer} with non-ASCII letters and spaces`, value: clipTo(`Ünïcødé Ñame 名前 ${tag}`, max) });
     out.push({ description: `${pointer} with leading and trailing spaces`, value: clipTo(` ${tag} `, max) });
+    const spaces = onlySpaces(s);
+    if (spaces) out.push({ description: `${pointer} ${spaces.description}`, value: spaces.value });
+    for (const text of realUserTexts(tag, max).slice(0, 3)) out.push({ description: `${pointer} with ${text.description}`, value: text.value });
     return out;
   }
   if (s.type === 'integer') {
     if (typeof s.minimum === 'number') out.push({ description: `${pointer} = ${s.minimum} (its minimum)`, value: s.minimum + (s.exclusiveMinimum === true ? 1 : 0) });
     const max = typeof s.maximum === 'number' ? s.maximum - (s.exclusiveMaximum === true ? 1 : 0) : s.format === 'int32' ? 2 ** 31 - 1 : undefined;
     if (max !== undefined) out.push({ description: `${pointer} = ${max} (its ${typeof s.maximum === 'number' ? 'maximum' : 'int32 maximum'})`, value: max });
+    for (const edge of integerEdges(s)) if (edge.value !== max) out.push({ description: `${pointer} = ${edge.value} (${edge.description})`, value: edge.value });
     return out;
   }
   if (s.type === 'boolean') return [true, false].map((value) => ({ description: `${pointer} = ${String(value)}`, value }));
@@ -182,9 +189,9 @@ export class SharedInputs {
   }
 }
 
-/** Sends a body text once it is known to be valid for the operation. */
-export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string): Promise<Sent> {
+/** Sends a body text once it is known to be valid for the operation (chunked, with `framing`). */
+export async function sendValidBody(c: Case, operation: Operation, inputs: PreparedInputs, text: string, contentType?: string, framing?: 'chunked'): Promise<Sent> {
   const problems = bodyProblems(c.ctx, operation, text);
   if (problems.length > 0) return { skip: invalidReason(problems) };
-  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}) }), text };
+  return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}), ...(framing ? { framing } : {}) }), text };
 }

@@ -17,7 +17,7 @@ import { category, categoryId, orderId, pet, petId, placeOrder, readPet, readSto
 export const WORKFLOWS: readonly Scenario[] = [
   {
     id: 'workflow-order-reserves-stock',
-    description: 'Placing an order reserves its quantity from the inventory and moves the pet to pending; a second order for the pet is refused (rule 2).',
+    description: 'Placing an order reserves its quantity from the inventory and moves the pet to pending, an order placed complete too; a second order for the pet is refused, also after a replace marks the pet available (rule 2).',
     subject: 'placeOrder',
     steps: [
       category,
@@ -28,18 +28,47 @@ export const WORKFLOWS: readonly Scenario[] = [
       readStock('the order reserved its quantity', 'after', { '/quantity': { $add: [{ $var: 'before#/quantity' }, -2] } }),
       readPet('the ordered pet is pending', { '/status': 'pending' }),
       { operationId: 'placeOrder', note: 'a second order for the pet', body: { $valid: true, with: { petId, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
+      // The same rule through another path: an order placed already complete takes its quantity too.
+      { ...pet, note: 'a second pet', save: 'second' },
+      { operationId: 'updateInventory', note: 'stock 3 for it', params: { petId: { $var: 'second#/id' } }, body: { quantity: 3 }, expect: { status: 200 } },
+      { operationId: 'getInventoryItem', note: 'its stock before', params: { petId: { $var: 'second#/id' } }, expect: { status: 200 }, save: 'secondBefore' },
+      {
+        operationId: 'placeOrder',
+        note: 'order 2 of it with complete: true, placed and fulfilled at once',
+        body: { $valid: true, with: { petId: { $var: 'second#/id' }, quantity: 2, complete: true } },
+        expect: { status: 'success' },
+      },
+      {
+        operationId: 'getInventoryItem',
+        note: 'an order placed complete reserved its quantity too',
+        params: { petId: { $var: 'second#/id' } },
+        expect: { status: 200, fields: { '/quantity': { $add: [{ $var: 'secondBefore#/quantity' }, -2] } } },
+      },
+      // ...and one open order per pet holds whatever else changed the pet: a replace that marks it available again.
+      {
+        operationId: 'replacePet',
+        note: 'mark the pet with the open order available (a replace, not an order)',
+        params: { petId },
+        body: { $valid: true, with: { categoryId, status: 'available' } },
+        expect: { status: 'success', endsOn: [409] },
+      },
+      { operationId: 'placeOrder', note: 'another order for the pet that still has an open order', body: { $valid: true, with: { petId, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
     ],
   },
   {
     id: 'workflow-order-complete-sells',
-    description: 'Completing an order sells the pet; a complete order can be neither reopened nor cancelled (rules 3, 4).',
+    description: 'Completing an order sells the pet and keeps its quantity taken; a complete order can be neither reopened nor cancelled (rules 3, 4).',
     subject: 'updateOrder',
     steps: [
       category,
       pet,
+      setStock(3),
       placeOrder(1),
+      readStock('the stock before the completion', 'beforeCompletion'),
       { operationId: 'updateOrder', note: 'complete it', params: { orderId }, body: { complete: true }, expect: { status: 200, fields: { '/complete': true } } },
       readPet('a complete order sells the pet', { '/status': 'sold' }),
+      // The quantity stays taken: only a cancel returns it (rule 4), and a complete order cannot be cancelled.
+      readStock('the completion returns nothing to the stock', 'afterCompletion', { '/quantity': { $var: 'beforeCompletion#/quantity' } }),
       { operationId: 'updateOrder', note: 'reopen it', params: { orderId }, body: { complete: false }, expect: { status: 409 } },
       { operationId: 'cancelOrder', note: 'cancel it', params: { orderId }, expect: { status: 409 } },
       { ...pet, note: 'a second pet', save: 'second' },
@@ -77,7 +106,7 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-inventory-follows-pet',
-    description: "A new pet is available with 1 in stock; an inventory entry's status is always its pet's, and a replace without status keeps it (rules 1, 6).",
+    description: "A new pet is available with 1 in stock; an inventory entry's status is always its pet's, through a replace and through every transition an order makes, and a replace without status keeps it (rules 1, 6).",
     subject: 'replacePet',
     steps: [
       category,
@@ -91,11 +120,29 @@ export const WORKFLOWS: readonly Scenario[] = [
       readStock('the entry follows back', 'stock', { '/status': 'available' }),
       { operationId: 'createPet', note: 'a pet created pending', body: { $valid: true, with: { categoryId, status: 'pending' } }, expect: { status: 'success', fields: { '/status': 'pending' } }, save: 'pending' },
       { operationId: 'getInventoryItem', note: 'its entry is pending too', params: { petId: { $var: 'pending#/id' } }, expect: { status: 200, fields: { '/status': 'pending' } } },
+      // The entry follows its pet through every transition an order makes, not only through a replace. What the pet's
+      // status becomes is rules 2-4's to say: here only that the entry shows the same one.
+      placeOrder(1),
+      readStock('the entry after an order', 'ordered'),
+      readPet('the pet after the order: the status its entry shows', { '/status': { $var: 'ordered#/status' } }),
+      { operationId: 'updateOrder', note: 'complete the order', params: { orderId }, body: { complete: true }, expect: { status: 200 } },
+      readStock('the entry after the order is completed', 'completed'),
+      readPet('the pet after the completion: the status its entry shows', { '/status': { $var: 'completed#/status' } }),
+      { ...pet, note: 'another pet', save: 'third' },
+      { operationId: 'placeOrder', note: 'order the other pet', body: { $valid: true, with: { petId: { $var: 'third#/id' }, quantity: 1 }, without: ['complete'] }, expect: { status: 'success' }, save: 'thirdOrder' },
+      { operationId: 'cancelOrder', note: 'cancel that order', params: { orderId: { $var: 'thirdOrder#/id' } }, expect: { status: 'success' } },
+      { operationId: 'getInventoryItem', note: 'the entry after the order is cancelled', params: { petId: { $var: 'third#/id' } }, expect: { status: 200 }, save: 'cancelled' },
+      {
+        operationId: 'listPets',
+        note: 'the pet after the cancel: the status its entry shows',
+        params: { id: { $var: 'third#/id' } },
+        expect: { status: 200, item: { field: 'id', equals: { $var: 'third#/id' }, fields: { '/status': { $var: 'cancelled#/status' } } } },
+      },
     ],
   },
   {
     id: 'workflow-category-in-use',
-    description: 'A category that still has pets cannot be deleted; once they are gone it can (rule 5).',
+    description: 'A category that still has pets cannot be deleted, whether they were created in it or moved into it by a replace; once they are gone (or moved away) it can (rule 5).',
     subject: 'deleteCategory',
     steps: [
       category,
@@ -111,6 +158,13 @@ export const WORKFLOWS: readonly Scenario[] = [
       { operationId: 'deleteCategory', note: 'delete the category of a sold and a pending pet', params: { categoryId: { $var: 'second#/id' } }, expect: { status: 409 } },
       { operationId: 'deletePet', note: 'delete the pending pet', params: { petId: { $var: 'pending#/id' } }, expect: { status: 'success' } },
       { operationId: 'deleteCategory', note: 'delete the category of a sold pet', params: { categoryId: { $var: 'second#/id' } }, expect: { status: 409 } },
+      // Pets move between categories by a replace too: the category follows the pet, not where it was created.
+      { ...category, note: 'a third category', save: 'third' },
+      { ...category, note: 'a fourth category', save: 'fourth' },
+      { operationId: 'createPet', note: 'a pet in the third', body: { $valid: true, with: { categoryId: { $var: 'third#/id' } }, without: ['status'] }, expect: { status: 'success' }, save: 'mover' },
+      { operationId: 'replacePet', note: 'move it to the fourth', params: { petId: { $var: 'mover#/id' } }, body: { $valid: true, with: { categoryId: { $var: 'fourth#/id' } }, without: ['status'] }, expect: { status: 200 } },
+      { operationId: 'deleteCategory', note: 'delete the category it moved into', params: { categoryId: { $var: 'fourth#/id' } }, expect: { status: 409 } },
+      { operationId: 'deleteCategory', note: 'delete the category it left, now empty', params: { categoryId: { $var: 'third#/id' } }, expect: { status: 'success' } },
     ],
   },
   {

@@ -95,6 +95,7 @@ export const COMMANDS = {
       concurrency: { type: 'string', placeholder: 'N', default: '4', description: 'requests in flight at most' },
       rate: { type: 'string', placeholder: 'N', default: '0', description: 'requests per second at most (0: no cap)' },
       'max-requests': { type: 'string', placeholder: 'N', default: '20000', description: 'requests the run sends at most; checks past it are reported not run and the run exits 2' },
+      'max-body-bytes': { type: 'string', placeholder: 'N', description: "the target's request body limit in bytes, where its document states none: a body one byte over must get the 413, one at the limit is taken" },
       seed: { type: 'string', placeholder: 'N', default: '1', description: 'seed of the generated inputs, for a reproducible run' },
       'generation-budget': generationBudget,
       origin: { type: 'string', placeholder: 'URL', description: 'also check CORS as a browser page on this origin would' },

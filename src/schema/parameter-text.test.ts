@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { queryString, serializeParameter } from '../../conformance/serialize.js';
+import { queryString, serializeParameter } from '../../conformance/requests/serialize.js';
 import type { ParameterLocation, ParameterSpec, ParameterStyle } from '../contract/index.js';
 import { casesForTier } from '../test-tier.js';
 import { coerceParameter } from './coerce.js';

@@ -4,8 +4,8 @@
  * application/octet-stream. Pure: a value in (generated from the media
  * type's schema), the exact text to send out. JSON bodies stay json.ts's.
  */
-import type { MediaTypeSpec, Operation } from '../src/contract/index.js';
-import { isJsonMediaType } from '../src/schema/index.js';
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import { isJsonMediaType } from '../../src/schema/index.js';
 
 /** The non-JSON media types the runner builds bodies for, as OpenAPI 3.0.3 §4.7.14 (Request Body) and §4.7.15 (Encoding) describe them. */
 export const FORM_URLENCODED = 'application/x-www-form-urlencoded';

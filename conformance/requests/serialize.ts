@@ -12,7 +12,7 @@
  * under deepObject as exploded `form`. Nested objects inside an object value
  * (not defined by 3.0.3) go out as JSON text.
  */
-import type { ParameterLocation, ParameterStyle } from '../src/contract/index.js';
+import type { ParameterLocation, ParameterStyle } from '../../src/contract/index.js';
 
 /** What serialization reads of a parameter; a ParameterSpec of src/contract fits. */
 export interface SerializableParameter {

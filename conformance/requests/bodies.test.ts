@@ -4,7 +4,7 @@
  * exploded form, nested objects as JSON, RFC 7578 multipart parts).
  */
 import { describe, expect, it } from 'vitest';
-import type { MediaTypeSpec, Operation } from '../src/contract/index.js';
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import { encodeBody, otherBodyMedia } from './bodies.js';
 
 const NOTE = { title: 'a b&c', labels: ['x', 'y'], meta: { lang: 'en' } };

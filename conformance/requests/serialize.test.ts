@@ -7,7 +7,7 @@
  * pipeDelimited and deepObject.
  */
 import { describe, expect, it } from 'vitest';
-import type { ParameterLocation, ParameterStyle } from '../src/contract/index.js';
+import type { ParameterLocation, ParameterStyle } from '../../src/contract/index.js';
 import { cookieHeader, queryString, serializeParameter, type SerializedParameter } from './serialize.js';
 
 const VALUES = { empty: '', string: 'blue', array: ['blue', 'black', 'brown'], object: { R: 100, G: 200, B: 150 } } as const;
