@@ -33,7 +33,8 @@ async function runThrough(middleware: Middleware): Promise<RunReport> {
 function rewriteRecords(edit: (record: Record<string, unknown>) => void): Middleware {
   return async (request, next) => {
     const answer = await next(request);
-    if (!answer.headers['content-type']?.includes('json') || answer.status >= 300) return answer;
+    // A HEAD's answer has the GET's headers and no body to rewrite.
+    if (!answer.headers['content-type']?.includes('json') || answer.status >= 300 || answer.body.length === 0) return answer;
     const value: unknown = JSON.parse(answer.body.toString('utf8'));
     const records = Array.isArray(value) ? value : [value];
     for (const record of records) if (typeof record === 'object' && record !== null && 'id' in record) edit(record as Record<string, unknown>);

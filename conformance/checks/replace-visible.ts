@@ -7,7 +7,7 @@ import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from '../
 import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
-import { answerSchema, prepareInputs, promisedBy } from './support.js';
+import { answerSchema, observing, prepareInputs, promisedBy, type PreparedInputs } from './support.js';
 import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
@@ -105,6 +105,12 @@ async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<v
   const { inputs } = prepared;
   const bodies = replacements(c, put, inputs.bindings, new Set(Object.keys(inputs.bindings)));
   if (typeof bodies === 'string') return c.skip(bodies);
+  // The record at the path may be one the run does not own (a PUT that only replaces): the reads and writes are one
+  // observation, so no other check's write lands between a replace and the read that judges it (shared-records.ts).
+  await observing(c.ctx, put, inputs.path, () => replaceAndRead(c, put, get, inputs, bodies));
+}
+
+async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: PreparedInputs, bodies: readonly JsonObject[]): Promise<void> {
   const readSchema = schema(okSchema(get));
   const before = await c.call(get, { path: inputs.path, query: inputs.query });
   if (before.status !== 200) return c.skip(`${answered(before)} before any write: nothing at the path to replace`);

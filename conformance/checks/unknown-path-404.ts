@@ -1,5 +1,7 @@
 import { createRouter } from '../../src/router.js';
+import { targetUrl } from '../http.js';
 import { expandPath } from '../requests/paths.js';
+import { pathRefusal } from '../safe-path.js';
 import { ABSENT_ID } from '../generate.js';
 import type { Case } from '../context.js';
 import { prepareInputs } from './support.js';
@@ -47,7 +49,14 @@ export const unknownPath404: CheckDefinition = {
         c.skip('no record the run made names this path (--read-only, or no create gives its id), so the path above it may not exist either');
         continue;
       }
-      const path = `${expandPath(operation.pathTemplate, prepared.inputs.path, operation.parameters)}/unknown-${tag}`;
+      const recordPath = expandPath(operation.pathTemplate, prepared.inputs.path, operation.parameters);
+      // A record whose id is no path segment (`..`, `a/b`) has no path below it either: skipped, naming the id.
+      const refusal = pathRefusal(operation.pathTemplate, new URL(ctx.client.baseUrl).pathname, recordPath, targetUrl(ctx.client.baseUrl, recordPath));
+      if (refusal !== undefined) {
+        c.skip(refusal);
+        continue;
+      }
+      const path = `${recordPath}/unknown-${tag}`;
       if (router.match('GET', path).kind !== 'no-path') {
         c.skip(`${path} is a path the document describes`);
         continue;
