@@ -384,12 +384,14 @@ export class Case {
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
       generated = this.checkValid(kind.create, { body: enriched });
     }
+    // The run's own identity before any vary: a vary that sets the id on purpose (create-new-identity's collision, an
+    // unused id where the server assigns ids) is what is sent.
+    if (options.body === undefined && generated.ok && isObject(generated.body)) generated = { ok: true, body: this.ownIdentity(kind, generated.body) };
     if (options.vary && generated.ok && isObject(generated.body)) {
       const id = identityField(kind);
       const keep = new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']);
       generated = this.checkValid(kind.create, { body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { body: candidate }).ok) });
     }
-    if (options.body === undefined && generated.ok && isObject(generated.body)) generated = { ok: true, body: this.ownIdentity(kind, generated.body) };
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
