@@ -1,8 +1,8 @@
 /**
  * The runner against the independent reference server (../shared/reference/), whole (issue 19, point 4; issue 30,
- * point 2): the full tier. Its 17 legal variants pass with zero findings; every one of its mutants but the four a
- * runner may leave to a fuzzer (deep-nesting-500, proto-pollution, order-race, id-race: its README says so) is
- * killed by a run of every check; one mutant per check (at least) is killed by the check that owns its kind of
+ * point 2): the full tier. Its 17 legal variants pass with zero findings; every one of its mutants is killed by a
+ * run of every check, the four its README lets a runner leave to a fuzzer (deep-nesting-500, proto-pollution,
+ * order-race, id-race) included; one mutant per check (at least) is killed by the check that owns its kind of
  * defect, run with that check alone (--only), so the kill is that check's and not a side effect of another; and a
  * few mutants, run with every check, put the owning check's defect first in the fix-first list. The catalogue is
  * read from the reference's own listing, so a mutant added there is judged here at once.
@@ -14,12 +14,9 @@ import { explain, failedOf, REFERENCE, runTarget, targetsOf } from './test-suppo
 const RUN_TIMEOUT = 240_000;
 if (REFERENCE.missing) console.warn(`reference.full.test.ts skipped: ${REFERENCE.missing}.`);
 
-/** What the reference's README lets a runner leave to a mock fuzzer: robustness and concurrency defects of generation 1. */
-const FUZZER_ONLY = new Set(['deep-nesting-500', 'proto-pollution', 'order-race', 'id-race']);
-
 const TARGETS = targetsOf(REFERENCE);
 const LEGAL = TARGETS.filter((t) => t.kind === 'variant');
-const MUTANTS = TARGETS.filter((t) => t.kind === 'mutant' && !FUZZER_ONLY.has(t.name));
+const MUTANTS = TARGETS.filter((t) => t.kind === 'mutant');
 
 /**
  * One planted defect per check: the mutant and the check that owns its kind of defect, with what that check
@@ -28,6 +25,8 @@ const MUTANTS = TARGETS.filter((t) => t.kind === 'mutant' && !FUZZER_ONLY.has(t.
 const OWNED: readonly { mutant: string; owner: string; also?: readonly string[] }[] = [
   { mutant: 'pet-missing-name', owner: 'response-schema', also: ['create-read-back'] },
   { mutant: 'json-as-text-plain', owner: 'content-type', also: ['create-read-back'] },
+  { mutant: 'proto-pollution', owner: 'prototype-keys' },
+  { mutant: 'order-race', owner: 'workflow-orders-at-once' },
   { mutant: 'create-200', owner: 'status-documented', also: ['create-read-back'] },
   { mutant: 'no-location', owner: 'response-headers', also: ['create-read-back'] },
   { mutant: 'location-wrong-path', owner: 'location-resolves' },
@@ -93,12 +92,14 @@ describe.runIf(!REFERENCE.missing).concurrent('the runner against the independen
     expect(report.summary.passed).toBeGreaterThan(target.name === 'empty' ? 200 : 300);
   });
 
-  it.for(MUTANTS)('mutant $name ($category) is killed', { timeout: RUN_TIMEOUT }, async (target) => {
+  // A concurrency mutant is seen only when the requests meet inside its window (order-race's is 5 ms): tried up to
+  // three times, as a loaded machine may miss it once; the legal targets above are tried once.
+  it.for(MUTANTS)('mutant $name ($category) is killed', { timeout: RUN_TIMEOUT, retry: 2 }, async (target) => {
     const report = await runTarget(REFERENCE, target);
     expect(failedOf(report).length, `nothing failed against ${target.name}`).toBeGreaterThan(0);
   });
 
-  it.for(OWNED)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT }, async ({ mutant, owner, also }) => {
+  it.for(OWNED)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT, retry: 2 }, async ({ mutant, owner, also }) => {
     const target = TARGETS.find((t) => t.kind === 'mutant' && t.name === mutant)!;
     const report = await runTarget(REFERENCE, target, { only: [owner, ...(also ?? [])] });
     const failed = failedOf(report);

@@ -12,12 +12,15 @@ import { explain, failedOf, REFERENCE, runTarget } from './test-support/catalogu
 const RUN_TIMEOUT = 240_000;
 if (REFERENCE.missing) console.warn(`reference.test.ts skipped: ${REFERENCE.missing}.`);
 
-/** A schema defect, a state rule, a media type refused, HTTP as a whole: one of each kind, with what the owner needs beside it. */
+/** A schema defect, a state rule, a media type refused, HTTP as a whole, state across requests: one of each kind, with what the owner needs beside it. */
 const SLICE: readonly { mutant: string; owner: string; also?: readonly string[] }[] = [
   { mutant: 'pet-missing-name', owner: 'response-schema', also: ['create-read-back'] },
   { mutant: 'order-keeps-pet-available', owner: 'workflow-order-reserves-stock' },
   { mutant: 'no-415', owner: 'unsupported-media-type' },
   { mutant: 'cors-no-acao-on-errors', owner: 'cors-on-errors' },
+  // Across requests: one body's "__proto__" key reaching later records, and orders sent at once all placed (issue 30).
+  { mutant: 'proto-pollution', owner: 'prototype-keys' },
+  { mutant: 'order-race', owner: 'workflow-orders-at-once' },
 ];
 
 describe.runIf(!REFERENCE.missing).concurrent('the runner against the independent reference server (../shared/reference), a slice', () => {
@@ -30,7 +33,9 @@ describe.runIf(!REFERENCE.missing).concurrent('the runner against the independen
     expect((report.warnings ?? []).filter((w) => /cannot be compiled/.test(w.message))).toEqual([]);
   });
 
-  it.for(SLICE)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT }, async ({ mutant, owner, also }) => {
+  // A race is seen only when the requests meet inside its window (order-race's is 5 ms): on a loaded machine a run
+  // may miss it, so a mutant is tried up to three times; a clean server never fails, however often it is tried.
+  it.for(SLICE)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT, retry: 2 }, async ({ mutant, owner, also }) => {
     const report = await runTarget(REFERENCE, { kind: 'mutant', name: mutant, args: ['--mutant', mutant], basePath: '', category: '', needsOrigin: true }, { only: [owner, ...(also ?? [])] });
     const failed = failedOf(report);
     expect(failed.filter((r) => r.checkId === owner).length, `${owner} did not fail; failures: ${explain(failed)}`).toBeGreaterThan(0);

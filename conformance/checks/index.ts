@@ -15,6 +15,7 @@ import { corsExposeHeaders } from './cors-expose-headers.js';
 import { corsOnErrors } from './cors-on-errors.js';
 import { corsPreflight } from './cors-preflight.js';
 import { createNewIdentity } from './create-new-identity.js';
+import { prototypeKeys } from './prototype-keys.js';
 import { createReadBack } from './create-read-back.js';
 import { deleteRemoves } from './delete-removes.js';
 import { deprecationHeaders } from './deprecation-headers.js';
@@ -96,6 +97,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   listContainsCreated,
   deleteRemoves,
   stableReads,
+  prototypeKeys,
   // workflow: the contract's state rules as data
   ...workflowChecks,
   // deprecation

@@ -20,7 +20,7 @@ export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'l
  * it; a wrong error or a lax validation misleads it; deprecation and CORS
  * headers matter to fewer clients.
  */
-const SEVERITY_BY_CHECK: Readonly<Record<string, Severity>> = { 'no-server-error': 'critical', 'min-coverage': 'high' };
+const SEVERITY_BY_CHECK: Readonly<Record<string, Severity>> = { 'no-server-error': 'critical', 'prototype-keys': 'critical', 'min-coverage': 'high' };
 const SEVERITY_BY_FAMILY: Readonly<Record<string, Severity>> = {
   workflow: 'critical',
   stateful: 'critical',

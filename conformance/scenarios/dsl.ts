@@ -87,6 +87,14 @@ export interface Step {
   readonly owner?: string;
   /** Saves the response body under a name, for `{ $var: 'name#/pointer' }`, and its X-Total-Count, for `{ $count: 'name' }`. */
   readonly save?: string;
+  /**
+   * Sends the step `times` times at once, as clients do who click together: a state rule holds whatever order the
+   * server takes them in, so at most `atMost` of them succeed, at least one does, and every other answers
+   * `othersAnswer`. The first success is then judged and saved as the step's answer. A server that checks a rule,
+   * awaits, then writes lets them all through; a runner held to one connection (`--concurrency 1`) sends them in turn,
+   * and a correct server passes either way.
+   */
+  readonly atOnce?: { readonly times: number; readonly atMost: number; readonly othersAnswer: number };
 }
 
 export interface Scenario {
@@ -163,7 +171,23 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
         body = resolve(step.body as Value, saved);
       }
     }
-    const call = await c.call(operation, { path, query, ...(body !== undefined ? { body } : {}) });
+    const send = (): Promise<Call> => c.call(operation, { path, query, ...(body !== undefined ? { body } : {}) });
+    let call: Call;
+    if (step.atOnce) {
+      const calls = await Promise.all(Array.from({ length: step.atOnce.times }, send));
+      const broken = calls.find((one) => one.problem);
+      if (broken) return c.failOn(step.operationId, `${label}: ${broken.problem}`);
+      const successes = calls.filter((one) => one.status !== undefined && one.status >= 200 && one.status < 300);
+      const stray = calls.find((one) => !successes.includes(one) && one.status !== step.atOnce!.othersAnswer);
+      if (successes.length > step.atOnce.atMost || stray) {
+        const statuses = calls.map((one) => one.status ?? 0);
+        const message = stray
+          ? `${label}: one of the ${calls.length} requests sent at once ${answered(stray)}, expected 2xx for at most ${step.atOnce.atMost} and ${step.atOnce.othersAnswer} for the rest`
+          : `${label}: ${successes.length} of the ${calls.length} requests sent at once succeeded, at most ${step.atOnce.atMost} may (${statuses.join(', ')})`;
+        return step.owner ? c.skip(`${message}; that is ${step.owner}'s finding`) : c.failOn(step.operationId, message, [{ pointer: `/steps/${index}/status`, keyword: 'concurrency', message, expected: `at most ${step.atOnce.atMost} success, ${step.atOnce.othersAnswer} for the rest`, actual: statuses }]);
+      }
+      call = successes[0] ?? calls[0]!;
+    } else call = await send();
     // A wrong answer to the step itself is that operation's defect; a read that shows a wrong state is the rule's operation's (the scenario's subject).
     if (call.problem) return c.failOn(step.operationId, `${label}: ${call.problem}`);
     const status = call.status ?? 0;

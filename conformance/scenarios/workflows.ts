@@ -56,6 +56,28 @@ export const WORKFLOWS: readonly Scenario[] = [
     ],
   },
   {
+    id: 'workflow-orders-at-once',
+    description: 'Orders for one pet sent at once: one is placed, the others are refused with 409, and the stock gives up only what that one took (rule 2, whatever order the server takes them in).',
+    subject: 'placeOrder',
+    // Alone, so the orders have every connection of --concurrency to themselves and reach the server together.
+    exclusive: true,
+    steps: [
+      category,
+      pet,
+      setStock(1),
+      readStock('the stock before the orders', 'before'),
+      {
+        operationId: 'placeOrder',
+        note: 'five orders of 1 for the pet, sent at once',
+        body: { $valid: true, with: { petId, quantity: 1 }, without: ['complete'] },
+        atOnce: { times: 5, atMost: 1, othersAnswer: 409 },
+        expect: { status: 'success' },
+        save: 'order',
+      },
+      readStock('one order took its quantity, no more', 'after', { '/quantity': { $add: [{ $var: 'before#/quantity' }, -1] } }),
+    ],
+  },
+  {
     id: 'workflow-order-complete-sells',
     description: 'Completing an order sells the pet and keeps its quantity taken; a complete order can be neither reopened nor cancelled (rules 3, 4).',
     subject: 'updateOrder',
