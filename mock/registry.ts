@@ -210,6 +210,7 @@ function estimatedBytes(snapshot: StoreSnapshot): number {
   return (snapshot.categories.length + snapshot.pets.length + snapshot.orders.length + snapshot.inventory.length) * RECORD_BYTES;
 }
 
-function mebibytes(bytes: number): string {
+/** A byte count in MiB for a message, as the refusals of an import past the budget say it. */
+export function mebibytes(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1);
 }

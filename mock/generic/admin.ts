@@ -84,7 +84,8 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
     const problems = check(parsed.value);
     if (problems.length > 0) return errors.validationFailed(problems);
     const state = parsed.value as GenericState;
-    registry.load(state, name);
+    const refusal = registry.load(state, name);
+    if (refusal !== undefined) return errors.error('VALIDATION_FAILED', refusal);
     const loaded: Record<string, number> = {};
     for (const [key, scopes] of Object.entries(state)) loaded[key] = Object.values(scopes).reduce((sum, records) => sum + records.length, 0);
     return { status: 200, body: { loaded, ...(name === undefined ? {} : { session: name }) } };

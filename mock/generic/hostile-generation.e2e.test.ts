@@ -112,6 +112,23 @@ describe(`--max-session-memory ${SESSION_BUDGET_MIB} with a document that is not
   });
 });
 
+describe(`an import into a session past --max-session-memory ${SESSION_BUDGET_MIB} (review 1, finding 8)`, () => {
+  it('is refused with VALIDATION_FAILED naming the budget, as the Pet Store refuses it, and changes nothing', async () => {
+    const current = (await client.send('GET', '/__mock/state')).body as Record<string, Record<string, unknown[]>>;
+    const [key, scopes] = Object.entries(current).find(([, value]) => Object.keys(value).length > 0) ?? Object.entries(current)[0]!;
+    const scope = Object.keys(scopes)[0] ?? '';
+    const before = await client.send('GET', '/notes', { headers: { 'x-mock-session': 'big-import' } });
+    // 90 notes of 10,000 characters: under the body limit as text, past 1 MiB as what a session holds.
+    const records = Array.from({ length: 90 }, (_, i) => ({ ...((scopes[scope]?.[0] as object | undefined) ?? {}), id: 10_000 + i, text: 'n'.repeat(NOTE_CHARACTERS) }));
+    const answer = await client.send('PUT', '/__mock/state?session=big-import', { json: { [key]: { [scope]: records } } });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(JSON.stringify(answer.body)).toMatch(/more than the 1\.0 MiB all sessions may hold \(--max-session-memory\).*Nothing was changed/);
+    const after = await client.send('GET', '/notes', { headers: { 'x-mock-session': 'big-import' } });
+    expect(after.body).toEqual(before.body);
+  });
+});
+
 describe('files and documents refused before they cost anything (issue 31, points 3 and 4)', () => {
   it('a document whose example contains itself (a YAML alias inside its anchor) is refused with SPEC_INVALID naming both spots', async () => {
     const run = await runChildMock(['--spec', join(HOSTILE, 'self-containing-example.yaml'), '--port', '0']);

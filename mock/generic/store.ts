@@ -11,7 +11,7 @@ import type { SessionDropReason } from '../domain.js';
 import type { Meter } from '../indexes.js';
 import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
-import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS } from '../registry.js';
+import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
 import { RECORD_BYTES } from '../store.js';
 import type { JsonObject } from './schemas.js';
 
@@ -180,7 +180,8 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
 export interface GenericRegistry {
   get(session?: string): GenericStore;
   reset(session?: string): void;
-  load(state: GenericState, session?: string): void;
+  /** Loads a state, into a session or for everyone; answers why not (nothing changed) when a session cannot hold it. */
+  load(state: GenericState, session?: string): string | undefined;
   sessions(): readonly string[];
   dropNotice(session: string): SessionDropReason | undefined;
   /** Bytes (estimated) all session stores hold beyond the shared initial data. */
@@ -293,12 +294,15 @@ export function createGenericRegistry(initial: GenericState, idOf: (resource: st
       }
     },
     load(state, session) {
-      const lists = buildLists(state, idOf);
       if (session === undefined) {
-        fallback = fork(lists);
-        return;
+        fallback = fork(buildLists(state, idOf));
+        return undefined;
       }
-      // An imported state shares nothing with the initial data: the session holds all of it.
+      // An imported state shares nothing with the initial data: the session holds all of it, which must fit in the
+      // budget, refused as the Pet Store's import is (mock/registry.ts) rather than dropped on the next request.
+      const needed = SESSION_BYTES + stateBytes(state);
+      if (needed > budget) return `The state needs about ${mebibytes(needed)} MiB, more than the ${mebibytes(budget)} MiB all sessions may hold (--max-session-memory); load it without a session or raise the limit. Nothing was changed.`;
+      const lists = buildLists(state, idOf);
       sessions.peek(session)?.meter.detach();
       sessions.delete(session);
       sessionFor(session);
@@ -307,6 +311,7 @@ export function createGenericRegistry(initial: GenericState, idOf: (resource: st
       const loaded = open(lists, stateBytes(state));
       target.store = loaded.store;
       target.meter = loaded.meter;
+      return undefined;
     },
     sessions: () => sessions.keys(),
     // Told once, on the request that started the dropped name afresh.
