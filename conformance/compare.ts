@@ -94,7 +94,9 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
     if (!Object.prototype.hasOwnProperty.call(actual, key)) {
       // An empty object or array (or one holding only such) carries no data: a server that leaves it out loses
       // nothing (Go's omitempty; Xero's envelopes answer no `pagination: {}` or `Warnings: [{}]` they were sent).
-      if (carriesNoData(value)) continue;
+      // Nor does a null: a server that omits null fields (Jackson's NON_NULL), or reads a PATCH's null as "remove"
+      // (RFC 7396), answers the same state without it.
+      if (value === null || carriesNoData(value)) continue;
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
     } else if (!sameValue(value, actual[key], propertySchema)) {
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
