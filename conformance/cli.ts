@@ -89,6 +89,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     ...(raw.strict === true ? { strictSchema: true } : {}),
     headers,
     readOnly: raw['read-only'] === true,
+    ...(raw['fail-fast'] === true ? { failFast: true } : {}),
     only: splitList(raw.only),
     skip: splitList(raw.skip),
     timeoutMs: integerOption('conformance', 'timeout', raw.timeout, 1, 600_000) ?? 10_000,

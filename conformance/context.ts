@@ -133,7 +133,11 @@ export class RunContext {
     return this.interrupted;
   }
 
-  abort(): void {
+  /** Why checks were not started: an interrupt, or --fail-fast's first failure. */
+  abortReason = 'interrupted';
+
+  abort(reason = 'interrupted'): void {
+    if (!this.interrupted) this.abortReason = reason;
     this.interrupted = true;
   }
 

@@ -24,6 +24,17 @@ const SLICE: readonly { mutant: string; owner: string; also?: readonly string[] 
 ];
 
 describe.runIf(!REFERENCE.missing).concurrent('the runner against the independent reference server (../shared/reference), a slice', () => {
+  it('--fail-fast stops starting checks after the first failure, says why, and still fails the run', { timeout: RUN_TIMEOUT }, async () => {
+    const target = { kind: 'mutant', name: 'order-keeps-pet-available', args: ['--mutant', 'order-keeps-pet-available'], basePath: '', category: '', needsOrigin: false } as const;
+    const whole = await runTarget(REFERENCE, target);
+    const fast = await runTarget(REFERENCE, target, { failFast: true });
+    expect(failedOf(fast).length).toBeGreaterThan(0);
+    const notStarted = fast.results.filter((r) => r.verdict === 'skipped' && /failed first \(--fail-fast\)/.test(r.reason ?? ''));
+    expect(notStarted.length).toBeGreaterThan(0);
+    expect(notStarted.every((r) => fast.results.some((f) => f.verdict === 'failed' && r.reason!.includes(f.checkId)))).toBe(true);
+    expect(fast.summary.exchanges).toBeLessThan(whole.summary.exchanges);
+  });
+
   it('clean: zero findings', { timeout: RUN_TIMEOUT }, async () => {
     const report = await runTarget(REFERENCE, { kind: 'clean', name: 'clean', args: [], basePath: '', category: '', needsOrigin: false });
     const failed = failedOf(report);

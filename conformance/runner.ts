@@ -53,6 +53,11 @@ export interface RunOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Aborting stops starting new checks; what was created is still cleaned up and a report is returned. */
   readonly signal?: AbortSignal;
+  /**
+   * --fail-fast (Schemathesis's --exitfirst, pytest's -x): the first failed result stops new checks from starting,
+   * as an abort does; the checks not started are reported skipped, saying why, and the exit code is 1.
+   */
+  readonly failFast?: boolean;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** --max-body-bytes: the target's request body limit, where its document states none (payload-too-large-413). */
@@ -149,11 +154,15 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
             ctx.brokenAnswers.set(record.result.exchange, { checkId: check.id, ...(key ? { operationId: key } : {}) });
           }
           tallies.add(check.id, key, verdict, () => ({ title: describeExchange(record), exchange: record.result.exchange }));
+          // A check that judges every answer reports at the end; its first failed answer is its first failure.
+          if (options.failFast && verdict.verdict === 'fail' && !ctx.aborted) ctx.abort(`not started: ${check.id} failed first (--fail-fast)`);
         }
       },
       onResult(result) {
         done += 1;
         emit({ type: 'check-finished', result, done });
+        // A result held for a re-check reaches here only once confirmed (recheck.ts).
+        if (options.failFast && result.verdict === 'failed' && !ctx.aborted) ctx.abort(`not started: ${result.checkId} failed first (--fail-fast)`);
       },
     },
   );
@@ -209,7 +218,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
     const runOne = async (check: CheckDefinition): Promise<void> => {
       if (ctx.aborted) {
-        ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: 'interrupted', findings: [], evidence: [] });
+        ctx.report({ checkId: check.id, title: check.description, verdict: 'skipped', reason: ctx.abortReason, findings: [], evidence: [] });
       } else {
         try {
           if (RECHECKED_FAMILIES.has(check.family)) await runRechecked(ctx, check.id, () => check.run!(ctx));
