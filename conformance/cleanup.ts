@@ -50,6 +50,8 @@ interface Entry {
   readonly label: string;
   /** Path (relative to the base URL) the delete link targets; its identity. */
   readonly deletePath?: string;
+  /** `deletePath` as the target reads it (normalised once, at register: a run deletes hundreds of records). */
+  readonly deleteKey?: string;
   readonly deleteInput?: { path: Record<string, ParamValue>; query: Record<string, ParamValue> };
   readonly read?: ReadInput;
   /** Where the record is read once `read` is gone by its sunset (410): the successor the document names. */
@@ -62,6 +64,8 @@ interface Entry {
 
 export class CleanupRegistry {
   private readonly entries: Entry[] = [];
+  /** The entries by their normalised delete path: a DELETE seen marks its records gone without a walk of every entry. */
+  private readonly byDeleteKey = new Map<string, Entry[]>();
   private seq = 0;
 
   constructor(private readonly runTag: string) {}
@@ -76,8 +80,7 @@ export class CleanupRegistry {
     if (!response || record.target.kind !== 'operation') return;
     const operation = record.target.operation;
     if (record.method === 'DELETE' && ((response.status >= 200 && response.status < 300) || response.status === 404 || response.status === 410)) {
-      const deleted = normalised(ctx, record.path);
-      for (const entry of this.entries) if (entry.deletePath !== undefined && normalised(ctx, entry.deletePath) === deleted) entry.gone = true;
+      for (const entry of this.byDeleteKey.get(normalised(ctx, record.path)) ?? []) entry.gone = true;
       return;
     }
     const kind = ctx.links.kinds.get(operation.operationId);
@@ -111,12 +114,14 @@ export class CleanupRegistry {
     const successor = successorTarget && fills(successorTarget.operation.pathTemplate, linkInputs(successorTarget, source).path) ? successorTarget : undefined;
     const id = identityField(kind);
     const properties = Object.keys(propertiesOf(jsonBodyOf(kind.create)?.schema));
+    const deleteKey = deletePath ? normalised(ctx, deletePath) : undefined;
     this.seq += 1;
-    this.entries.push({
+    const entry: Entry = {
       seq: this.seq,
       kind,
       label: `${kind.create.operationId} → ${id && body[id] !== undefined ? `${id} ${String(body[id])}` : `record #${this.seq}`}`,
       ...(deletePath ? { deletePath } : {}),
+      ...(deleteKey ? { deleteKey } : {}),
       ...(deleteInput ? { deleteInput } : {}),
       ...(readTarget ? { read: { target: readTarget, ...inputsOf(readTarget) } } : {}),
       ...(successor ? { successor: { target: successor, ...inputsOf(successor) } } : {}),
@@ -124,7 +129,13 @@ export class CleanupRegistry {
       boundFields: Object.fromEntries(properties.filter((name) => ctx.links.producers.has(name) && name in sent).map((name) => [name, sent[name]])),
       url: headers['location'] ?? deletePath ?? record.path,
       gone: false,
-    });
+    };
+    this.entries.push(entry);
+    if (deleteKey !== undefined) {
+      const same = this.byDeleteKey.get(deleteKey);
+      if (same) same.push(entry);
+      else this.byDeleteKey.set(deleteKey, [entry]);
+    }
   }
 
   /** Deletes what is live; reports what could not be. Runs after failures and interrupts too. */
@@ -138,7 +149,7 @@ export class CleanupRegistry {
         // A server that reuses ids registers one URL twice; delete it once.
         // A delete URL that will not be sent is listed as left behind, each one: `/things/.` and `/things/` are one URL.
         if (!entry.deletePath || deleteRefusal(ctx, entry) !== undefined) return true;
-        const path = normalised(ctx, entry.deletePath);
+        const path = entry.deleteKey ?? normalised(ctx, entry.deletePath);
         if (seen.has(path)) {
           entry.gone = true;
           return false;

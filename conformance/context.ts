@@ -27,7 +27,7 @@ import { forTarget, pathOf, sentJson, sentQuery } from './requests/send.js';
 import { checkValid, type Validity } from './requests/validity.js';
 import type { ParamValue } from './requests/values.js';
 import { enveloped, ownIntegerKeys } from './own-keys.js';
-import { SharedRecords } from './shared-records.js';
+import { SharedRecords, type Observation } from './shared-records.js';
 
 export interface CreatedRecord {
   readonly kind: ResourceKind;
@@ -257,6 +257,8 @@ export class Case {
   private unsent: string | undefined;
   /** A 401/403 this case met on an operation the run has no credentials for: the case cannot conclude (credentials.ts). */
   private refusedForCredentials: string | undefined;
+  /** The observation of shared records this case is inside (observeRecords): its own writes go at once. */
+  private observation: Observation | undefined;
 
   constructor(
     readonly ctx: RunContext,
@@ -302,8 +304,24 @@ export class Case {
     const built = buildRequest(operation, input, { headers, otherBody: () => this.otherBody(operation), query: () => this.withRequiredQuery(operation, input.query) });
     // A write waits while another check observes the records its path touches (shared-records.ts).
     const send = (): Promise<HttpResult> => this.send(built.request, { kind: 'operation', operation });
-    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(built.path, send));
+    const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(built.path, send, this.observation));
     return toCall(result, built.path, built.request.method, built.body, input.path ?? {}, built.query, isDocumentedRedirect(operation, result));
+  }
+
+  /**
+   * Runs an observation of the records at `key` (a snapshot, the request, the read after) holding that path, so no
+   * other check's write lands inside it; this case's own writes inside it go at once (shared-records.ts).
+   */
+  async observeRecords<T>(key: string, observation: () => Promise<T>): Promise<T> {
+    return this.ctx.sharedRecords.observe(key, async (within) => {
+      const outer = this.observation;
+      this.observation = within;
+      try {
+        return await observation();
+      } finally {
+        this.observation = outer;
+      }
+    });
   }
 
   /**

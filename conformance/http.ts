@@ -144,6 +144,9 @@ export function targetUrl(baseUrl: string, path: string, query?: HttpRequest['qu
 
 export class HttpClient {
   readonly baseUrl: string;
+  /** The base URL's origin and path, parsed once (a run sends thousands of requests). */
+  private readonly baseOrigin: string;
+  private readonly basePathname: string;
   private readonly agent: Agent;
   private readonly secrets: readonly string[];
   private readonly extraHeaders: Readonly<Record<string, string>>;
@@ -155,6 +158,9 @@ export class HttpClient {
 
   constructor(private readonly options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    this.baseOrigin = base.origin;
+    this.basePathname = base.pathname;
     this.extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
     // Short values ("1", "on") would redact half of every report; values that short are not secrets worth hiding in excerpts.
     this.secrets = Object.values(this.extraHeaders).filter((value) => value.length >= 4);
@@ -207,11 +213,11 @@ export class HttpClient {
     if (this.options.signal?.aborted) return fail('ABORTED', 'not sent: the run was interrupted', 0);
     const budget = this.options.maxRequests ?? MAX_REQUESTS_PER_RUN;
     if (this.sent >= budget) return fail('REQUEST_BUDGET', `not sent: the run reached its limit of ${budget} requests (raise it with --max-requests)`, 0);
-    if (url.origin !== new URL(this.baseUrl).origin) {
+    if (url.origin !== this.baseOrigin) {
       // Links and Locations may name other hosts; the runner only talks to the target it was pointed at.
-      return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${new URL(this.baseUrl).origin}`, 0);
+      return fail('OTHER_ORIGIN', `not sent: ${url.origin} is not the target's origin ${this.baseOrigin}`, 0);
     }
-    const refusal = request.pathTemplate === undefined ? dotSegmentRefusal(request.path) : pathRefusal(request.pathTemplate, new URL(this.baseUrl).pathname, request.path, url);
+    const refusal = request.pathTemplate === undefined ? dotSegmentRefusal(request.path) : pathRefusal(request.pathTemplate, this.basePathname, request.path, url);
     if (refusal !== undefined) return fail(UNSAFE_PATH, refusal, 0);
     if (this.failuresInARow >= BREAKER_THRESHOLD && this.lastFailure && (this.failuresInARow - BREAKER_THRESHOLD) % BREAKER_PROBE_EVERY !== 0) {
       this.failuresInARow += 1;

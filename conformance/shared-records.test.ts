@@ -119,11 +119,11 @@ describe('SharedRecords', () => {
   it('keeps a write out of an observation of the same record, and lets the observation write itself', async () => {
     const records = new SharedRecords();
     const seen: string[] = [];
-    const observation = records.observe('/notes/1', async () => {
+    const observation = records.observe('/notes/1', async (within) => {
       seen.push('read');
       await tick();
       // The observation's own request: it goes at once, or the observation would wait on itself.
-      await records.write('/notes/1', async () => void seen.push('own write'));
+      await records.write('/notes/1', async () => void seen.push('own write'), within);
       await tick();
       seen.push('read again');
     });

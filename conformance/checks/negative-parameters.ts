@@ -74,7 +74,7 @@ async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, p
   const send = (): Promise<Call> => c.call(operation, { path, query, ...(inputs.body !== undefined ? { body: inputs.body } : {}) });
   if (!writes) return judgeRejection(c, await send(), validationStatuses(c.ctx.contract, operation), [], inputs);
   // The record is observed with no other check's write in between (shared-records.ts): the change seen is this request's.
-  await observing(c.ctx, operation, inputs.path, async () => {
+  await observing(c, operation, inputs.path, async () => {
     const before = await snapshot(c, operation, inputs);
     const call = await send();
     judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), await stateChanged(c, before), inputs);

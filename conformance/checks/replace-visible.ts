@@ -107,7 +107,7 @@ async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<v
   if (typeof bodies === 'string') return c.skip(bodies);
   // The record at the path may be one the run does not own (a PUT that only replaces): the reads and writes are one
   // observation, so no other check's write lands between a replace and the read that judges it (shared-records.ts).
-  await observing(c.ctx, put, inputs.path, () => replaceAndRead(c, put, get, inputs, bodies));
+  await observing(c, put, inputs.path, () => replaceAndRead(c, put, get, inputs, bodies));
 }
 
 async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: PreparedInputs, bodies: readonly JsonObject[]): Promise<void> {

@@ -150,8 +150,8 @@ export function parameterTextValid(ctx: RunContext, parameter: ParameterSpec, te
  * Runs an observation of the records an operation's path touches (a snapshot, the request, the read after) holding
  * that path, so no other check's write lands inside it (shared-records.ts).
  */
-export function observing<T>(ctx: RunContext, operation: Operation, path: Readonly<Record<string, ParamValue>>, observation: () => Promise<T>): Promise<T> {
-  return ctx.sharedRecords.observe(expandPath(operation.pathTemplate, path, operation.parameters), observation);
+export function observing<T>(c: Case, operation: Operation, path: Readonly<Record<string, ParamValue>>, observation: () => Promise<T>): Promise<T> {
+  return c.observeRecords(expandPath(operation.pathTemplate, path, operation.parameters), observation);
 }
 
 /** What an invalid request must leave unchanged, read twice before it was sent and found stable. */
