@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type SwaggerParser from '@apidevtools/swagger-parser';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
@@ -10,17 +9,10 @@ import { readCappedBytes } from './bounded-files.js';
 import { CapExceeded, DOCUMENT_CAPS } from './caps.js';
 import { findSelfContainingValue } from './data-cycles.js';
 import { keepDocument, keptDocument, loadKey } from './load-cache.js';
+import { conformsToOpenApiSchema } from './openapi-schema-check.js';
 import { prepareOas31References } from './oas31-refs.js';
 import { policyResolvers } from './ref-policy.js';
 import { verifiedParse, writeVerifiedSnapshot } from './verified-snapshot.js';
-
-/**
- * swagger-parser's own check of a document against the OpenAPI 3.0 or 3.1
- * JSON Schema, without the dereferencing its `validate()` does first (for OpenAPI
- * 3.x, `validate()` is exactly: dereference, then this). Not in the package's
- * typings, hence the require.
- */
-const validateAgainstOpenApiSchema = (api: unknown): void => (createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void)(api);
 
 /**
  * swagger-parser, loaded when a document is read from its text (it brings the OpenAPI schemas and their Ajv): a start
@@ -197,20 +189,15 @@ async function isOneFile(parser: SwaggerParser, file: string, parsed: unknown, o
  */
 async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swaggerParser>>, file: string, parsed: unknown, thorough: boolean, reader: DocumentReader, oasVersion: OasVersion, oneFile: () => Promise<boolean>): Promise<void> {
   if (!thorough) {
-    if (await oneFile()) {
-      try {
-        validateAgainstOpenApiSchema(parsed);
-        return;
-      } catch {
-        // The bundled check below decides.
-      }
-    }
+    // swagger-parser's check of the OpenAPI schema (for OpenAPI 3.x, validate() is: dereference, then this), compiled
+    // once per process (openapi-schema-check.ts); a no is worded by validate() below.
+    if ((await oneFile()) && conformsToOpenApiSchema(parsed)) return;
+    // Otherwise the bundled check below decides.
     // A file refused while the $refs were resolved (past a cap, outside the policy) is not read again: a pipe
     // would wait for a writer that is gone.
     reader.rethrowRefusal();
     try {
-      validateAgainstOpenApiSchema(await SwaggerParser.bundle(file, reader.options));
-      return;
+      if (conformsToOpenApiSchema(await SwaggerParser.bundle(file, reader.options))) return;
     } catch {
       reader.rethrowRefusal();
       // The full validation below decides, and words the error.
