@@ -37,6 +37,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --big-starts N        mock starts per GitHub description in section 5 (default 3)
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
+  --no-fastify          section 1: leave out the second baseline (fastify 5 with the document's schemas and a Map store)
   --before DIR          section 1: also run the mock of an earlier build (a checkout with dist/ built, made by
                         bench/before.sh) in the same rounds, and judge issue 22's point 7 by it: now/before, measured
   --update-baseline     also write this run's figures to bench/baseline.json
@@ -57,6 +58,7 @@ function parseOptions() {
       'big-starts': { type: 'string', default: '3' },
       'no-build': { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
+      'no-fastify': { type: 'boolean', default: false },
       before: { type: 'string' },
       'update-baseline': { type: 'boolean', default: false },
       'self-test': { type: 'boolean', default: false },
@@ -88,6 +90,7 @@ function parseOptions() {
     bigStarts: int('big-starts', 1, 10),
     build: !values['no-build'],
     pin: !values['no-pin'],
+    fastify: !values['no-fastify'],
     before: values.before ? path.resolve(values.before) : undefined,
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
@@ -207,6 +210,18 @@ function summarize(rounds, peakRssBytes) {
   };
 }
 
+/**
+ * Starts bench/fastify-server.mjs with the data the mock holds once the scenario has prepared it (its exported state)
+ * and the CORS header lines of the mock's recorded answers.
+ */
+async function startFastify(mockUrl, recordedFile, id, cpu) {
+  const exported = await request(mockUrl, { path: '/__mock/state' });
+  if (exported.status !== 200) throw new Error(`GET /__mock/state (for the fastify baseline): ${exported.status} ${exported.body.slice(0, 200)}`);
+  const stateFile = path.join(tmpDir, `${id}.state.json`);
+  fs.writeFileSync(stateFile, exported.body);
+  return startServer({ name: 'fastify', args: ['bench/fastify-server.mjs', '--port', '0', '--state', stateFile, '--responses', recordedFile], cwd: ROOT, timeoutMs: 30_000, cpu });
+}
+
 const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x);
 
 async function runScenario(o, scenario, cpu) {
@@ -219,10 +234,15 @@ async function runScenario(o, scenario, cpu) {
     const base = await startServer({ name: 'baseline', args: ['bench/baseline-server.mjs', '--port', '0', '--responses', file], cwd: ROOT, timeoutMs: 30_000, cpu });
     // --before: the same scenario on the mock of an earlier build, prepared the same way, in the same rounds.
     let before;
+    // The second baseline (issue 34, point 1): fastify 5 with the document's schemas and a Map store, started from
+    // the mock's own data once the scenario has prepared it, so both serve the same records.
+    let backend;
     try {
       if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs(o), cwd: o.before, timeoutMs: 60_000, cpu });
+      if (o.fastify && !scenario.spec && !o.selfTest) backend = await startFastify(mock.url, file, scenario.id, cpu);
       const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid, ctx }, baseline: { kind: 'baseline', url: base.url, pid: base.pid, ctx } };
       if (before) servers.before = { kind: 'mock', url: before.url, pid: before.pid, ctx: (await scenario.setup(before.url)).ctx };
+      if (backend) servers.fastify = { kind: 'backend', url: backend.url, pid: backend.pid, ctx };
       const kinds = Object.keys(servers);
       // One load round, plus the CPU the server process and the load generator (this process) used during it.
       const load = async (server, seconds) => {
@@ -249,13 +269,25 @@ async function runScenario(o, scenario, cpu) {
         const m = rounds.mock[r];
         const b = rounds.baseline[r];
         const e = rounds.before?.[r];
-        console.log(`  ${scenario.id} round ${r + 1}/${o.rounds}: mock ${fmt(m.rps)} req/s (${fmt(m.serverCpuUsPerRequest)} µs CPU/req), baseline ${fmt(b.rps)} req/s (${fmt(b.serverCpuUsPerRequest)} µs), ratio ${fmt(ratio(m.rps, b.rps), 2)}${e ? `, before ${fmt(e.rps)} req/s (${fmt(e.serverCpuUsPerRequest)} µs), now/before ${fmt(ratio(m.rps, e.rps), 2)}` : ''}, load generator CPU ${fmt(Math.max(m.loadGeneratorCpuShare, b.loadGeneratorCpuShare) * 100)}%${m.unexpected + b.unexpected + (e?.unexpected ?? 0) ? `, unexpected ${m.unexpected}/${b.unexpected}${e ? `/${e.unexpected}` : ''}` : ''}`);
+        const f = rounds.fastify?.[r];
+        const unexpected = m.unexpected + b.unexpected + (e?.unexpected ?? 0) + (f?.unexpected ?? 0);
+        console.log(`  ${scenario.id} round ${r + 1}/${o.rounds}: mock ${fmt(m.rps)} req/s (${fmt(m.serverCpuUsPerRequest)} µs CPU/req), baseline ${fmt(b.rps)} req/s (${fmt(b.serverCpuUsPerRequest)} µs), ratio ${fmt(ratio(m.rps, b.rps), 2)}${f ? `, fastify ${fmt(f.rps)} req/s (${fmt(f.serverCpuUsPerRequest)} µs), mock/fastify ${fmt(ratio(m.rps, f.rps), 2)}` : ''}${e ? `, before ${fmt(e.rps)} req/s (${fmt(e.serverCpuUsPerRequest)} µs), now/before ${fmt(ratio(m.rps, e.rps), 2)}` : ''}, load generator CPU ${fmt(Math.max(m.loadGeneratorCpuShare, b.loadGeneratorCpuShare) * 100)}%${unexpected ? `, unexpected ${m.unexpected}/${b.unexpected}${f ? `/${f.unexpected}` : ''}${e ? `/${e.unexpected}` : ''}` : ''}`);
       }
       const mockSummary = summarize(rounds.mock, readRss(mock.pid).peak);
       const baseSummary = summarize(rounds.baseline, readRss(base.pid).peak);
       const beforeSummary = before ? summarize(rounds.before, readRss(before.pid).peak) : undefined;
+      const fastifySummary = backend ? summarize(rounds.fastify, readRss(backend.pid).peak) : undefined;
       const r = ratio(mockSummary.rps, baseSummary.rps);
       return {
+        ...(fastifySummary
+          ? {
+              // Issue 34, point 1: the Pet Store against fastify 5 with the same schemas and a Map store, same rounds.
+              fastify: fastifySummary,
+              overFastify: round3(ratio(mockSummary.rps, fastifySummary.rps)),
+              cpuOverFastify: round3(ratio(fastifySummary.cpuUsPerRequest, mockSummary.cpuUsPerRequest)),
+              roundOverFastify: rounds.mock.map((m, i) => round3(ratio(m.rps, rounds.fastify[i].rps))),
+            }
+          : {}),
         ...(beforeSummary
           ? {
               // Issue 22, point 7, measured: this build against the earlier one, in the same rounds on the same CPU.
@@ -281,6 +313,7 @@ async function runScenario(o, scenario, cpu) {
         wallMs: Math.round(performance.now() - started),
       };
     } finally {
+      await backend?.stop();
       await before?.stop();
       await base.stop();
     }
@@ -300,6 +333,45 @@ const BEFORE_GENERIC_ENGINE = Object.freeze({
   cpuRatios: { getPet: 0.897, listPets: 0.678, createPet: 0.727, orderCycle: 0.864, rejectPet: 0.661 },
 });
 const WITHIN = 0.95;
+
+/**
+ * Issue 34, point 1: the Pet Store's reads and creates reach at least the throughput of fastify 5 with the same
+ * schemas and a Map store, in the same run. The order cycle and the refusal are shown for information.
+ */
+const FASTIFY_TARGETS = Object.freeze({ getPet: 1, listPets: 1, createPet: 1 });
+
+function againstFastify(results) {
+  return results
+    .filter((s) => s.fastify)
+    .map((s) => {
+      const target = FASTIFY_TARGETS[s.id];
+      return {
+        id: s.id,
+        mockRps: round3(s.mock.rps),
+        fastifyRps: round3(s.fastify.rps),
+        ratio: s.overFastify,
+        cpuRatio: s.cpuOverFastify,
+        roundRatios: s.roundOverFastify,
+        mockCpuUs: s.mock.cpuUsPerRequest,
+        fastifyCpuUs: s.fastify.cpuUsPerRequest,
+        fastifyPeakRssBytes: s.fastify.peakRssBytes,
+        target: target ?? null,
+        verdict: target === undefined ? 'INFO' : verdict(s.overFastify, target),
+      };
+    });
+}
+
+function printAgainstFastify(rows) {
+  if (!rows.length) return;
+  console.log('\nThe Pet Store against fastify 5 (the same schemas, compiled by fastify; a Map store; the same rounds on the same CPU; issue 34 point 1: reads and creates at least 1x):');
+  console.log(
+    formatTable(
+      ['scenario', 'mock req/s', 'fastify req/s', 'mock/fastify', 'target', 'verdict', 'CPU µs/req mock/fastify (ratio)', 'fastify peak RSS MiB', 'mock/fastify by round'],
+      rows.map((r) => [r.id, fmt(r.mockRps), fmt(r.fastifyRps), `${fmt(r.ratio, 2)}x`, r.target === null ? '-' : `>= ${r.target}x`, r.verdict, `${fmt(r.mockCpuUs)} / ${fmt(r.fastifyCpuUs)} (${fmt(r.cpuRatio, 2)}x)`, fmt(r.fastifyPeakRssBytes / 2 ** 20), r.roundRatios.map((k) => fmt(k, 2)).join(' ')]),
+      ['mock req/s', 'fastify req/s', 'mock/fastify', 'CPU µs/req mock/fastify (ratio)', 'fastify peak RSS MiB'],
+    ),
+  );
+}
 
 /**
  * Each Pet Store scenario now against before the generic engine: PASS when it kept 95% of its throughput. With
@@ -618,6 +690,9 @@ async function main() {
     printScenarios(results.scenarios);
     failed ||= results.scenarios.some((s) => s.verdict === 'MISS' || s.verdict === 'ERROR');
     if (!o.selfTest) {
+      results.againstFastify = againstFastify(results.scenarios);
+      printAgainstFastify(results.againstFastify);
+      failed ||= results.againstFastify.some((r) => r.verdict === 'MISS');
       results.beforeGenericEngine = { source: BEFORE_GENERIC_ENGINE.source, within: WITHIN, scenarios: againstBeforeGeneric(results.scenarios) };
       printBeforeGeneric(results.beforeGenericEngine.scenarios);
       failed ||= results.beforeGenericEngine.scenarios.some((r) => r.verdict === 'MISS');

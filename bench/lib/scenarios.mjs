@@ -63,7 +63,7 @@ async function foreignServices(url) {
   return { res, sid: services[0].sid, count: services.length };
 }
 
-/** @type {readonly { id: string, title: string, target: number, expected: readonly number[], spec?: string, setup: (url: string) => Promise<{ ctx: any, recorded: Record<string, any>, notes: string[] }>, load: (ctx: any, server: { kind: 'mock' | 'baseline', url: string }, connections: number) => Promise<object[]> }[]} */
+/** @type {readonly { id: string, title: string, target: number, expected: readonly number[], spec?: string, setup: (url: string) => Promise<{ ctx: any, recorded: Record<string, any>, notes: string[] }>, load: (ctx: any, server: { kind: 'mock' | 'baseline' | 'backend', url: string }, connections: number) => Promise<object[]> }[]} */
 export const SCENARIOS = [
   {
     id: 'getPet',
@@ -161,7 +161,8 @@ export const SCENARIOS = [
     async load(ctx, server, connections) {
       const pool = [];
       const size = connections + 2;
-      for (let i = 0; i < size; i++) pool.push(server.kind === 'mock' ? await createPet(server.url, ctx.categoryId, `Bench order pet ${i}`) : i + 1);
+      // The replaying baseline keeps nothing; the mock and the fastify backend get real pets.
+      for (let i = 0; i < size; i++) pool.push(server.kind === 'baseline' ? i + 1 : await createPet(server.url, ctx.categoryId, `Bench order pet ${i}`));
       const all = [...pool];
       let spare = 0;
       return [

@@ -77,6 +77,7 @@ export function flattenMetrics(results) {
     put(`${s.id}.mock.cpuUsPerRequest`, s.mock.cpuUsPerRequest, 'lower');
     put(`${s.id}.mock.p50Ms`, s.mock.p50Ms, 'lower');
     put(`${s.id}.mock.peakRssBytes`, s.mock.peakRssBytes, 'lower');
+    put(`${s.id}.overFastify`, s.overFastify, 'higher');
   }
   for (const s of results.scale?.sizes ?? []) {
     put(`scale.${s.pets}.startupMs`, s.startupMs, 'lower');
