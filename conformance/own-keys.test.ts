@@ -3,14 +3,11 @@
  * runner sends a key of its own, high in the field's range, not the schema's minimum that the server's data holds.
  * On a small correct server that refuses a taken id with its documented 409, the run finds nothing.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownIntegerKeys } from './own-keys.js';
 import { runConformance } from './runner.js';
-import { listenOnLoopback, readJsonBody, sendJson, sentJson } from './test-support/small-server.js';
+import { readJsonBody, sendJson, sentJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
 
 /** The document, its answers bare or in `{ data }` (the link then reads `$response.body#/data/id`). */
 const documentOf = (envelope: boolean): string => `openapi: 3.0.3
@@ -86,23 +83,14 @@ function gaugeServer(envelope: boolean): (req: IncomingMessage, res: ServerRespo
 }
 
 describe.each([false, true])('a create that carries its integer id (answered in { data }: %s)', (envelope) => {
-  let dir: string;
-  let close: () => Promise<void>;
-  let baseUrl: string;
+  let server: DocumentedServer;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'own-keys-'));
-    await writeFile(join(dir, 'gauges.yaml'), documentOf(envelope));
-    const started = await listenOnLoopback(gaugeServer(envelope));
-    baseUrl = started.baseUrl;
-    close = () => new Promise((resolve) => started.server.close(() => resolve()));
+    server = await serveDocumented('gauges.yaml', documentOf(envelope), gaugeServer(envelope));
   });
-  afterAll(async () => {
-    await close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.close());
 
   it('is sent a key of the run, not one the server holds: a correct server is blamed for nothing', async () => {
-    const report = await runConformance({ baseUrl, specPath: join(dir, 'gauges.yaml'), seed: 5 });
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 5 });
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
     expect(report.results.some((r) => r.checkId === 'create-read-back' && r.verdict === 'passed')).toBe(true);

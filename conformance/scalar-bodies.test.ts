@@ -3,12 +3,9 @@
  * that is not JSON, never an empty body, which an optional body may rightly be. On a small correct server that takes
  * the body as optional and refuses what does not parse, the run finds nothing, and the malformed body was judged.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from './runner.js';
-import { listenOnLoopback, sendJson } from './test-support/small-server.js';
+import { sendJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
 
 const DOCUMENT = `openapi: 3.0.3
 info: { title: Counter, version: 1.0.0 }
@@ -24,14 +21,10 @@ paths:
 `;
 
 describe('a top-level scalar body', () => {
-  let dir: string;
-  let close: () => Promise<void>;
-  let baseUrl: string;
+  let server: DocumentedServer;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'scalar-bodies-'));
-    await writeFile(join(dir, 'counter.yaml'), DOCUMENT);
     let counter = 0;
-    const started = await listenOnLoopback((req, res) => {
+    server = await serveDocumented('counter.yaml', DOCUMENT, (req, res) => {
       void (async () => {
         if (req.url !== '/counter') return sendJson(res, 404, { message: 'no such path' });
         if (req.method !== 'PATCH') return sendJson(res, 405, { message: 'PATCH only' }, { allow: 'PATCH' });
@@ -52,16 +45,11 @@ describe('a top-level scalar body', () => {
         return sendJson(res, 200, counter);
       })();
     });
-    baseUrl = started.baseUrl;
-    close = () => new Promise((resolve) => started.server.close(() => resolve()));
   });
-  afterAll(async () => {
-    await close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.close());
 
   it('is sent malformed as text that does not parse, and a correct server is blamed for nothing', async () => {
-    const report = await runConformance({ baseUrl, specPath: join(dir, 'counter.yaml'), seed: 2 });
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 2 });
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
     expect(report.results.filter((r) => r.checkId === 'malformed-json' && r.verdict === 'passed').length).toBeGreaterThan(0);

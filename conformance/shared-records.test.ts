@@ -10,10 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from './runner.js';
 import { overlaps, SharedRecords } from './shared-records.js';
-import { listenOnLoopback, readJsonBody, sendJson, sentJson } from './test-support/small-server.js';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readJsonBody, sendJson, sentJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
 
 const DOCUMENT = `openapi: 3.0.3
 info: { title: Notes, version: 1.0.0 }
@@ -89,23 +86,14 @@ function notesServer(): (req: IncomingMessage, res: ServerResponse) => void {
 }
 
 describe('checks side by side on a record the run does not own', () => {
-  let dir: string;
-  let close: () => Promise<void>;
-  let baseUrl: string;
+  let server: DocumentedServer;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'shared-records-'));
-    await writeFile(join(dir, 'notes.yaml'), DOCUMENT);
-    const started = await listenOnLoopback(notesServer());
-    baseUrl = started.baseUrl;
-    close = () => new Promise((resolve) => started.server.close(() => resolve()));
+    server = await serveDocumented('notes.yaml', DOCUMENT, notesServer());
   });
-  afterAll(async () => {
-    await close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.close());
 
   it('blame the server for nothing at the default concurrency', async () => {
-    const report = await runConformance({ baseUrl, specPath: join(dir, 'notes.yaml'), seed: 3 });
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 3 });
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
     // The observation this is about did run: invalid parameters sent to the shared note and judged.

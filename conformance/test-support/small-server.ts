@@ -1,9 +1,13 @@
 /**
  * The plumbing of the small correct servers the runner's tests write by hand (foreign-false-findings,
- * representations): a JSON answer, a bounded JSON body, and a server on a free loopback port. Each test keeps its
- * own routes and rules; only this is shared.
+ * representations, own-keys, shared-records, scalar-bodies): a JSON answer, a bounded JSON body, a server on a free
+ * loopback port, and that server with the document it implements in a folder of its own. Each test keeps its own
+ * routes and rules; only this is shared.
  */
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -40,4 +44,29 @@ export async function listenOnLoopback(handler: RequestListener): Promise<{ serv
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A small server and the document it implements, written to a folder of its own: what a runner test points at. */
+export interface DocumentedServer {
+  readonly baseUrl: string;
+  /** The document's path, for `runConformance({ specPath })`. */
+  readonly specPath: string;
+  /** Stops the server and removes the folder. */
+  close(): Promise<void>;
+}
+
+/** Writes `document` (YAML or JSON text) as `fileName` in a fresh temporary folder and starts `handler` on loopback. */
+export async function serveDocumented(fileName: string, document: string, handler: RequestListener): Promise<DocumentedServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'small-server-'));
+  const specPath = join(dir, fileName);
+  await writeFile(specPath, document);
+  const { server, baseUrl } = await listenOnLoopback(handler);
+  return {
+    baseUrl,
+    specPath,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
