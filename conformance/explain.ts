@@ -16,7 +16,7 @@ const MIN_COVERAGE_EXPLANATION = {
 export function explainCheck(id: string): string {
   const check = CHECKS.find((c) => c.id === id);
   const entry = check
-    ? { id: check.id, family: check.family, description: check.description, writes: check.writes, explain: check.explain }
+    ? { id: check.id, family: check.family, description: check.description, writes: check.writes, unsafeUnderReadOnly: check.unsafeUnderReadOnly, explain: check.explain }
     : id === MIN_COVERAGE_CHECK.id
       ? { ...MIN_COVERAGE_CHECK, explain: MIN_COVERAGE_EXPLANATION }
       : undefined;
@@ -25,7 +25,7 @@ export function explainCheck(id: string): string {
     throw new KitError('USAGE', `petstore-kit conformance: --explain ${id}: no such check.${near.length ? ` Did you mean ${near.slice(0, 3).join(', ')}?` : ''} See petstore-kit conformance --list-checks.`);
   }
   return [
-    `${entry.id} (${entry.family}, ${entry.writes ? 'sends writes: skipped under --read-only' : 'reads only'})`,
+    `${entry.id} (${entry.family}, ${entry.writes ? 'sends writes: skipped under --read-only' : 'unsafeUnderReadOnly' in entry && entry.unsafeUnderReadOnly ? 'writes nothing, but skipped under --read-only' : 'reads only'})`,
     '',
     `What it verifies: ${entry.description}`,
     `Why: ${entry.explain.why}`,

@@ -179,6 +179,10 @@ describe('against the mock behind a path prefix', () => {
     expect(log.length).toBeGreaterThan(50);
     expect([...methods].filter((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m ?? ''))).toEqual([]);
     expect(report.results.find((r) => r.checkId === 'create-read-back')?.verdict).toBe('skipped');
+    // Checks that write nothing but send what --read-only forbids are skipped by the registry's flag, saying why.
+    for (const checkId of ['other-methods', 'errors-before-routing']) {
+      expect(report.results.filter((r) => r.checkId === checkId).map((r) => `${r.verdict}: ${r.reason ?? ''}`)).toEqual([expect.stringMatching(/^skipped: --read-only: this check sends/)]);
+    }
     expect(report.results.some((r) => r.checkId === 'negative-parameters' && r.verdict === 'passed')).toBe(true);
     expect(report.cleanup).toEqual({ deleted: 0, leftBehind: [] });
   });

@@ -392,6 +392,7 @@ function validateOptions(options: RunOptions): Settings {
 function applicable(check: CheckDefinition, settings: Settings): string | undefined {
   if (check.needsOrigin && !settings.origin) return 'needs --origin URL (the page origin a browser would call from)';
   if (check.writes && settings.readOnly) return '--read-only: this check needs POST, PUT, PATCH or DELETE';
+  if (check.unsafeUnderReadOnly !== undefined && settings.readOnly) return `--read-only: ${check.unsafeUnderReadOnly}`;
   return undefined;
 }
 

@@ -36,11 +36,8 @@ export const errorsBeforeRouting: CheckDefinition = {
     conformant: '`GET /pets HTTP/1.1 x` answers `400` with `{"code":"MALFORMED_REQUEST","message":"…","status":400}`; a 96 KiB header answers 431 (or is served) in the same shape.',
   },
   writes: false,
+  unsafeUnderReadOnly: 'this check sends malformed requests and unknown methods, and --read-only sends only well-formed GET, HEAD and OPTIONS requests',
   async run(ctx) {
-    if (ctx.settings.readOnly) {
-      ctx.newCase('errors-before-routing', 'requests refused before routing').skip('--read-only sends only well-formed GET, HEAD and OPTIONS requests');
-      return;
-    }
     const shape = errorSchema(ctx.contract);
     if (ctx.contract.errorCodes.size === 0 || !shape) {
       ctx.newCase('errors-before-routing', 'requests refused before routing').skip('the document keeps no error catalogue (x-error-codes) with an Error schema, so it promises nothing of the answers a server gives before routing');

@@ -26,11 +26,8 @@ export const otherMethods: CheckDefinition = {
     conformant: '`TRACE /pets/1` answers `405` with the Error shape (code METHOD_NOT_ALLOWED), or a 404 or 501 Error.',
   },
   writes: false,
+  unsafeUnderReadOnly: 'this check sends TRACE and PROPFIND, and --read-only sends only GET, HEAD and OPTIONS',
   async run(ctx) {
-    if (ctx.settings.readOnly) {
-      ctx.newCase('other-methods', 'TRACE and PROPFIND').skip('--read-only sends only GET, HEAD and OPTIONS');
-      return;
-    }
     for (const [template, methods] of ctx.contract.pathMethods) {
       if (ctx.aborted) break;
       const operations = ctx.contract.operations.filter((op) => op.pathTemplate === template);

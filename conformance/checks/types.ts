@@ -33,6 +33,11 @@ export interface CheckDefinition extends CheckInfo {
   /** Only meaningful with --origin: skipped without it. */
   readonly needsOrigin?: boolean;
   /**
+   * Writes nothing, but sends what --read-only forbids (a method other than GET, HEAD and OPTIONS, a malformed
+   * request): skipped under --read-only with this reason, as a check that `writes` is.
+   */
+  readonly unsafeUnderReadOnly?: string;
+  /**
    * Runs alone: it compares counts of whole collections (X-Total-Count before
    * and after, or across pages), which the records other checks create side by
    * side would move. Other checks run a few at a time (up to --concurrency).
