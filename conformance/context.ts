@@ -54,6 +54,12 @@ export interface RunSettings {
   readonly provokingChecks?: ReadonlySet<string>;
   /** `--generation-budget`: the caps on one generated value (src/generate/budget.ts); the defaults when absent. */
   readonly generationBudget?: GenerationBudget;
+  /**
+   * The operations --only/--skip leave in, across every shard of a sharded run (the context's selectedOperations are
+   * this shard's share): a check that judges one operation for the whole run picks it here, and runs it in the shard
+   * that holds it. Every operation of the selection when absent.
+   */
+  readonly runSelection?: ReadonlySet<string>;
 }
 
 export class RunContext {

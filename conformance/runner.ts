@@ -139,6 +139,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       headerNames: Object.keys(options.headers ?? {}),
       provokingChecks: new Set(CHECKS.filter((check) => PROVOKING_FAMILIES.has(check.family)).map((check) => check.id)),
       ...(options.generationBudget ? { generationBudget: options.generationBudget } : {}),
+      runSelection: selection.operations,
     },
     subjects,
     {

@@ -1,6 +1,7 @@
 import type { HttpResult } from '../http.js';
 import { ABSENT_ID, parameterMutations } from '../generate.js';
 import type { Finding } from '../model.js';
+import type { Operation } from '../../src/contract/index.js';
 import type { CheckDefinition } from './types.js';
 
 /**
@@ -49,8 +50,10 @@ export const corsOnErrors: CheckDefinition = {
     }
     // Every other error status a read can draw without writing anything, not only 404: servers often add the header
     // in one error path (the router's) and forget the others (validation, content negotiation, method).
-    // The document's first such list, whichever shard runs: a sharded run judges it once, in the shard that holds it.
-    const list = ctx.contract.operations.find((op) => op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
+    // The first such list --only/--skip leave in, whichever shard runs: a sharded run judges it once, in the shard that
+    // holds it; a list left out by --skip gives way to the next.
+    const inRun = (op: Operation): boolean => ctx.settings.runSelection?.has(op.operationId) ?? true;
+    const list = ctx.contract.operations.find((op) => inRun(op) && op.method === 'get' && !op.parameters.some((p) => p.in === 'path' || (p.required && p.in !== 'header')));
     if (!list || !ctx.operations.includes(list) || ctx.aborted) return;
     const invalid = list.parameters
       .filter((p) => p.in === 'query')
