@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { readCappedText } from '../src/contract/bounded-files.js';
+import { parseBoundedYaml } from '../src/contract/bounded-parsers.js';
 import { DOCUMENT_CAPS } from '../src/contract/caps.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { DocsFiles } from './docs.js';
@@ -33,8 +33,19 @@ function swaggerUiFolder(): string | undefined {
  */
 export async function loadDocsFiles(specFile: string): Promise<DocsFiles | undefined> {
   if (!(await stat(specFile)).isFile()) return undefined;
-  const [yaml, parsed] = await Promise.all([readCappedText(specFile, DOCUMENT_CAPS.maxBytes), SwaggerParser.parse(specFile)]);
-  const document: Readonly<Record<string, unknown>> = { ...parsed };
+  // The text read once, under the document's size cap, and parsed from that text under its depth and alias caps (a
+  // second read by swagger-parser had none): the loader accepted this file a moment ago, so a cap met here means it
+  // changed since, and the page is left out rather than the mock stopped.
+  let yaml: string;
+  let parsed: unknown;
+  try {
+    yaml = await readCappedText(specFile, DOCUMENT_CAPS.maxBytes);
+    parsed = /\.json$/i.test(specFile) ? JSON.parse(yaml) : parseBoundedYaml(specFile, yaml);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const document: Readonly<Record<string, unknown>> = { ...(parsed as Record<string, unknown>) };
   const folder = swaggerUiFolder();
   const cache = new Map<string, Uint8Array | undefined>();
   return {
