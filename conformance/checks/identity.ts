@@ -9,6 +9,7 @@
 import type { CreatedRecord } from '../context.js';
 import type { LinkTarget } from '../links.js';
 import { isObject, jsonBodyOf, propertiesOf, schema, type Schema } from '../generate.js';
+import { linkInputs } from '../requests/link-inputs.js';
 
 export function identityFields(target: LinkTarget, record: CreatedRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -24,6 +25,18 @@ export function identityFields(target: LinkTarget, record: CreatedRecord): Recor
     for (const segment of path) value = isObject(value) ? value[segment] : undefined;
     if (value === undefined) value = record.sent[field];
     if (value !== undefined) out[field] = value;
+  }
+  // A path bound some other way (the last segment of the create's Location): the fields of the record, bare or in its
+  // wrapper, whose value is what the path holds name the record too (readme.com's changelog slug). Patching one would
+  // move or refuse the record the read after it names, which says nothing of whether the other fields were kept.
+  const otherwise = Object.entries(target.link.parameters).filter(([, expression]) => typeof expression !== 'string' || !expression.startsWith('$response.body#'));
+  if (otherwise.length === 0) return out;
+  const bound = new Set(Object.values(linkInputs({ ...target, link: { ...target.link, parameters: Object.fromEntries(otherwise) } }, record.call.source).path).map(String));
+  const holders = [record.body, ...Object.values(record.body).filter(isObject), record.sent];
+  for (const field of Object.keys(body)) {
+    if (field in out || schema(body[field]).readOnly) continue;
+    const held = holders.map((holder) => holder[field]).find((value) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') && bound.has(String(value)));
+    if (held !== undefined) out[field] = held;
   }
   return out;
 }

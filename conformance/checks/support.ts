@@ -320,8 +320,18 @@ export function validationStatuses(contract: Contract, operation: Operation): nu
  * any (a free-form answer promises everything). A field only another representation declares is not looked for.
  */
 export function promisedBy(operation: Operation, expected: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (promisesNoBody(operation)) return {};
   const answer = answerSchema(operation);
   return answer ? declaredFields(expected, answer) : { ...expected };
+}
+
+/**
+ * Whether every 2xx answer of the operation is documented with no content (`200: { description }` only): it promises
+ * no body, so no field of it; an empty answer is what the document allows (readme.com's legacy reads).
+ */
+export function promisesNoBody(operation: Operation): boolean {
+  const successes = [...operation.responses].filter(([status]) => /^2/.test(status));
+  return successes.length > 0 && successes.every(([, response]) => response.content.length === 0);
 }
 
 /**
