@@ -30,6 +30,27 @@ describe('fitTo on a schema with branches', async () => {
     expect(fitted).toMatchObject({ base: 'v1', name: 'v2' });
   });
 
+  it('keeps the branch a pinned member names (enum, const), though another keeps more members', () => {
+    // A card token answers with the last four digits it is given, never the number sent; the other branch (no
+    // instrument declared, so any is taken) would keep more members as they were, but only by changing `method`.
+    const card: Schema = {
+      type: 'object',
+      required: ['method', 'instrument'],
+      properties: {
+        method: { type: 'string', enum: ['card'] },
+        instrument: { type: 'object', required: ['last4'], properties: { last4: { type: 'string', readOnly: true, pattern: '^[0-9]{4}$' }, pan: { type: 'string', writeOnly: true } } },
+        note: { type: 'string', maxLength: 3 },
+        billing: { type: 'object' },
+      },
+    };
+    const other: Schema = { type: 'object', required: ['method'], properties: { method: { type: 'string', enum: ['cash', 'check'] }, billing: { type: 'object' } } };
+    for (const [label, pinned] of [['enum', { oneOf: [other, card] }], ['const', { oneOf: [other, { ...card, properties: { ...card.properties, method: { const: 'card' } } }] }]] as const) {
+      const fitted = fitTo({ method: 'card', instrument: { pan: '4111111111111111' }, note: 'a note too long', billing: {} }, pinned, new ValueGenerator(3), 'response', problems);
+      expect(problems(pinned, fitted), label).toEqual([]);
+      expect(fitted, label).toMatchObject({ method: 'card', billing: {} });
+    }
+  });
+
   it('keeps a member that only the other branch allows, in that branch', () => {
     const fitted = fitTo({ base: { name: 'v1', state: 'current' }, name: 'v2' }, BRANCH, new ValueGenerator(3), 'response', problems);
     expect(fitted).toMatchObject({ base: { name: 'v1', state: 'current' }, name: 'v2' });

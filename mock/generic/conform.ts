@@ -82,15 +82,34 @@ export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator,
   // A value of a oneOf/anyOf is fitted to the branch that keeps most of it (ReadMe's branch `{ base: "v1" }` and its
   // version `{ base: {...} }`): fitting to the first branch alone replaced what the client sent with invented values,
   // and two answers of one record, each fitted afresh, disagreed.
+  // A member the branch pins to listed values (`method: { enum: [payment-card] }`, a `const`) says which branch the
+  // value is: a branch that must change it is the wrong one, however many other members it keeps (Rebilly's tokens:
+  // a payment-card token was answered as a `cash` one, which kept its instrument as an unknown member).
   const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = s;
-  let best: { fitted: unknown; kept: number } | undefined;
+  let best: { fitted: unknown; kept: number; pinnedChanged: number } | undefined;
   for (const branch of branches) {
-    const fitted = fitFlat(value, { allOf: [beside, asSchema(branch)] }, generator, view, problems);
+    const whole: Schema = { allOf: [beside, asSchema(branch)] };
+    const fitted = fitFlat(value, whole, generator, view, problems);
     if (problems(schema, fitted).length > 0) continue;
     const kept = keptMembers(value, fitted);
-    if (!best || kept > best.kept) best = { fitted, kept };
+    const pinnedChanged = pinnedMembersChanged(value, fitted, whole);
+    if (!best || pinnedChanged < best.pinnedChanged || (pinnedChanged === best.pinnedChanged && kept > best.kept)) best = { fitted, kept, pinnedChanged };
   }
   return best ? best.fitted : fitFlat(value, schema, generator, view, problems);
+}
+
+/** How many of a value's own members that the schema pins to listed values (`enum`, `const`) the fitted value changed. */
+function pinnedMembersChanged(value: unknown, fitted: unknown, schema: Schema): number {
+  if (!isObject(value) || !isObject(fitted)) return 0;
+  const properties = mergeAllOf(schema).properties ?? {};
+  let changed = 0;
+  for (const [name, member] of Object.entries(value)) {
+    if (!Object.hasOwn(properties, name)) continue;
+    const declared = mergeAllOf(asSchema(properties[name]));
+    if (declared.enum === undefined && !('const' in declared)) continue;
+    if (JSON.stringify(fitted[name]) !== JSON.stringify(member)) changed += 1;
+  }
+  return changed;
 }
 
 /** How many of a value's own members a fitted value keeps as they were. */
