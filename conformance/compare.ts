@@ -113,6 +113,25 @@ export function declaredFields(value: unknown, s: Schema | undefined): Record<st
   return Object.fromEntries(Object.entries(value).filter(([key]) => key in properties));
 }
 
+/**
+ * The fields of what was sent that an answer of schema `s` reflects: those it declares, less those it marks
+ * `readOnly`. A readOnly member is the server's (OpenAPI 3.0.3 §4.7.25: relevant only in responses, not to be sent):
+ * a server may keep its own value whatever a request said (Rebilly's invoice `websiteId`, settable on create, kept on
+ * replace). What the server answered for it is still compared between its own answers.
+ */
+export function sentFieldsReflected(sent: unknown, s: Schema | undefined): Record<string, unknown> {
+  const declared = declaredFields(sent, s);
+  const properties = declaredProperties(s);
+  if (!properties) return declared;
+  return Object.fromEntries(Object.entries(declared).filter(([key]) => !marksReadOnly(properties[key])));
+}
+
+function marksReadOnly(s: Schema | undefined): boolean {
+  if (!isObject(s)) return false;
+  if (s.readOnly === true) return true;
+  return Array.isArray(s.allOf) && s.allOf.some((part) => isObject(part) && (part as Schema).readOnly === true);
+}
+
 /** Two representations of a record are the same on every declared field, both ways ("unchanged"). */
 export function sameRecord(a: unknown, b: unknown, s?: Schema): boolean {
   const table = new Map<string, number>();

@@ -1,4 +1,4 @@
-import { compareFields, declaredFields } from '../compare.js';
+import { compareFields, declaredFields, sentFieldsReflected } from '../compare.js';
 import { answered } from '../requests/call.js';
 import type { Case, CreatedRecord } from '../context.js';
 import { schema, type Schema } from '../generate.js';
@@ -71,9 +71,11 @@ async function createAndReadBack(c: Case, kind: ResourceKind, enrich: boolean): 
 async function readBackRecord(c: Case, record: CreatedRecord): Promise<void> {
   const recordSchema = schema(createdSchema(record.kind));
   // A create documented with no body (`201: { description }` only) answers nothing to compare: its reads say the rest.
-  const findings: Finding[] = promisesNoBody(record.kind.create) ? [] : compareFields(declaredFields(record.sent, recordSchema), record.body, '/body', recordSchema);
+  // What was sent, less what the answer marks readOnly (the server's to keep: compare.ts sentFieldsReflected).
+  const sent = sentFieldsReflected(record.sent, recordSchema);
+  const findings: Finding[] = promisesNoBody(record.kind.create) ? [] : compareFields(sent, record.body, '/body', recordSchema);
   for (const target of record.kind.reads) {
-    findings.push(...(await readBack(c, record, target, { ...declaredFields(record.sent, recordSchema), ...declaredFields(record.body, recordSchema) })));
+    findings.push(...(await readBack(c, record, target, { ...sent, ...declaredFields(record.body, recordSchema) })));
   }
   c.conclude(findings);
 }

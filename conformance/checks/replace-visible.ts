@@ -1,5 +1,5 @@
 import type { Operation } from '../../src/contract/index.js';
-import { compareFields, declaredFields } from '../compare.js';
+import { compareFields, sentFieldsReflected } from '../compare.js';
 import type { Case } from '../context.js';
 import { answered, type Call } from '../requests/call.js';
 import { edgeRoundBody } from '../requests/boundaries.js';
@@ -89,7 +89,7 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
     const refused = judgeWrite(c, call, index);
     if (refused === 'stop') return;
     if (refused === 'skip') continue;
-    const expected = declaredFields(replacement, recordSchema);
+    const expected = sentFieldsReflected(replacement, recordSchema);
     // The replace's answer is judged on what its own schema promises: a PATCH may answer a receipt (Adyen's
     // registeredDevices answers only `success`, additionalProperties: false), not the record.
     const findings: Finding[] = call.json === undefined ? [] : compareFields(promisedBy(replace.operation, expected), call.json, '/body', answerSchema(replace.operation) ?? recordSchema, 'sent in the replacement');
@@ -120,7 +120,7 @@ async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: P
     if (refused === 'stop') return;
     if (refused === 'skip') continue;
     // What the read declares of what was sent: a field it does not declare is not its to show.
-    const expected = declaredFields(replacement, readSchema);
+    const expected = sentFieldsReflected(replacement, readSchema);
     const after = await c.call(get, { path: inputs.path, query: inputs.query });
     if (after.status !== 200) return c.fail(`${answered(after)} after a replace that answered ${call.status}`, [{ pointer: '/status', keyword: 'status', message: `${get.operationId} after the replace`, expected: 200, actual: after.status }]);
     const findings = compareFields(expected, after.json, '/body', readSchema, 'sent in the replacement').map((f) => ({ ...f, message: `${get.operationId} after ${put.operationId}: ${f.message}` }));

@@ -44,7 +44,11 @@ describe('fitTo on a schema with branches', async () => {
       },
     };
     const other: Schema = { type: 'object', required: ['method'], properties: { method: { type: 'string', enum: ['cash', 'check'] }, billing: { type: 'object' } } };
-    for (const [label, pinned] of [['enum', { oneOf: [other, card] }], ['const', { oneOf: [other, { ...card, properties: { ...card.properties, method: { const: 'card' } } }] }]] as const) {
+    const cases: [string, Schema][] = [
+      ['enum', { oneOf: [other, card] }],
+      ['const', { oneOf: [other, { ...card, properties: { ...card.properties, method: { const: 'card' } as Schema } }] }],
+    ];
+    for (const [label, pinned] of cases) {
       const fitted = fitTo({ method: 'card', instrument: { pan: '4111111111111111' }, note: 'a note too long', billing: {} }, pinned, new ValueGenerator(3), 'response', problems);
       expect(problems(pinned, fitted), label).toEqual([]);
       expect(fitted, label).toMatchObject({ method: 'card', billing: {} });
