@@ -56,6 +56,10 @@ export const deleteRemoves: CheckDefinition = {
         if (read.method !== 'get' || ids.length !== 1 || !read.responses.has('404') || kind.reads.some((t) => t.operation === read)) continue;
         const producer = pathProducer(ctx.links, read, ids[0]!.name);
         if (producer?.kind !== kind) continue;
+        // Where the links are the runner's guess (the document declares none), a parameter name alone binds another
+        // collection's path to this record only when it names this collection (`petId` for /pets): Rebilly's
+        // `/reset-password/{token}` is no read of an authentication token because both say `token`.
+        if (kind.inferred && !namesCollection(ids[0]!.name, kind.create.pathTemplate)) continue;
         const value = evaluateExpression(producer.expression, record.call.source);
         if (value === undefined || value === null || typeof value === 'object') continue;
         const after = await c.call(read, { path: { [ids[0]!.name]: typeof value === 'bigint' ? value.toString() : (value as string | number) } });
@@ -80,3 +84,14 @@ export const deleteRemoves: CheckDefinition = {
     }
   },
 };
+
+/** Whether a parameter's name starts with the name of the collection at `collectionPath` (`petId`, `pet_id` for /pets). */
+export function namesCollection(parameter: string, collectionPath: string): boolean {
+  const plain = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const segment = collectionPath.split('/').filter((part) => part !== '' && !part.startsWith('{')).pop();
+  if (segment === undefined) return false;
+  const plural = plain(segment.replace(/\.[A-Za-z0-9]+$/, ''));
+  const singular = plural.replace(/(ies)$/, 'y').replace(/(s)$/, '');
+  const name = plain(parameter);
+  return singular !== '' && (name.startsWith(plural) || name.startsWith(singular));
+}
