@@ -123,13 +123,7 @@ export function sentFieldsReflected(sent: unknown, s: Schema | undefined): Recor
   const declared = declaredFields(sent, s);
   const properties = declaredProperties(s);
   if (!properties) return declared;
-  return Object.fromEntries(Object.entries(declared).filter(([key]) => !marksReadOnly(properties[key])));
-}
-
-function marksReadOnly(s: Schema | undefined): boolean {
-  if (!isObject(s)) return false;
-  if (s.readOnly === true) return true;
-  return Array.isArray(s.allOf) && s.allOf.some((part) => isObject(part) && (part as Schema).readOnly === true);
+  return Object.fromEntries(Object.entries(declared).filter(([key]) => !(properties[key] && mergeAllOf(properties[key]).readOnly)));
 }
 
 /** Two representations of a record are the same on every declared field, both ways ("unchanged"). */
