@@ -27,8 +27,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startPrism(specPath: string): Promise<RunningPrism> {
-  const port = await freePort();
+/**
+ * Runs `start` on a free port, and again on another (three tries in all) when the port was taken between freePort()
+ * closing it and Prism binding it (EADDRINUSE: another process on a busy CI machine got there first).
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+export function startPrism(specPath: string): Promise<RunningPrism> {
+  return onFreePort((port) => startPrismOn(specPath, port));
+}
+
+async function startPrismOn(specPath: string, port: number): Promise<RunningPrism> {
   const child = spawn(join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism'), ['mock', specPath, '--port', String(port), '--host', '127.0.0.1'], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { freePort, stopPrism, type RunningPrism } from '../../../conformance/test-support/prism.js';
+import { onFreePort, stopPrism, type RunningPrism } from '../../../conformance/test-support/prism.js';
 import { PACKAGE_ROOT } from '../../../src/package-info.js';
 import type { ForeignExchange } from './foreign-client.js';
 
@@ -20,8 +20,11 @@ export { stopPrism } from '../../../conformance/test-support/prism.js';
  */
 const START_TIMEOUT_MS = 300_000;
 
-export async function startPrismProxy(document: string, upstream: string): Promise<RunningPrism> {
-  const port = await freePort();
+export function startPrismProxy(document: string, upstream: string): Promise<RunningPrism> {
+  return onFreePort((port) => startPrismProxyOn(document, upstream, port));
+}
+
+async function startPrismProxyOn(document: string, upstream: string, port: number): Promise<RunningPrism> {
   const child = spawn(join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism'), ['proxy', document, upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
