@@ -85,6 +85,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (parent) parentOf.set(resource, parent);
   }
 
+  /**
+   * The members of a stored record that fitting it to the record schema changed from what its client sent: the schema
+   * the resource's read answers (Rebilly's `PaymentToken`, whose `method` cannot be `payment-card`) may refuse what
+   * the write's own answer allows (its `oneOf` of every token kind). The write then answers what was sent where its
+   * own schema holds it (withEcho); reads answer the record as stored, which their schema holds.
+   */
+  const refitted = new WeakMap<StoredRecord, ReadonlySet<string>>();
   /** A record as stored: the client's fields fitted to the record schema, the id and server-owned fields set by the mock. */
   const makeRecord = (resource: Resource, input: unknown, id: string, existing?: StoredRecord): StoredRecord => {
     const schema = resource.recordSchema;
@@ -117,7 +124,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     }
     const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
     // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
-    return immutableJson(isObject(fitted) ? fitted : record);
+    const stored = immutableJson(isObject(fitted) ? fitted : record);
+    if (isObject(input) && isObject(fitted) && fitted !== record) {
+      const changed = Object.keys(input).filter((name) => Object.hasOwn(record, name) && !sameJson(fitted[name], record[name]));
+      if (changed.length > 0) refitted.set(stored, new Set(changed));
+    }
+    return stored;
   };
 
   const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string => {
@@ -381,6 +393,55 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * Under a record's path (`/reports/{id}/export`) it answers only while that record exists: else the record's 404.
    */
   const statelessHandler = (operation: Operation): BoundHandler => {
+    const answers = exampleHandler(operation);
+    return resources.singletons.has(operation.pathTemplate) ? singletonHandler(operation, answers) : answers;
+  };
+
+  /**
+   * One record at a path of no collection (infer.ts `singletons`): what a PUT sent there, kept per session store and
+   * concrete path, is what its GET answers (over the GET's own example, where the GET's schema holds it), a PATCH
+   * merges into it (RFC 7396), a DELETE forgets it. Not in the state export: it has no collection to be listed in.
+   */
+  const singletonHandler = (operation: Operation, answers: BoundHandler): BoundHandler => {
+    const names = [...operation.pathTemplate.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]!);
+    const keyOf = (input: OperationInput): string => [operation.pathTemplate, ...names.map((name) => pathValue(input, name))].join('\u0000');
+    const keptIn = (input: OperationInput): Map<string, StoredRecord> => {
+      const store = registry.get(input.session);
+      let kept = singletons.get(store);
+      if (!kept) singletons.set(store, (kept = new Map()));
+      return kept;
+    };
+    return (input) => {
+      const answer = answers(input);
+      if (!('status' in answer) || answer.status >= 300) return answer;
+      const kept = keptIn(input);
+      const key = keyOf(input);
+      switch (operation.method) {
+        case 'get': {
+          const record = kept.get(key);
+          return record ? withEchoAnswer(operation, answer, record) : answer;
+        }
+        case 'put':
+          if (isObject(input.body)) kept.set(key, immutableJson(input.body));
+          return answer;
+        case 'patch': {
+          const base = kept.get(key);
+          if (isObject(input.body) && base) kept.set(key, immutableJson(mergePatch(base, input.body) as StoredRecord));
+          return answer;
+        }
+        case 'delete':
+          kept.delete(key);
+          return answer;
+        default:
+          return answer;
+      }
+    };
+  };
+  /** Each session store's singletons (a reset store is a new object: its singletons go with it). */
+  const singletons = new WeakMap<GenericStore, Map<string, StoredRecord>>();
+
+  /** An operation's example answer, with what its client sent echoed where the answer declares it. */
+  const exampleHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
     const owner = ownerOf(operation, resources.resources);
     const named = owner ? undefined : namedResourceOf(operation, resources.resources);
@@ -423,7 +484,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (!record || !declared) return value;
     const echoes = Object.entries(sent).filter(([name, field]) => {
       const property = declared.get(name);
-      return property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name)) && value[name] !== field;
+      return property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name) || refitted.get(value)?.has(name) === true) && value[name] !== field;
     });
     if (echoes.length === 0) return value;
     // A field the answer bounds more tightly than the request (a longer text, another pattern) stays as it was; the
@@ -474,6 +535,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
+}
+
+/** Two JSON values with the same text: what fitting a record kept of a member (written on writes only). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    // A member JSON.stringify refuses (a bigint): told apart as changed, so its echo is tried and checked.
+    return false;
+  }
 }
 
 /** How many list answers an operation keeps per store while the store does not change (scopes and queries). */

@@ -85,6 +85,12 @@ export interface ResourceMap {
   readonly resources: readonly Resource[];
   /** operationId → its resource and role; operations absent here are stateless. */
   readonly roles: ReadonlyMap<string, { readonly resource: Resource; readonly role: Role }>;
+  /**
+   * Path templates of one record each, in no collection: a PUT of an object and a GET answering one, stateless
+   * (a settings document, `/users/{id}/preferences`, `/parameter-examples/{a}/{b}`). What a PUT sends there is
+   * kept per session and concrete path, and its GET answers it (engine.ts); a DELETE forgets it.
+   */
+  readonly singletons: ReadonlySet<string>;
 }
 
 /** A user's corrections from an overlay file, in the same words as the `x-mock-*` extensions. */
@@ -209,7 +215,16 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
   }
   resources.sort((a, b) => a.key.localeCompare(b.key));
-  return { resources, roles };
+  const singletons = new Set<string>();
+  for (const [template, methods] of byPath) {
+    const put = stateless(methods.get('put'));
+    const get = stateless(methods.get('get'));
+    if (!put || !get || roles.has(put.operationId) || roles.has(get.operationId) || (pathItem(template)['x-mock-collection'] as unknown) === false) continue;
+    const sent = requestSchema(put);
+    const answered = responseSchema(get, successStatus(get, [200]) ?? 200);
+    if (sent && answered && typeOf(sent) === 'object' && typeOf(answered) === 'object') singletons.add(template);
+  }
+  return { resources, roles, singletons };
 }
 
 function shapeOf(template: string): string {

@@ -6,7 +6,8 @@
  * sent, how DELETE answers, whether an action sits under the item, what kind its id is (an integer, a uuid, a slug, a
  * composite key), which members are required, readOnly or writeOnly, which parameter styles its list takes (form with
  * and without explode, spaceDelimited, pipeDelimited, deepObject, headers), whether errors are documented and how
- * (an Error, a problem+json, none at all), in OpenAPI 3.0 or 3.1 (type lists for null).
+ * (an Error, a problem+json, none at all), in OpenAPI 3.0 or 3.1 (type lists for null); whether a create's body allows
+ * more than its answer holds, and whether one record sits in no collection (`/preferences`, `/things/{id}/settings`).
  */
 import { mulberry32 } from '../../random.js';
 
@@ -26,6 +27,10 @@ export function generateDocument(seed: number): GeneratedDocument {
   // mulberry32: the same document for a seed on every machine.
   const random = mulberry32(seed);
   const chance = (p: number): boolean => random() < p;
+  // Shapes added after seeds were kept as regression cases draw from a stream of their own, so every earlier draw
+  // (and the document a kept seed names) stays as it was; they only add to it.
+  const later = mulberry32(seed ^ 0x5bd1e995);
+  const laterChance = (p: number): boolean => later() < p;
   const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
   const shapes: string[] = [];
   const v31 = chance(0.4);
@@ -96,6 +101,12 @@ export function generateDocument(seed: number): GeneratedDocument {
       const input: Json = {};
       for (const [member, schema] of Object.entries(properties)) if (!(schema as Json)['readOnly'] && (member !== fieldName || !serverMadeId)) input[member] = schema;
       schemas[`New${Thing}`] = { type: 'object', required: required.filter((member) => member in input), properties: input };
+    }
+    // An answer narrower than its request (Rebilly's organization: any name sent, at most 60 characters answered).
+    if (ownInput && !parent && laterChance(0.4)) {
+      const input = schemas[`New${Thing}`] as { properties: Json };
+      input.properties['name'] = { type: 'string', minLength: 1, maxLength: 200 };
+      shapes.push(`${name}: a name of 200 characters sent, of 40 answered`);
     }
     const inputRef = { $ref: `#/components/schemas/${ownInput ? `New${Thing}` : Thing}` };
     const recordRef = { $ref: `#/components/schemas/${Thing}` };
@@ -190,10 +201,35 @@ export function generateDocument(seed: number): GeneratedDocument {
         },
       };
     }
+    if (!parent && laterChance(0.3)) {
+      // One record under each item, in no collection: its settings, written whole by PUT.
+      shapes.push(`${name}: settings under the item (GET, PUT)`);
+      paths[`${itemPath}/settings`] = {
+        parameters: itemOps['parameters'],
+        get: { ...operationId(`get${Thing}Settings`), responses: { '200': { description: 'the settings', content: { 'application/json': { schema: { $ref: '#/components/schemas/Settings' } } } }, ...errorsFor(404) } },
+        put: { ...operationId(`put${Thing}Settings`), requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Settings' } } } }, responses: { '200': { description: 'kept', content: { 'application/json': { schema: { $ref: '#/components/schemas/Settings' } } } }, ...errorsFor(400, 404) } },
+      };
+    }
     if (chance(0.25)) {
       shapes.push(`${name}: an event stream`);
       paths[`${itemPath}/events`] = { parameters: itemOps['parameters'], get: { ...operationId(`stream${Thing}Events`), responses: { '200': { description: 'events', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errorsFor(404) } } };
     }
+  }
+  if (laterChance(0.35)) {
+    // One record of the whole API, in no collection (`/preferences`): GET and PUT, and PATCH or DELETE at times.
+    const settingsRef = { $ref: '#/components/schemas/Settings' };
+    const answer = { description: 'the preferences', content: { 'application/json': { schema: settingsRef } } };
+    const preferences: Json = {
+      get: { ...operationId('getPreferences'), responses: { '200': answer } },
+      put: { ...operationId('putPreferences'), requestBody: { required: true, content: { 'application/json': { schema: settingsRef } } }, responses: { '200': answer, ...errorsFor(400) } },
+    };
+    if (laterChance(0.5)) preferences['patch'] = { ...operationId('patchPreferences'), requestBody: { required: true, content: { 'application/merge-patch+json': { schema: settingsRef } } }, responses: { '200': answer, ...errorsFor(400) } };
+    if (laterChance(0.3)) preferences['delete'] = { ...operationId('resetPreferences'), responses: { '204': { description: 'back to the defaults' } } };
+    paths['/preferences'] = preferences;
+    shapes.push(`/preferences: ${Object.keys(preferences).join(', ')}`);
+  }
+  if (Object.keys(paths).some((path) => path === '/preferences' || path.endsWith('/settings'))) {
+    schemas['Settings'] = { type: 'object', properties: { theme: { type: 'string', enum: ['light', 'dark'] }, pageSize: { type: 'integer', minimum: 1, maximum: 100 }, digest: { type: 'boolean' }, signature: v31 ? { type: ['string', 'null'], maxLength: 200 } : { type: 'string', nullable: true, maxLength: 200 } } };
   }
   if (chance(0.5)) paths['/health'] = { get: { ...operationId('health'), responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } } } } } } };
   if (chance(0.3)) paths['/export'] = { get: { ...operationId('exportAll'), responses: { '200': { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } } } };
