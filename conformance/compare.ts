@@ -16,12 +16,15 @@
  *   sent, a `date-time` answered; an integer sent, a string answered) is
  *   compared by meaning where it is answered, and not expected where it is not:
  *   the document promises no verbatim echo of a value its answer cannot carry;
+ *   one it cannot hold in any form (outside its enum, lengths, pattern or
+ *   bounds) is not expected at all;
  * - an empty object or array sent (`{}`, `[{}]`) may be left out of the answer.
  *
  * Everything here is iterative (explicit stacks, no recursion), so a target
  * answering 100,000-deep JSON cannot overflow the runner's stack.
  */
 import type { Finding } from './model.js';
+import { safePattern } from '../src/schema/index.js';
 import { isObject, mergeAllOf, schema, type Schema } from './generate.js';
 
 /**
@@ -83,7 +86,12 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
     const propertySchema = declared?.[key] ? schema(declared[key]) : undefined;
     // OpenAPI 3.0.3 §4.7.25 (3.1: JSON Schema's writeOnly): a writeOnly field is sent, never answered; its absence is right.
     if (propertySchema && mergeAllOf(propertySchema).writeOnly === true) continue;
-    if (propertySchema && !holdsVerbatim(value, propertySchema)) {
+    const holding = propertySchema ? answerHolds(value, propertySchema) : 'verbatim';
+    // A value outside what the answer allows (its enum, const, lengths, pattern, bounds) cannot come back in any
+    // form: the answer's value is the document's, whatever it is (Rebilly's organization `name`: any length sent,
+    // at most 60 answered).
+    if (holding === 'never') continue;
+    if (holding === 'by-meaning') {
       // Not expected as sent: absent or null is the document's own answer; a value must mean what was sent.
       const answered = actual[key];
       if (answered !== undefined && answered !== null && !sameMeaning(value, answered)) {
@@ -195,24 +203,48 @@ function matchesEach(expected: readonly unknown[], actual: readonly unknown[], i
 }
 
 /**
- * Whether the answer's schema for a field can hold a sent leaf as it was sent: its type (3.0 `nullable`, 3.1 type
- * lists), its format (a `date` is no `date-time`), its enum and its lengths, through `allOf`. Objects and arrays are
- * compared member by member instead.
+ * How the answer's schema for a field can hold a sent leaf: `verbatim`; `by-meaning` where its type or format differs
+ * (a `date` sent, a `date-time` answered; 3.0 `nullable`, 3.1 type lists), compared by what it means; `never` where
+ * the value breaks a word the answer sets on any value of its type (its enum or const, lengths, pattern, bounds).
+ * Through `allOf`; objects and arrays are compared member by member instead.
  */
-export function holdsVerbatim(value: unknown, s: Schema): boolean {
-  if (typeof value === 'object' && value !== null) return true;
+export function answerHolds(value: unknown, s: Schema): 'verbatim' | 'by-meaning' | 'never' {
+  if (typeof value === 'object' && value !== null) return 'verbatim';
   const parts: Schema[] = [s, ...(s.allOf ?? []).map((part) => schema(part))];
+  let never = false;
   for (const part of parts) {
-    const loose = part as { type?: unknown; nullable?: unknown; enum?: unknown; const?: unknown };
+    const loose = part as { type?: unknown; nullable?: unknown; enum?: unknown; const?: unknown; pattern?: unknown };
     const types = Array.isArray(loose.type) ? (loose.type as unknown[]) : loose.type === undefined ? undefined : [loose.type];
-    if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) return false;
-    if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) return false;
-    if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-    if (Array.isArray(loose.enum) && !loose.enum.some((option) => option === value)) return false;
-    if ('const' in loose && loose.const !== undefined && loose.const !== value) return false;
-    if (typeof value === 'string' && ((part.maxLength !== undefined && value.length > part.maxLength) || (part.minLength !== undefined && value.length < part.minLength))) return false;
+    if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) return 'by-meaning';
+    if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) return 'by-meaning';
+    if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'by-meaning';
+    if (Array.isArray(loose.enum) && !loose.enum.some((option) => option === value)) never = true;
+    if ('const' in loose && loose.const !== undefined && loose.const !== value) never = true;
+    if (typeof value === 'string' && ((part.maxLength !== undefined && value.length > part.maxLength) || (part.minLength !== undefined && value.length < part.minLength))) never = true;
+    if (typeof value === 'string' && typeof loose.pattern === 'string' && !matchesPattern(value, loose.pattern)) never = true;
+    if (typeof value === 'number' && outOfBounds(value, part)) never = true;
   }
-  return true;
+  return never ? 'never' : 'verbatim';
+}
+
+/**
+ * Run in linear time (the document is untrusted: `^(a+)+$` would hang a backtracking RegExp); a pattern the linear
+ * engine cannot run says nothing, and the value is taken as held.
+ */
+function matchesPattern(value: string, pattern: string): boolean {
+  return safePattern(pattern)?.test(value) ?? true;
+}
+
+/** Outside `minimum`/`maximum` (3.0's boolean `exclusive*` and 3.1's numeric ones). */
+function outOfBounds(value: number, s: Schema): boolean {
+  const loose = s as { minimum?: unknown; maximum?: unknown; exclusiveMinimum?: unknown; exclusiveMaximum?: unknown };
+  const min = typeof loose.minimum === 'number' ? loose.minimum : undefined;
+  const max = typeof loose.maximum === 'number' ? loose.maximum : undefined;
+  if (min !== undefined && (loose.exclusiveMinimum === true ? value <= min : value < min)) return true;
+  if (max !== undefined && (loose.exclusiveMaximum === true ? value >= max : value > max)) return true;
+  if (typeof loose.exclusiveMinimum === 'number' && value <= loose.exclusiveMinimum) return true;
+  if (typeof loose.exclusiveMaximum === 'number' && value >= loose.exclusiveMaximum) return true;
+  return false;
 }
 
 const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namesCollection } from './checks/delete-removes.js';
+import { namesCollection } from './links.js';
 import { runConformance } from './runner.js';
 import { readJsonBody, sendJson, sentJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
 

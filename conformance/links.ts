@@ -66,6 +66,17 @@ export interface LinkModel {
  */
 export const LOCATION_ID = '$response.header.Location#last-segment';
 
+/**
+ * The prefix of the runner's expression "the Location's last segment when the answer carries a Location, else this
+ * body field" (`…|else:$response.body#/credentialId`): for a record whose only id-like field may name another one.
+ */
+export const LOCATION_ID_ELSE = `${LOCATION_ID}|else:`;
+
+/** Whether an expression is one of the runner's own that read the create's Location. */
+export function readsLocation(expression: string): boolean {
+  return expression === LOCATION_ID || expression.startsWith(LOCATION_ID_ELSE);
+}
+
 /** The producer of an operation's path parameter: the link that binds it for this operation, else the kind that produces the name anywhere. */
 export function pathProducer(model: LinkModel, operation: Operation, name: string): Producer | undefined {
   return model.pathProducers.get(operation.operationId)?.get(name) ?? model.producers.get(name);
@@ -109,7 +120,7 @@ export function buildLinkModel(contract: Contract): LinkModel {
   for (const kind of kinds.values()) {
     for (const { link, operation } of kind.links) {
       for (const [qualified, expression] of Object.entries(link.parameters)) {
-        if (typeof expression !== 'string' || !(expression.startsWith('$response.body') || expression === LOCATION_ID)) continue;
+        if (typeof expression !== 'string' || !(expression.startsWith('$response.body') || readsLocation(expression))) continue;
         const name = unqualified(qualified);
         const parameter = linkParameter(operation, qualified);
         if (parameter?.in === 'path') {
@@ -140,7 +151,7 @@ function addParentProducers(contract: Contract, model: LinkModel, pathProducers:
     for (const target of kind.reads) {
       const idName = /\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(target.operation.pathTemplate)?.[1];
       const expression = Object.entries(target.link.parameters).find(([qualified]) => unqualified(qualified) === idName)?.[1];
-      if (typeof expression === 'string' && (expression.startsWith('$response.body') || expression === LOCATION_ID)) items.push({ shape: shapeOf(target.operation.pathTemplate), producer: { kind, expression } });
+      if (typeof expression === 'string' && (expression.startsWith('$response.body') || readsLocation(expression))) items.push({ shape: shapeOf(target.operation.pathTemplate), producer: { kind, expression } });
     }
   }
   if (items.length === 0) return;
@@ -186,9 +197,10 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
   if (items.length === 0) return undefined;
   const links = items.flatMap((item): LinkSpec[] => {
     const idName = /\{([^}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(item.pathTemplate)![1]!;
-    const expression = idExpression(response, idName);
+    const expression = idExpression(response, idName, create.pathTemplate);
     // `/badges/{id}.json`: the Location's last segment carries the suffix too (`24.json`), so only a body field names the id.
     if (!expression || (expression === LOCATION_ID && !item.pathTemplate.endsWith('}'))) return [];
+    if (expression.startsWith(LOCATION_ID_ELSE) && !item.pathTemplate.endsWith('}')) return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression.slice(LOCATION_ID_ELSE.length) } }];
     return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression } }];
   });
   return links.length > 0 ? { response, links } : undefined;
@@ -201,31 +213,54 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
  * (`thing_id`, `thingID`); else such a field of the record the body wraps in one member (`{ "data": {...} }`,
  * ReadMe's API); with none, the Location header's last segment.
  */
-function idExpression(response: ResponseSpec, idName: string): string | undefined {
+function idExpression(response: ResponseSpec, idName: string, collectionPath: string): string | undefined {
   const bodySchema = response.content.find((m) => /json/i.test(m.mediaType))?.schema;
   const pointer = (names: readonly string[]): string => `$response.body#/${names.map((name) => name.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  // The one field named like an id that does not say the collection may be a reference to another record
+  // (`credentialId` in a `/password-tokens` answer): the Location, when the answer carries one, names the record.
+  const expressionOf = (found: IdField, names: readonly string[]): string => (found.lone && !namesCollection(found.name, collectionPath) ? `${LOCATION_ID_ELSE}${pointer(names)}` : pointer(names));
   const field = idFieldOf(bodySchema, idName);
-  if (field) return pointer([field]);
+  if (field) return expressionOf(field, [field.name]);
   const members = propertiesOf(bodySchema);
   const wrappers = Object.entries(members).filter(([, member]) => Object.keys(propertiesOf(member)).length > 0);
   // One object member beside at most two others (paging, a request id): the record, wrapped.
   if (wrappers.length === 1 && Object.keys(members).length <= 3) {
     const [wrapper, member] = wrappers[0]!;
     const inner = idFieldOf(member, idName);
-    if (inner) return pointer([wrapper, inner]);
+    if (inner) return expressionOf(inner, [wrapper, inner.name]);
   }
   return LOCATION_ID;
 }
 
+interface IdField {
+  readonly name: string;
+  /** Found only as the one field named like an id, not by the path parameter's name. */
+  readonly lone: boolean;
+}
+
 /** The field of an object schema that names the record for `{idName}` (see idExpression), if any. */
-function idFieldOf(bodySchema: Parameters<typeof propertiesOf>[0], idName: string): string | undefined {
+function idFieldOf(bodySchema: Parameters<typeof propertiesOf>[0], idName: string): IdField | undefined {
   const properties = Object.keys(propertiesOf(bodySchema));
   const idLike = properties.filter((name) => /(^|_)id$|[a-z]Id$|ID$/.test(name));
   // `{event_type_name}` is the record's `name` (Svix), `{team_slug}` its `slug`: the parameter's last word, after `id`.
   const words = idName.split(/[_-]|(?=[A-Z])/);
   const lastWord = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
-  return properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => name.toLowerCase() === idName.toLowerCase()) ?? properties.find((name) => lastWord !== undefined && name === lastWord) ?? (idLike.length === 1 ? idLike[0] : undefined);
+  const named = properties.find((name) => name === idName) ?? properties.find((name) => name === 'id') ?? properties.find((name) => name.toLowerCase() === idName.toLowerCase()) ?? properties.find((name) => lastWord !== undefined && name === lastWord);
+  if (named !== undefined) return { name: named, lone: false };
+  return idLike.length === 1 ? { name: idLike[0]!, lone: true } : undefined;
 }
+
+/** Whether a parameter's name starts with the name of the collection at `collectionPath` (`petId`, `pet_id` for /pets). */
+export function namesCollection(parameter: string, collectionPath: string): boolean {
+  const plain = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const segment = collectionPath.split('/').filter((part) => part !== '' && !part.startsWith('{')).pop();
+  if (segment === undefined) return false;
+  const plural = plain(segment.replace(/\.[A-Za-z0-9]+$/, ''));
+  const singular = plural.replace(/(ies)$/, 'y').replace(/(s)$/, '');
+  const name = plain(parameter);
+  return singular !== '' && (name.startsWith(plural) || name.startsWith(singular));
+}
+
 
 /** `/pets/{petId}` is an item of `/pets`. */
 function sameResourcePath(collection: string, item: string): boolean {
@@ -274,6 +309,7 @@ export function evaluateExpression(expression: unknown, source: ExpressionSource
   if (expression === '$method') return source.method;
   if (expression === '$statusCode') return source.status;
   if (expression === LOCATION_ID) return lastSegment(source.responseHeaders?.['location']);
+  if (expression.startsWith(LOCATION_ID_ELSE)) return lastSegment(source.responseHeaders?.['location']) ?? evaluateExpression(expression.slice(LOCATION_ID_ELSE.length), source);
   const body = /^\$(request|response)\.body(?:#(.*))?$/.exec(expression);
   if (body) return resolvePointer(body[1] === 'request' ? source.requestBody : source.responseBody, body[2] ?? '');
   const header = /^\$response\.header\.(.+)$/.exec(expression);

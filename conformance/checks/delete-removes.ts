@@ -1,5 +1,5 @@
 import { answered } from '../requests/call.js';
-import { evaluateExpression, identityField, pathProducer } from '../links.js';
+import { evaluateExpression, identityField, namesCollection, pathProducer } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
@@ -84,14 +84,3 @@ export const deleteRemoves: CheckDefinition = {
     }
   },
 };
-
-/** Whether a parameter's name starts with the name of the collection at `collectionPath` (`petId`, `pet_id` for /pets). */
-export function namesCollection(parameter: string, collectionPath: string): boolean {
-  const plain = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const segment = collectionPath.split('/').filter((part) => part !== '' && !part.startsWith('{')).pop();
-  if (segment === undefined) return false;
-  const plural = plain(segment.replace(/\.[A-Za-z0-9]+$/, ''));
-  const singular = plural.replace(/(ies)$/, 'y').replace(/(s)$/, '');
-  const name = plain(parameter);
-  return singular !== '' && (name.startsWith(plural) || name.startsWith(singular));
-}

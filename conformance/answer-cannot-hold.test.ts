@@ -1,0 +1,84 @@
+/**
+ * A sent value the answer's own schema cannot hold in any form (outside its enum or const, its lengths, its pattern
+ * or its bounds) is expected back in no form: the answer's value is the document's (Rebilly's organization `name`,
+ * any length in the request and at most 60 in the answer; its payment token `method`, which the read's enum narrows).
+ * Derived from the schema: for each kind of word an answer can set, a value that breaks it and a value that keeps it,
+ * drawn by fast-check; the broken one expects nothing, the kept one is still compared (so a server that changes a
+ * value its answer could hold is still caught).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { answerHolds, compareFields } from './compare.js';
+import type { Schema } from './generate.js';
+import { casesForTier } from '../src/test-tier.js';
+
+const RUNS = casesForTier({ fast: 60, full: 300 });
+
+/** One answer member's word, a value that breaks it, a value that keeps it, and another value the answer could give. */
+interface Case {
+  readonly member: Schema;
+  readonly broken: unknown;
+  readonly kept: unknown;
+  readonly other: unknown;
+}
+
+/** A member schema as written in a document. */
+const word = (member: Record<string, unknown>): Schema => member as Schema;
+
+const text = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' });
+
+const cases: fc.Arbitrary<Case> = fc.oneof(
+  // maxLength: any longer text is past it.
+  fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 20 })).map(([max, extra]) => ({ member: word({ type: 'string', maxLength: max }), broken: 'x'.repeat(max + extra), kept: 'k'.repeat(max), other: 'o' })),
+  // minLength
+  fc.integer({ min: 2, max: 10 }).map((min) => ({ member: word({ type: 'string', minLength: min }), broken: 'b'.repeat(min - 1), kept: 'k'.repeat(min), other: 'o'.repeat(min) })),
+  // enum: a text the list lacks.
+  fc.uniqueArray(text, { minLength: 2, maxLength: 5 }).chain((options) =>
+    text.filter((candidate) => !options.includes(candidate)).map((outside) => ({ member: word({ type: 'string', enum: options }), broken: outside, kept: options[0], other: options[1] })),
+  ),
+  // const
+  fc.tuple(text, text).filter(([a, b]) => a !== b).map(([pinned, outside]) => ({ member: word({ type: 'string', const: pinned }), broken: outside, kept: pinned, other: undefined })),
+  // pattern: digits only; a text with a letter breaks it.
+  fc.tuple(fc.stringMatching(/^[0-9]{1,6}$/), fc.stringMatching(/^[0-9]{0,3}[a-z][0-9]{0,3}$/)).map(([digits, lettered]) => ({ member: word({ type: 'string', pattern: '^[0-9]+$' }), broken: lettered, kept: digits, other: `${digits}9` })),
+  // minimum and maximum, 3.0's boolean exclusive* included.
+  fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 1, max: 1000 }), fc.boolean()).map(([min, below, exclusive]) => ({ member: word({ type: 'integer', minimum: min, ...(exclusive ? { exclusiveMinimum: true } : {}) }), broken: exclusive ? min : min - below, kept: min + 1, other: min + 2 })),
+  fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 1, max: 1000 })).map(([max, above]) => ({ member: word({ type: 'integer', maximum: max }), broken: max + above, kept: max, other: max - 1 })),
+);
+
+const answerOf = (member: Schema): Schema => ({ type: 'object', properties: { field: member } });
+
+describe('a value the answer cannot hold in any form', () => {
+  it('is expected back in no form, whatever the answer holds for it', () => {
+    fc.assert(
+      fc.property(cases, fc.oneof(fc.constant(undefined), fc.constant(null), text, fc.integer()), (c, answered) => {
+        expect(answerHolds(c.broken, c.member)).toBe('never');
+        const actual = answered === undefined ? {} : { field: answered };
+        expect(compareFields({ field: c.broken }, actual, '/body', answerOf(c.member))).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('while a value it can hold is still expected back as sent', () => {
+    fc.assert(
+      fc.property(cases, (c) => {
+        expect(answerHolds(c.kept, c.member)).toBe('verbatim');
+        expect(compareFields({ field: c.kept }, { field: c.kept }, '/body', answerOf(c.member))).toEqual([]);
+        const changed = compareFields({ field: c.kept }, c.other === undefined ? {} : { field: c.other }, '/body', answerOf(c.member));
+        expect(changed.map((finding) => finding.pointer)).toEqual(['/body/field']);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a value of another type or format is still compared by what it means', () => {
+    expect(answerHolds('2026-11-27', { type: 'string', format: 'date-time' })).toBe('by-meaning');
+    expect(compareFields({ field: '2026-11-27' }, { field: '2026-11-27T00:00:00Z' }, '', answerOf({ type: 'string', format: 'date-time' }))).toEqual([]);
+    expect(compareFields({ field: '2026-11-27' }, { field: '2026-11-28T00:00:00Z' }, '', answerOf({ type: 'string', format: 'date-time' }))).toHaveLength(1);
+    expect(compareFields({ field: 7 }, { field: '7' }, '', answerOf({ type: 'string' }))).toEqual([]);
+  });
+
+  it('a pattern the runner cannot compile says nothing: the value is taken as held', () => {
+    expect(answerHolds('abc', { type: 'string', pattern: '(?<!' })).toBe('verbatim');
+  });
+});
