@@ -28,7 +28,7 @@ import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
-import { withIntegersAsSent } from './body-integers.js';
+import { withIntegersAsSent, withMessageAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
@@ -367,6 +367,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
       const message = body.longIntegers ? withIntegersAsSent(result.error.message, body.longIntegers) : result.error.message;
       return tell(fail(errors.error(result.error.code, message)));
     }
+    // The generic engine answers a refusal as a body (a rule's "No pet has id {petId}."): its message too.
+    if (body.longIntegers && result.status >= 400) result = { ...result, body: withMessageAsSent(result.body, body.longIntegers) };
     return tell(respond(result.status, result.body, corsHeaders, deprecationHeaders, withExtra(result.headers, unknownQuery), preferences, notes));
   };
 

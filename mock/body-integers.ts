@@ -133,3 +133,12 @@ export function withIntegersAsSent(message: string, found: readonly LongInteger[
   }
   return out;
 }
+
+/** An error body whose `message` names each long integer as sent (withIntegersAsSent); any other body as it is. */
+export function withMessageAsSent(body: unknown, found: readonly LongInteger[]): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const message = (body as Record<string, unknown>)['message'];
+  if (typeof message !== 'string') return body;
+  const written = withIntegersAsSent(message, found);
+  return written === message ? body : { ...body, message: written };
+}

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KitError } from '../src/kit-error.js';
 import { compileContract } from '../src/schema/index.js';
@@ -97,6 +98,22 @@ describe('x-mock-references', () => {
       expect((await client.send('DELETE', `/books/${String(book.body['id'])}`)).status).toBe(204);
       expect((await client.send('GET', `/loans/${String(loan.body['id'])}`)).status).toBe(404);
       expect((await client.send('DELETE', `/authors/${String(author.body['id'])}`)).status).toBe(204);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('a reference past 2^53-1', () => {
+  it("names the id as sent in the refusal's message, not the double JSON.parse rounded it to", async () => {
+    const { mock, close } = await library('long-references', { '/books': { 'x-mock-references': [{ field: 'authorId', to: '/authors' }] } });
+    try {
+      // Written as text: a JavaScript number cannot hold 2^53+1 to send it.
+      const answer = await request(`${mock.url}${mock.app.basePath}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Far","authorId":9007199254740993}' });
+      const body = (await answer.body.json()) as Record<string, unknown>;
+      expect(answer.statusCode).toBe(422);
+      expect(body['message']).toContain('9007199254740993');
+      expect(body['message']).not.toContain('9007199254740992');
     } finally {
       await close();
     }
