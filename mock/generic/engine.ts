@@ -30,7 +30,7 @@ import { sweepProofs, type ProofState } from './proof-sweep.js';
 import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
 import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
-import { isObject, jsonMedia, mergeAllOf, propertiesOf, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
+import { isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
 
@@ -235,6 +235,25 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return { records: members };
   };
 
+  /**
+   * A body without the members its request schema closes out (`additionalProperties: false`): under `--validation
+   * warn|off` such a body is let through, and a server ignores what it does not know rather than keep it (a stored
+   * `colour` the record schema has no word for, a `__proto__`). Strict validation refused it before it came here.
+   */
+  const closedRequests = new Map<string, ReadonlySet<string> | undefined>();
+  const knownMembers = (operation: Operation, body: unknown): unknown => {
+    if (!isObject(body)) return body;
+    let known = closedRequests.get(operation.operationId);
+    if (!closedRequests.has(operation.operationId)) {
+      const schema = requestSchema(operation);
+      const merged = schema ? mergeAllOf(schema) : undefined;
+      known = merged && merged.additionalProperties === false && !merged.oneOf && !merged.anyOf ? new Set(propertiesOf(merged).keys()) : undefined;
+      closedRequests.set(operation.operationId, known);
+    }
+    if (!known || Object.keys(body).every((name) => known.has(name))) return body;
+    return Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name)));
+  };
+
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
     let path = resource.itemPath;
     for (const name of resource.scopeParams) path = path.replace(`{${name}}`, encodeURIComponent(pathValue(input, name)));
@@ -302,7 +321,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
-          const sent = sentRecords(resource, input.body);
+          const sent = sentRecords(resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           const givenOf = (element: unknown): string | number | undefined => {
             const given = resource.idField && isObject(element) ? element[resource.idField] : undefined;
@@ -358,7 +377,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const id = idText(resource, input);
           const existing = store.get(resource.key, scope, id);
           if (!existing && !resource.upsert) return notFound(resource, `${singularOf(resource.name)} ${id}`);
-          const sent = sentRecords(resource, input.body);
+          const sent = sentRecords(resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           // One record at an item path: the first of an envelope's (`{ Items: [ {...} ] }`).
           const [body] = sent.records;
@@ -372,7 +391,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       case 'update':
         return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
-            const sent = sentRecords(resource, input.body);
+            const sent = sentRecords(resource, knownMembers(operation, input.body));
             if ('refused' in sent) return sent.refused;
             // One record at an item path (Xero's `POST /Items/{ItemID}`): the first of an envelope's.
             const [patch] = sent.records;

@@ -40,6 +40,20 @@ const DOCUMENT = {
         responses: { '200': { description: 'a token, as the document narrows it', content: json({ $ref: '#/components/schemas/CashToken' }) }, '404': { description: 'none', content: json(ERROR) } },
       },
     },
+    '/notes': {
+      post: {
+        operationId: 'createNote',
+        requestBody: { required: true, content: json({ type: 'object', required: ['text'], additionalProperties: false, properties: { text: { type: 'string', maxLength: 100 } } }) },
+        responses: { '201': { description: 'the note', content: json({ $ref: '#/components/schemas/Note' }) }, '400': { description: 'refused', content: json(ERROR) } },
+      },
+    },
+    '/notes/{noteId}': {
+      get: {
+        operationId: 'getNote',
+        parameters: [{ name: 'noteId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+        responses: { '200': { description: 'the note', content: json({ $ref: '#/components/schemas/Note' }) }, '404': { description: 'none', content: json(ERROR) } },
+      },
+    },
     '/settings/{userId}/{section}': {
       parameters: [
         { name: 'userId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
@@ -65,6 +79,7 @@ const DOCUMENT = {
       CashInput: { type: 'object', required: ['method'], additionalProperties: false, properties: { method: { type: 'string', enum: ['cash'] } } },
       CardToken: { type: 'object', required: ['id', 'method', 'last4'], properties: { id: { type: 'integer', readOnly: true }, method: { type: 'string', enum: ['card'] }, last4: { type: 'string', pattern: '^[0-9]{4}$' } } },
       CashToken: { type: 'object', required: ['id', 'method'], properties: { id: { type: 'integer', readOnly: true }, method: { type: 'string', enum: ['cash'] }, last4: { type: 'string' } } },
+      Note: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
       Settings: {
         type: 'object',
         properties: { theme: { type: 'string', enum: ['light', 'dark'] }, fontSize: { type: 'integer', minimum: 8, maximum: 40 }, digest: { type: 'boolean' } },
@@ -133,5 +148,31 @@ describe('what a write keeps', () => {
     const refused = await client.send('PUT', '/settings/11/display', { json: { theme: 'neon' } });
     expect(refused.status).toBe(400);
     expect((await client.send('GET', '/settings/11/display')).body).toEqual({ theme: 'light', fontSize: 12, digest: false });
+  });
+});
+
+describe('under --validation warn', () => {
+  const work = mkdtempSync(join(tmpdir(), 'kept-writes-warn-'));
+  const file = join(work, 'kept-writes.json');
+  let mock: RunningMock;
+  let client: ForeignClient;
+  beforeAll(async () => {
+    writeFileSync(file, JSON.stringify(DOCUMENT));
+    mock = await startMock({ port: 0, specPath: file, quiet: true, log: () => {}, validation: 'warn' });
+    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+  });
+  afterAll(async () => {
+    await client.close();
+    await mock.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('a member a closed request schema has no word for is let through and dropped, not kept ("__proto__" too)', async () => {
+    const created = await client.send('POST', '/notes', { json: JSON.parse('{"text":"hi","colour":"red","__proto__":{"polluted":true}}') as unknown });
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.body as object).sort()).toEqual(['id', 'text']);
+    const read = await client.send('GET', `/notes/${String((created.body as { id: number }).id)}`);
+    expect(Object.keys(read.body as object).sort()).toEqual(['id', 'text']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
