@@ -441,11 +441,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           return record ? withEchoAnswer(operation, answer, record) : answer;
         }
         case 'put':
-          if (isObject(input.body)) kept.set(key, immutableJson(input.body));
+          if (isObject(input.body)) keep(kept, key, immutableJson(input.body));
           return answer;
         case 'patch': {
           const base = kept.get(key);
-          if (isObject(input.body) && base) kept.set(key, immutableJson(mergePatch(base, input.body) as StoredRecord));
+          if (isObject(input.body) && base) keep(kept, key, immutableJson(mergePatch(base, input.body) as StoredRecord));
           return answer;
         }
         case 'delete':
@@ -458,6 +458,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
   /** Each session store's singletons (a reset store is a new object: its singletons go with it). */
   const singletons = new WeakMap<GenericStore, Map<string, StoredRecord>>();
+  /**
+   * Kept newest last; past MAX_SINGLETONS paths (a client writing to ever new ones: `/a/{x}/{y}` takes any text) the
+   * oldest is forgotten, so a store's memory stays bounded beside the session memory budget, which counts records.
+   */
+  const keep = (kept: Map<string, StoredRecord>, key: string, record: StoredRecord): void => {
+    kept.delete(key);
+    kept.set(key, record);
+    if (kept.size > MAX_SINGLETONS) kept.delete(kept.keys().next().value!);
+  };
 
   /** An operation's example answer, with what its client sent echoed where the answer declares it. */
   const exampleHandler = (operation: Operation): BoundHandler => {
@@ -567,6 +576,9 @@ function sameJson(a: unknown, b: unknown): boolean {
     return false;
   }
 }
+
+/** How many records at paths of no collection one store keeps (engine.ts singletonHandler). */
+const MAX_SINGLETONS = 1_000;
 
 /** How many list answers an operation keeps per store while the store does not change (scopes and queries). */
 const KEPT_LIST_ANSWERS = 32;

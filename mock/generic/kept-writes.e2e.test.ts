@@ -5,7 +5,7 @@
  *   create answers what was sent; the read answers what its schema allows (engine.ts `refitted`).
  * - one record at a path of no collection (`/settings/{userId}/{section}`: GET, PUT, PATCH and DELETE): what
  *   a PUT sent is what the GET answers, per concrete path and per session; PATCH merges; DELETE forgets (infer.ts
- *   `singletons`).
+ *   `singletons`), at most 1,000 paths per session.
  * Every answer is checked against the document (foreign-client.ts throws on any that breaks it).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -142,6 +142,17 @@ describe('what a write keeps', () => {
     expect((await client.send('GET', '/settings/9/mail')).body).toMatchObject({ fontSize: 10 });
     expect((await client.send('DELETE', '/settings/9/mail')).status).toBe(204);
     expect((await client.send('GET', '/settings/9/mail')).body).toEqual({ theme: 'light', fontSize: 12, digest: false });
+  });
+
+  it('keeps at most 1,000 such records per session: past them the oldest is forgotten, so memory stays bounded', async () => {
+    const session = { 'x-mock-session': 'kept-writes-many' };
+    // 1,001 PUTs, each to a path of its own (bounded: one loop of loopback requests, eight at a time).
+    for (let start = 1; start <= 1001; start += 8) {
+      await Promise.all(Array.from({ length: Math.min(8, 1002 - start) }, (_, i) => client.send('PUT', `/settings/${start + i}/mail`, { json: { fontSize: 9 }, headers: session })));
+    }
+    expect((await client.send('GET', '/settings/1/mail', { headers: session })).body).toEqual({ theme: 'light', fontSize: 12, digest: false });
+    expect((await client.send('GET', '/settings/2/mail', { headers: session })).body).toMatchObject({ fontSize: 9 });
+    expect((await client.send('GET', '/settings/1001/mail', { headers: session })).body).toMatchObject({ fontSize: 9 });
   });
 
   it('a PUT the document refuses keeps nothing', async () => {
