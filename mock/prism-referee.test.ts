@@ -33,7 +33,7 @@ import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { Category, Order, Pet } from '../src/types.js';
 import { createContractClient, type ContractClient, type Exchange } from './test-support/contract-client.js';
 import { startTestMock, type TestMock } from './test-support/harness.js';
-import { freePort } from '../conformance/test-support/prism.js';
+import { onFreePort } from '../conformance/test-support/prism.js';
 
 const PRISM = join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism');
 const PLANT = 'x-referee-plant';
@@ -93,12 +93,17 @@ beforeAll(async () => {
   upstream = await startUpstream(t.mock.url);
   const address = upstream.address();
   const upstreamUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const port = await freePort();
-  prism = spawn(PRISM, ['proxy', join(PACKAGE_ROOT, 'openapi.yaml'), upstreamUrl, '--errors', '--port', String(port), '--host', '127.0.0.1'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  prism.stdout?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
-  prism.stderr?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
-  const url = `http://127.0.0.1:${port}`;
-  await waitForPrism(url);
+  // Another process may take the free port before Prism binds it (EADDRINUSE): onFreePort tries another, up to three times.
+  const url = await onFreePort(async (port) => {
+    prismLog = '';
+    const started = spawn(PRISM, ['proxy', join(PACKAGE_ROOT, 'openapi.yaml'), upstreamUrl, '--errors', '--port', String(port), '--host', '127.0.0.1'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    prism = started;
+    started.stdout?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
+    started.stderr?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
+    const at = `http://127.0.0.1:${port}`;
+    await waitForPrism(at);
+    return at;
+  });
   via = createContractClient({ origin: url, compiled: t.compiled, connections: 4 });
 }, 180_000);
 

@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
-import { freePort } from '../test-support/prism.js';
+import { onFreePort } from '../test-support/prism.js';
 import type { RunReport } from '../model.js';
 import { frontEndSession, passOn, referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startTestProxy, startUpstream, type Step } from './test-support/servers.js';
 
@@ -119,18 +119,22 @@ describe.skipIf(!referencePresent)('Prism’s validating proxy as referee, on th
 
   beforeAll(async () => {
     relay = await startUpstream(passOn(() => current));
-    const port = await freePort();
-    prism = spawn(PRISM, ['proxy', REF_SPEC, relay.url, '--port', String(port), '--host', '127.0.0.1'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    prism.stdout?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
-    prism.stderr?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
-    prismUrl = `http://127.0.0.1:${port}`;
-    // Bounds a hang only: Prism took more than 45 s to start on a busy 2-core machine.
-    const deadline = Date.now() + 150_000;
-    while (!/listening on/.test(prismLog)) {
-      if (prism.exitCode !== null) throw new Error(`prism exited with ${prism.exitCode}: ${prismLog}`);
-      if (Date.now() > deadline) throw new Error(`prism did not listen within 150 s: ${prismLog}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    // Another process may take the free port before Prism binds it (EADDRINUSE): onFreePort tries another, up to three times.
+    prismUrl = await onFreePort(async (port) => {
+      prismLog = '';
+      const started = spawn(PRISM, ['proxy', REF_SPEC, relay.url, '--port', String(port), '--host', '127.0.0.1'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      prism = started;
+      started.stdout?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
+      started.stderr?.on('data', (chunk: Buffer) => (prismLog = `${prismLog}${chunk.toString()}`.slice(-20_000)));
+      // Bounds a hang only: Prism took more than 45 s to start on a busy 2-core machine.
+      const deadline = Date.now() + 150_000;
+      while (!/listening on/.test(prismLog)) {
+        if (started.exitCode !== null) throw new Error(`prism exited with ${started.exitCode}: ${prismLog}`);
+        if (Date.now() > deadline) throw new Error(`prism did not listen within 150 s: ${prismLog}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      return `http://127.0.0.1:${port}`;
+    });
   }, 180_000);
   afterAll(async () => {
     if (prism?.pid !== undefined && prism.exitCode === null) {
