@@ -41,7 +41,7 @@ import { createChaos, type Fault } from './faults.js';
 import { documentBasePath } from './generic/base-path.js';
 import { servesPetStore } from './generic/detect.js';
 import type { createGenericEngine, GenericSettings } from './generic/engine.js';
-import { bindToRegistry, type BoundHandler, type MockEngine } from './generic/seam.js';
+import { bindToRegistry, type BoundHandler, type CarriedData, type CarriedVerdict, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
@@ -126,6 +126,10 @@ export interface MockApp {
   startBackground(): void;
   /** Stops what the core does in the background (the generic engine's proof sweep); it still answers after. */
   close(): void;
+  /** The generic engine's data, for the core of a reloaded document (watch.ts); undefined for the Pet Store's. */
+  carry(): CarriedData | undefined;
+  /** Whether the generic engine kept the data it was handed at its start (watch.ts says so), when it was handed any. */
+  readonly carried: CarriedVerdict | undefined;
 }
 
 /**
@@ -427,6 +431,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
     basePath,
     startBackground: () => engine?.startBackground?.(),
     close: () => engine?.close?.(),
+    carry: () => engine?.carry?.(),
+    carried: engine?.carried,
     handle(request) {
       // The document and its docs page are public and read-only: any page may read them.
       const page = docs?.answer(request.method, request.path);

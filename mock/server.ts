@@ -135,12 +135,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const onDrop = (session: string, reason: SessionDropReason): void =>
     log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`);
   const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
-  const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp): Promise<MockApp> => {
+  const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp, carry = false): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
     const startup = servesPetStore(from.contract) && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
-    const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop } : undefined;
+    const carried = carry ? previous?.carry() : undefined;
+    const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({

@@ -47,6 +47,10 @@ export function createLiveApp(initial: MockApp): LiveApp {
     },
     startBackground: () => current.startBackground(),
     close: () => current.close(),
+    carry: () => current.carry(),
+    get carried() {
+      return current.carried;
+    },
     swap(next) {
       current.close();
       current = next;
@@ -68,7 +72,8 @@ export interface WatchSources {
   loadCompiled(specPath: string): Promise<CompiledContract>;
   loadInitial(compiled: CompiledContract): Promise<StoreSnapshot>;
   makeRegistry(initial: StoreSnapshot): StoreRegistry;
-  makeApp(compiled: CompiledContract, registry: StoreRegistry, previous: MockApp): Promise<MockApp>;
+  /** `carry`: hand the previous core's generic data to the new one (a document reloaded, not the fixtures). */
+  makeApp(compiled: CompiledContract, registry: StoreRegistry, previous: MockApp, carry: boolean): Promise<MockApp>;
   readonly log: (line: string) => void;
 }
 
@@ -118,12 +123,16 @@ export function watchSources(sources: WatchSources): { close(): void } {
     const unkept = what.fixtures || !petStore ? [] : validateSnapshot(held, nextCompiled, 'reachable');
     const keep = !what.fixtures && petStore && unkept.length === 0;
     const registry = keep ? previous : sources.makeRegistry(nextInitial);
-    live.swap(await sources.makeApp(nextCompiled, registry, live));
+    // Another document's data is the generic engine's: the new core is handed it, and keeps it where it still fits.
+    const next = await sources.makeApp(nextCompiled, registry, live, !what.fixtures && !petStore);
+    live.swap(next);
     compiled = nextCompiled;
     initial = nextInitial;
     const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined, what.behaviour ? `the behaviour module ${basename(sources.behaviourFile ?? '')}` : undefined].filter(Boolean);
-    const why = unkept.length > 0 ? ` (the data held does not satisfy the new document: ${describeProblems(held, unkept)})` : '';
-    log(`watch: reloaded ${parts.join(' and ')}; ${keep ? 'the data is kept' : `the data starts again from the fixtures${why}`}`);
+    const carried = petStore ? undefined : next.carried;
+    const kept = keep || carried?.kept === true;
+    const why = unkept.length > 0 ? ` (the data held does not satisfy the new document: ${describeProblems(held, unkept)})` : carried?.why !== undefined ? ` (the data held does not satisfy the new document: ${carried.why})` : '';
+    log(`watch: reloaded ${parts.join(' and ')}; ${kept ? 'the data is kept' : `the data starts again from the fixtures${why}`}`);
   };
 
   const schedule = (kind: 'spec' | 'fixtures' | 'behaviour'): void => {

@@ -29,7 +29,7 @@ import { createAnswerPlans } from './plans.js';
 import { sweepProofs, type ProofState } from './proof-sweep.js';
 import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
-import type { BoundHandler, MockEngine, OperationInput } from './seam.js';
+import type { BoundHandler, CarriedData, CarriedVerdict, MockEngine, OperationInput } from './seam.js';
 import { isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
@@ -57,6 +57,8 @@ export interface GenericSettings {
   readonly maxSessionMemory?: number;
   /** Told of each session dropped by a bound, for the same log line as the Pet Store's (server.ts). */
   readonly onSessionDrop?: (session: string, reason: SessionDropReason) => void;
+  /** The previous engine's data, kept where it fits this document (`--watch` reloading an edited document). */
+  readonly carried?: CarriedData;
 }
 
 export interface GenericEngine extends MockEngine {
@@ -547,14 +549,50 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // A behaviour module's hooks around them (--behaviour), checked against the document now.
   const handlers = settings.behaviour ? withHooks(settings.behaviour.module, settings.behaviour.file, contract.operations, ownHandlers, registry, resources) : ownHandlers;
 
+  const carried = settings.carried ? carryOver(settings.carried) : undefined;
+
   const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor });
   // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
   const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
   const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };
 
+  /**
+   * Loads the data a previous engine held into this one's stores when every collection is still one of this
+   * document's and every record still satisfies its record schema; else keeps the initial data and says what did not
+   * fit (the first collection or record, with the document's words).
+   */
+  function carryOver(data: CarriedData): CarriedVerdict {
+    const byKey = new Map(resources.resources.map((resource) => [resource.key, resource]));
+    for (const { session, state } of data.stores) {
+      const where = session === undefined ? 'the default store' : `session ${session}`;
+      for (const [key, scopes] of Object.entries(state)) {
+        const resource = byKey.get(key);
+        if (!resource) return { kept: false, why: `${where} holds records of ${key}, which is no longer a collection of the document` };
+        if (!resource.recordSchema) continue;
+        for (const [scope, records] of Object.entries(scopes)) {
+          for (const [index, record] of records.entries()) {
+            const [problem] = compiled.validate(resource.recordSchema, record, 'response');
+            if (problem) return { kept: false, why: `${where}: ${key}${scope === '' ? '' : ` (${scope})`} record ${index}${problem.pointer} ${problem.message}` };
+          }
+        }
+      }
+    }
+    for (const { session, state } of data.stores) {
+      const refused = registry.load(state, session);
+      if (refused !== undefined) {
+        // Nothing half carried: every store starts again from the initial data.
+        registry.reset();
+        return { kept: false, why: refused };
+      }
+    }
+    return { kept: true };
+  }
+
   return {
     resources,
     proofs,
+    carry: () => ({ stores: [{ state: registry.get().snapshot() }, ...registry.sessions().map((session) => ({ session, state: registry.get(session).snapshot() }))] }),
+    ...(carried ? { carried } : {}),
     startBackground: () => sweep?.start(),
     close: () => sweep?.stop(),
     handlers,

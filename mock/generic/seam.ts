@@ -12,6 +12,7 @@ import type { ErrorFactory } from '../errors.js';
 import type { Handler, HandlerResult } from '../handlers/types.js';
 import type { LocationOf } from '../location.js';
 import type { MockResponse } from '../message.js';
+import type { GenericState } from './store.js';
 
 export interface OperationInput {
   /** The `X-Mock-Session` name, or undefined for the default store. */
@@ -24,6 +25,20 @@ export interface OperationInput {
 }
 
 export type BoundHandler = (input: OperationInput) => HandlerResult;
+
+/**
+ * The data of a generic engine handed to the next one when `--watch` reloads the document (watch.ts): the default
+ * store's records and each session's, by collection and scope, as `GET /__mock/state` exports them.
+ */
+export interface CarriedData {
+  readonly stores: readonly { readonly session?: string; readonly state: GenericState }[];
+}
+
+/** Whether the engine kept the data it was handed (CarriedData), and if not, why: said in the reload's log line. */
+export interface CarriedVerdict {
+  readonly kept: boolean;
+  readonly why?: string;
+}
 
 /** What answers a document's operations, besides the core: the handlers, the errors' shape, sessions, the admin surface. */
 export interface MockEngine {
@@ -38,6 +53,10 @@ export interface MockEngine {
   startBackground?(): void;
   /** Stops what the engine does in the background (the generic engine's proof sweep): the mock closes, or is replaced. */
   close?(): void;
+  /** Its data, for the engine of a reloaded document (the generic engine; the Pet Store keeps its registry instead). */
+  carry?(): CarriedData;
+  /** What became of the data it was handed at its start, when it was handed any. */
+  readonly carried?: CarriedVerdict;
 }
 
 /** The Pet Store's handlers, each given the store of the request's session. */
