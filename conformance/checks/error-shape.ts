@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { responseFor, type Contract } from '../../src/contract/index.js';
+import { documentErrorSchema, responseFor, type Contract } from '../../src/contract/index.js';
 import { isObject, mergeAllOf } from '../generate.js';
 import { bodyDiagnostics, NOT_APPLICABLE, verdictOf, type JudgedExchange } from '../judge.js';
 import type { Finding } from '../model.js';
@@ -56,17 +56,9 @@ export const errorShape: CheckDefinition = {
   },
 };
 
-const cache = new WeakMap<Contract, OpenAPIV3.SchemaObject | null>();
-
-/** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error. */
+/** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error (src/contract/error-schema.ts). */
 export function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
-  const known = cache.get(contract);
-  if (known !== undefined) return known ?? undefined;
-  const fromUnmatched = contract.unmatched.unknownPath?.content.find((m) => /json/i.test(m.mediaType))?.schema;
-  const fromComponents = contract.document.components?.schemas?.['Error'] as OpenAPIV3.SchemaObject | undefined;
-  const schema = fromUnmatched ?? fromComponents;
-  cache.set(contract, schema ?? null);
-  return schema;
+  return documentErrorSchema(contract);
 }
 
 /** The JSON schema this error answer is judged by: its documented response's, the unmatched request's, else the document's Error schema. */

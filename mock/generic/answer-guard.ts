@@ -15,7 +15,7 @@
  *
  * The hot path stays a lookup: a check passed by an immutable body is remembered by its identity (mock/json.ts).
  */
-import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
+import { documentErrorSchema, type MediaTypeSpec, type Operation } from '../../src/contract/index.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import { preferredMediaType } from '../accept.js';
@@ -23,7 +23,7 @@ import type { ErrorFactory } from '../errors.js';
 import { immutableJson, isImmutableJson } from '../json.js';
 import { copiedHeaders, type MockResponse } from '../message.js';
 import { fitTo, type Problems } from './conform.js';
-import { documentedErrorBody, type ErrorWords } from './errors.js';
+import { documentedErrorBody, errorBodyOf, type ErrorWords } from './errors.js';
 import type { ValueGenerator } from './generate.js';
 import { concreteMediaType, textOf } from './media-text.js';
 import { answerSpot, CANNOT_GENERATE, CANNOT_GENERATE_STATUS } from './unmakeable.js';
@@ -194,6 +194,16 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     return withoutBody(out);
   };
 
+  /** An error of a status its operation does not document, reshaped into the document-wide Error schema. */
+  const documentError = documentErrorSchema(compiled.contract);
+  const inDocumentErrorShape = (response: MockResponse, status: number): MockResponse => {
+    if (!documentError || !isObject(response.body) || response.raw !== undefined) return response;
+    if (valid(documentError, response.body)) return response;
+    const body = errorBodyOf(documentError, [], wordsOf(status, response.body), generator, valid);
+    if (body === undefined || !valid(documentError, body)) return response;
+    return withBody({ ...response, headers: { ...response.headers, 'content-type': 'application/json' } }, immutableJson(body));
+  };
+
   const conform = (operation: Operation, response: MockResponse, accept?: string): MockResponse => {
     const validators = compiled.operations.get(operation.operationId);
     if (!validators || response.raw !== undefined) return response;
@@ -208,8 +218,9 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     const immutableBody = isImmutableJson(body) ? body : undefined;
     if (status === response.status && immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
     let verdict = validators.response(status, headers, body);
-    // A status of a class the operation documents none of: the one the request deserves, as it is.
-    if (verdict.statusKey === undefined) return { ...response, headers };
+    // A status of a class the operation documents none of: the one the request deserves, in the document's Error
+    // shape where it has one (src/contract/error-schema.ts, the runner's rule too), else as it is.
+    if (verdict.statusKey === undefined) return status >= 400 ? inDocumentErrorShape({ ...response, headers }, status) : { ...response, headers };
     if (verdict.diagnostics.length === 0 && status === response.status) {
       if (immutableBody) rememberPass(immutableBody, plan, headers);
       return { ...response, headers };

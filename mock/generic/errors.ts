@@ -68,14 +68,21 @@ export function documentedErrorBody(
   if (!spec) return { kind: 'plain' };
   const media = jsonMedia(spec.content);
   if (!media) return { kind: 'body', body: undefined };
-  const schema = media.schema ?? {};
-  const bases: unknown[] = [...media.examples.values(), ...[0, 1, 2].map((variant) => generator.value(schema, 'response', variant)).filter((value) => value !== undefined)];
+  return { kind: 'body', body: errorBodyOf(media.schema ?? {}, [...media.examples.values()], words, generator, valid) };
+}
+
+/**
+ * An error body of `schema` that says `words` where its fields allow: an example (or a generated value) with the
+ * message, code and status filled in; the first valid one, else the first made.
+ */
+export function errorBodyOf(schema: Schema, examples: readonly unknown[], words: ErrorWords, generator: ValueGenerator, valid: (schema: Schema, value: unknown) => boolean): unknown {
+  const bases: unknown[] = [...examples, ...[0, 1, 2].map((variant) => generator.value(schema, 'response', variant)).filter((value) => value !== undefined)];
   for (const base of bases) {
     const filled = isObject(base) ? fill(structuredClone(base), schema, words, 0) : base;
-    if (valid(schema, filled)) return { kind: 'body', body: filled };
-    if (valid(schema, base)) return { kind: 'body', body: base };
+    if (valid(schema, filled)) return filled;
+    if (valid(schema, base)) return base;
   }
-  return { kind: 'body', body: bases[0] };
+  return bases[0];
 }
 
 /** Says what went wrong in the fields made for it, where their types allow; `{ error: { message } }` too. */

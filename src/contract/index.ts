@@ -5,6 +5,7 @@ import { buildContract, type BuildOptions, type Contract } from './model.js';
 
 export * from './model.js';
 export { deriveOperationId } from './operation-ids.js';
+export { documentErrorSchema } from './error-schema.js';
 export { WarningList } from './warnings.js';
 export { loadDocument, type LoadedDocument, type LoadOptions, type OasVersion } from './load.js';
 
