@@ -128,7 +128,7 @@ const ENVELOPE_MEMBERS = ['data', 'items', 'results', 'records', 'content', 'ent
 /**
  * A page's records: the body itself when it is an array, else the array an envelope object holds: the member named
  * as the path's last segment (Xero's `GET /BankTransfers` → `{"BankTransfers": [...], "Warnings": [...]}`), one named
- * as lists usually are, or its only array member. Undefined when there is none.
+ * as lists usually are (in any case), its only array member, or its only array of objects. Undefined when there is none.
  */
 function pageItems(body: unknown, lastSegment: string): unknown[] | undefined {
   if (Array.isArray(body)) return body;
@@ -136,10 +136,13 @@ function pageItems(body: unknown, lastSegment: string): unknown[] | undefined {
   const record = body as Record<string, unknown>;
   const ownName = Object.keys(record).find((key) => key.toLowerCase() === lastSegment.toLowerCase() && Array.isArray(record[key]));
   if (ownName !== undefined) return record[ownName] as unknown[];
-  const named = ENVELOPE_MEMBERS.map((name) => record[name]).find((value) => Array.isArray(value));
-  if (named !== undefined) return named as unknown[];
+  const namedKey = Object.keys(record).find((key) => ENVELOPE_MEMBERS.includes(key.toLowerCase()) && Array.isArray(record[key]));
+  if (namedKey !== undefined) return record[namedKey] as unknown[];
   const arrays = Object.values(record).filter((value): value is unknown[] => Array.isArray(value));
-  return arrays.length === 1 ? arrays[0] : undefined;
+  if (arrays.length === 1) return arrays[0];
+  // SCIM's ListResponse: `Resources` beside `schemas` (strings); the one array holding objects holds the records.
+  const ofObjects = arrays.filter((value) => value.length > 0 && value.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)));
+  return ofObjects.length === 1 ? ofObjects[0] : undefined;
 }
 
 /** Each other filter the record has a field for: its own value keeps the record in, another value leaves it out. */

@@ -30,7 +30,7 @@ import { sweepProofs, type ProofState } from './proof-sweep.js';
 import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
 import type { BoundHandler, CarriedData, CarriedVerdict, MockEngine, OperationInput } from './seam.js';
-import { isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, type JsonObject, type Schema } from './schemas.js';
+import { isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
 
@@ -155,10 +155,22 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       }
     }
     const next = String(store.nextNumber(resource.key));
-    // A sequence number the path parameter refuses (Adyen's deviceId: exactly 30 characters) gives way to one of its schema.
-    if (resource.idSchema && !valid(resource.idSchema, next)) {
-      const candidate = ids.value(resource.idSchema, 'response', 0, 1, resource.idParam);
-      if (typeof candidate === 'string' && candidate !== '' && valid(resource.idSchema, candidate)) return candidate;
+    // A sequence number the path parameter or the record's id field refuses (Adyen's deviceId: exactly 30
+    // characters; PagerDuty's SCIM ids: 26 to 100) gives way to a value of their schemas: an id the record's field
+    // refused would be replaced in the record by another, and the record answered under an id its path does not hold.
+    const fieldTyped = s !== undefined && typeOf(s) === 'string';
+    const fits = (candidate: string): boolean => (!fieldTyped || valid(s, candidate)) && (!resource.idSchema || valid(resource.idSchema, candidate));
+    if (fits(next)) return next;
+    // Too short (at least 26 characters): the sequence number padded with zeros stays unique.
+    const minimum = Math.max(fieldTyped ? (s.minLength ?? 0) : 0, resource.idSchema?.minLength ?? 0);
+    const padded = next.padStart(minimum, '0');
+    if (padded !== next && fits(padded) && !store.get(resource.key, scopeOfParams, padded)) return padded;
+    for (const from of [resource.idSchema, fieldTyped ? s : undefined]) {
+      if (!from) continue;
+      for (let variant = 0; variant < 8; variant += 1) {
+        const candidate = ids.value(from, 'response', variant, 1, resource.idParam);
+        if (typeof candidate === 'string' && candidate !== '' && fits(candidate) && !store.get(resource.key, scopeOfParams, candidate)) return candidate;
+      }
     }
     return next;
   };

@@ -425,7 +425,9 @@ function listShapeOf(schema: Schema | undefined, batchKey?: string): { shape: Li
   const properties = propertiesOf(schema);
   const arrays = [...properties].filter(([, p]) => typeOf(p) === 'array');
   // Beside other arrays (Xero's `Warnings`), the member the records travel in (`BankTransactions`) holds them.
-  const chosen = arrays.find(([name]) => ENVELOPE_KEYS.includes(name)) ?? (arrays.length === 1 ? arrays[0] : arrays.find(([name]) => name === batchKey));
+  // SCIM's ListResponse says `Resources` beside its `schemas` (strings): a known name in any case, else the one array of objects.
+  const ofRecords = arrays.filter(([, p]) => typeOf(itemsOf(p) ?? {}) === 'object');
+  const chosen = arrays.find(([name]) => ENVELOPE_KEYS.includes(name.toLowerCase())) ?? (arrays.length === 1 ? arrays[0] : arrays.find(([name]) => name === batchKey)) ?? (ofRecords.length === 1 ? ofRecords[0] : undefined);
   if (!chosen) return undefined;
   const numeric = (name: string): boolean => ['integer', 'number'].includes(typeOf(properties.get(name)!) ?? '');
   const totalKey = TOTAL_KEYS.find((name) => properties.has(name) && numeric(name));
