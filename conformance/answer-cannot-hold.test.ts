@@ -82,3 +82,16 @@ describe('a value the answer cannot hold in any form', () => {
     expect(answerHolds('abc', { type: 'string', pattern: '(?<!' })).toBe('verbatim');
   });
 });
+
+describe('a member the answer marks readOnly, at any depth', () => {
+  it('is not expected back, inside an envelope or a nested record either (PagerDuty: { rule: { created_at } })', async () => {
+    const { sentFieldsReflected } = await import('./compare.js');
+    const rule: Schema = word({ type: 'object', properties: { name: { type: 'string' }, created_at: { type: 'string', readOnly: true }, steps: { type: 'array', items: { type: 'object', properties: { at: { type: 'string', readOnly: true }, what: { type: 'string' } } } } } });
+    const answer = word({ type: 'object', properties: { rule } });
+    const sent = { rule: { name: 'r', created_at: '2020-06-02T12:42:37Z', steps: [{ at: 'x', what: 'y' }] } };
+    expect(sentFieldsReflected(sent, answer)).toEqual({ rule: { name: 'r', steps: [{ what: 'y' }] } });
+    // What is left is still compared: a changed name is found.
+    expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'other', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/rule']);
+    expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'r', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer)).toEqual([]);
+  });
+});

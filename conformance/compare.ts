@@ -131,7 +131,33 @@ export function sentFieldsReflected(sent: unknown, s: Schema | undefined): Recor
   const declared = declaredFields(sent, s);
   const properties = declaredProperties(s);
   if (!properties) return declared;
-  return Object.fromEntries(Object.entries(declared).filter(([key]) => !(properties[key] && mergeAllOf(properties[key]).readOnly)));
+  return Object.fromEntries(Object.entries(declared).filter(([key]) => !(properties[key] && mergeAllOf(properties[key]).readOnly)).map(([key, value]) => [key, withoutReadOnly(value, properties[key], 1)]));
+}
+
+/** Past this depth a sent value is compared as it is (the runner's own values are far shallower). */
+const READ_ONLY_DEPTH = 32;
+
+/**
+ * A sent value less the members its schema marks readOnly at any depth: a record sent in an envelope (`{ "rule":
+ * { "created_at": ... } }`, PagerDuty) or inside another holds server-owned members too, which the server keeps as
+ * its own whatever was sent.
+ */
+function withoutReadOnly(value: unknown, s: Schema | undefined, depth: number): unknown {
+  if (!s || depth > READ_ONLY_DEPTH) return value;
+  if (Array.isArray(value)) {
+    const items = itemSchema(s);
+    return items ? value.map((item) => withoutReadOnly(item, items, depth + 1)) : value;
+  }
+  if (!isObject(value)) return value;
+  const properties = declaredProperties(s);
+  if (!properties) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    const property = properties[key];
+    if (property && mergeAllOf(property).readOnly) continue;
+    Object.defineProperty(kept, key, { value: withoutReadOnly(member, property, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return kept;
 }
 
 /** Two representations of a record are the same on every declared field, both ways ("unchanged"). */
