@@ -26,7 +26,7 @@ import { templateParameters } from './requests/paths.js';
 import { forTarget, pathOf, sentJson, sentQuery } from './requests/send.js';
 import { checkValid, type Validity } from './requests/validity.js';
 import type { ParamValue } from './requests/values.js';
-import { enveloped, ownIntegerKeys } from './own-keys.js';
+import { enveloped, envelopedIdentity, ownIntegerKeys } from './own-keys.js';
 import { SharedRecords, type Observation } from './shared-records.js';
 
 export interface CreatedRecord {
@@ -462,21 +462,29 @@ export class Case {
    * is drawn high in its range instead (own-keys.ts); none valid, and the body stays as it was.
    */
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
-    const field = identityField(kind) ?? enveloped(kind, body);
-    const value = field === undefined ? undefined : body[field];
+    // A record sent in the envelope its answer has (`{ "file": { "id": ... } }`, Box's Doc Gen templates): its key inside.
+    const nested = envelopedIdentity(kind, body);
+    const holder = nested ? (body[nested.envelope] as JsonObject) : body;
+    const field = nested ? nested.field : (identityField(kind) ?? enveloped(kind, body));
+    const wrap = (inner: JsonObject): JsonObject => (nested ? { ...body, [nested.envelope]: inner } : inner);
+    const value = field === undefined ? undefined : holder[field];
     if (field !== undefined && typeof value === 'number' && Number.isInteger(value)) {
       // An integer key: high in its range, away from the target's own sequence and data (own-keys.ts).
-      const property = propertiesOf(jsonBodyOf(kind.create)?.schema)[field];
+      const bodySchema = jsonBodyOf(kind.create)?.schema;
+      const holderSchema = nested ? propertiesOf(bodySchema)[nested.envelope] : bodySchema;
+      const property = propertiesOf(holderSchema)[field];
       for (const key of property ? ownIntegerKeys(mergeAllOf(property), this.generator.nextTag()) : []) {
-        const candidate = { ...body, [field]: key };
+        const candidate = wrap({ ...holder, [field]: key });
         if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
       }
       return body;
     }
     if (field === undefined || typeof value !== 'string' || value.includes(this.ctx.runTag)) return body;
     const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
-    for (const separator of ['-', '_', '.', '']) {
-      const candidate = { ...body, [field]: `${value}${separator}${tag}` };
+    // A key of digits only (Box's file ids) takes the tag as digits: its FNV-1a hash, so two cases' tags never meet.
+    const digits = /^\d+$/.test(value) ? [`${value}${fnv1a(tag)}`] : [];
+    for (const candidateKey of [...digits, ...['-', '_', '.', ''].map((separator) => `${value}${separator}${tag}`)]) {
+      const candidate = wrap({ ...holder, [field]: candidateKey });
       if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
     }
     return body;
@@ -569,4 +577,11 @@ export class Case {
     else if (outcome.setup) this.skip(`setup failed: ${outcome.reason}`);
     else this.fail(outcome.reason);
   }
+}
+
+/** FNV-1a (32 bits) of a text, in decimal: digits that tell two tags apart. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return String(hash);
 }

@@ -31,6 +31,23 @@ export function enveloped(kind: ResourceKind, body: Readonly<Record<string, unkn
   return undefined;
 }
 
+/**
+ * The envelope and the key a kind's link reads the record's id from inside it (`$response.body#/file/id`), where the
+ * sent body wraps its record in the same envelope: `{ envelope: 'file', field: 'id' }`; undefined otherwise.
+ */
+export function envelopedIdentity(kind: ResourceKind, body: Readonly<Record<string, unknown>>): { readonly envelope: string; readonly field: string } | undefined {
+  for (const { link } of kind.links) {
+    for (const expression of Object.values(link.parameters)) {
+      const match = typeof expression === 'string' ? /^\$response\.body#\/([^/]+)\/([^/]+)$/.exec(expression) : null;
+      if (!match) continue;
+      const [envelope, field] = [match[1]!, match[2]!].map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~')) as [string, string];
+      const inner = body[envelope];
+      if (typeof inner === 'object' && inner !== null && !Array.isArray(inner) && Object.hasOwn(inner, field)) return { envelope, field };
+    }
+  }
+  return undefined;
+}
+
 /** The top of a range an integer id without a maximum is drawn from: int32's, which every integer format holds. */
 const INT32_MAX = 2 ** 31 - 1;
 /** How far below the top the draws spread: wide enough that a run's records never meet, narrow enough to stay high. */

@@ -234,7 +234,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * An envelope whose member is no array, an empty one, or one holding anything but objects is refused: a 400 with
    * nothing stored (the document's error body for it is fitted by conform()).
    */
-  const sentRecords = (resource: Resource, body: unknown): { readonly records: readonly unknown[] } | { readonly refused: HandlerResult } => {
+  const sentRecords = (operation: Operation, resource: Resource, body: unknown): { readonly records: readonly unknown[] } | { readonly refused: HandlerResult } => {
+    // A record sent in the envelope its answers wrap it in (`{ "rule": {...} }` both ways: PagerDuty, Box): the record
+    // is what the envelope holds, or it would be kept as the envelope and answered wrapped twice.
+    const envelope = resource.itemEnvelope;
+    if (envelope !== undefined && isObject(body) && isObject(body[envelope]) && sendsEnvelope(operation, envelope)) return { records: [body[envelope]] };
     const key = resource.batchKey;
     if (key === undefined || !isObject(body) || !Object.hasOwn(body, key)) return { records: [body] };
     const members = body[key];
@@ -335,7 +339,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
           const scope = scopeOf(resource, input);
-          const sent = sentRecords(resource, knownMembers(operation, input.body));
+          const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           const givenOf = (element: unknown): string | number | undefined => {
             const given = resource.idField && isObject(element) ? element[resource.idField] : undefined;
@@ -391,7 +395,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const id = idText(resource, input);
           const existing = store.get(resource.key, scope, id);
           if (!existing && !resource.upsert) return notFound(resource, `${singularOf(resource.name)} ${id}`);
-          const sent = sentRecords(resource, knownMembers(operation, input.body));
+          const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           // One record at an item path: the first of an envelope's (`{ Items: [ {...} ] }`).
           const [body] = sent.records;
@@ -405,7 +409,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       case 'update':
         return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
-            const sent = sentRecords(resource, knownMembers(operation, input.body));
+            const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
             if ('refused' in sent) return sent.refused;
             // One record at an item path (Xero's `POST /Items/{ItemID}`): the first of an envelope's.
             const [patch] = sent.records;
@@ -613,6 +617,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
+}
+
+/** Whether an operation's request body is an object with `member` as an object member: the record sent in its envelope. */
+function sendsEnvelope(operation: Operation, member: string): boolean {
+  const schema = requestSchema(operation);
+  const property = schema ? propertiesOf(mergeAllOf(schema)).get(member) : undefined;
+  return property !== undefined && (typeOf(mergeAllOf(property)) === 'object' || propertiesOf(property).size > 0);
 }
 
 /** Two JSON values with the same text: what fitting a record kept of a member (written on writes only). */

@@ -1,0 +1,78 @@
+/**
+ * A record sent in the envelope its answers wrap it in, with a key the client chooses (Box's Doc Gen templates:
+ * `POST /docgen_templates { "file": { "type": "file", "id": "42037322" } }` answers `{ "file": {...} }`, and
+ * `GET /docgen_templates/{template_id}` names it by the file's id):
+ * - the mock keeps the record the envelope holds, under the client's key, and answers it wrapped once (it was kept as
+ *   the envelope and answered `{ "file": { "file": ... } }`, under an id of its own);
+ * - the runner makes the key inside the envelope its own (`42037322` + digits), as it does for a key at the top, so a
+ *   record the target seeded from the same example is never the one it creates.
+ * Every answer is checked against the document, and the runner finds nothing.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../conformance/runner.js';
+import { compileContract } from '../../src/schema/index.js';
+import { startMock, type RunningMock } from '../server.js';
+import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
+
+const json = (schema: unknown): unknown => ({ 'application/json': { schema } });
+const FILE_REFERENCE = { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['file'] }, id: { type: 'string', pattern: '^[0-9]+$', example: '42037322' } } };
+const TEMPLATE = { type: 'object', properties: { file: { allOf: [FILE_REFERENCE, { description: 'the file marked as a template' }] } }, example: { file: { type: 'file', id: '42037322' } } };
+
+const DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'Templates', version: '1.0.0' },
+  paths: {
+    '/docgen_templates': {
+      get: { operationId: 'listTemplates', responses: { '200': { description: 'the templates', content: json({ type: 'object', properties: { entries: { type: 'array', items: TEMPLATE } } }) } } },
+      post: {
+        operationId: 'markTemplate',
+        requestBody: { required: true, content: json({ type: 'object', required: ['file'], properties: { file: { allOf: [FILE_REFERENCE, {}] } } }) },
+        responses: { '201': { description: 'marked', content: json(TEMPLATE) } },
+      },
+    },
+    '/docgen_templates/{template_id}': {
+      parameters: [{ name: 'template_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getTemplate', responses: { '200': { description: 'the template', content: json(TEMPLATE) }, '404': { description: 'none' } } },
+      delete: { operationId: 'unmarkTemplate', responses: { '204': { description: 'unmarked' }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe('a record sent in its envelope, under a key the client chooses', () => {
+  const work = mkdtempSync(join(tmpdir(), 'enveloped-writes-'));
+  const file = join(work, 'templates.json');
+  let mock: RunningMock;
+  let client: ForeignClient;
+  beforeAll(async () => {
+    writeFileSync(file, JSON.stringify(DOCUMENT));
+    mock = await startMock({ port: 0, specPath: file, quiet: true, log: () => {} });
+    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+  });
+  afterAll(async () => {
+    await client.close();
+    await mock.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('is kept as the record the envelope holds, under its key, and answered wrapped once', async () => {
+    const marked = await client.send('POST', '/docgen_templates', { json: { file: { type: 'file', id: '555' } } });
+    expect(marked.status).toBe(201);
+    expect(marked.body).toEqual({ file: { type: 'file', id: '555' } });
+    expect(marked.headers['location']).toBe('/docgen_templates/555');
+    expect((await client.send('GET', '/docgen_templates/555')).body).toEqual({ file: { type: 'file', id: '555' } });
+  });
+
+  it('the runner finds nothing: the key it sends inside the envelope is its own, not the example the mock holds', async () => {
+    const report = await runConformance({ baseUrl: mock.url, specPath: file, seed: 8 });
+    const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
+    expect(failed).toEqual([]);
+    const created = report.results.filter((r) => r.checkId === 'create-read-back' && r.verdict === 'passed');
+    expect(created.length).toBeGreaterThan(0);
+    const sentIds = created.flatMap((r) => r.evidence.filter((x) => x.request.method === 'POST').map((x) => (JSON.parse(String(x.request.body)) as { file: { id: string } }).file.id));
+    expect(sentIds.length).toBeGreaterThan(0);
+    for (const id of sentIds) expect(id).toMatch(/^42037322\d+$/);
+  }, 90_000);
+});
