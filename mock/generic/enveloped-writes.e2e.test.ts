@@ -8,14 +8,9 @@
  *   record the target seeded from the same example is never the one it creates.
  * Every answer is checked against the document, and the runner finds nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/runner.js';
-import { compileContract } from '../../src/schema/index.js';
-import { startMock, type RunningMock } from '../server.js';
-import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
+import { startDocumentMock, type DocumentMock } from './test-support/document-mock.js';
 
 const json = (schema: unknown): unknown => ({ 'application/json': { schema } });
 const FILE_REFERENCE = { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['file'] }, id: { type: 'string', pattern: '^[0-9]+$', example: '42037322' } } };
@@ -42,31 +37,22 @@ const DOCUMENT = {
 };
 
 describe('a record sent in its envelope, under a key the client chooses', () => {
-  const work = mkdtempSync(join(tmpdir(), 'enveloped-writes-'));
-  const file = join(work, 'templates.json');
-  let mock: RunningMock;
-  let client: ForeignClient;
+  let served: DocumentMock;
   beforeAll(async () => {
-    writeFileSync(file, JSON.stringify(DOCUMENT));
-    mock = await startMock({ port: 0, specPath: file, quiet: true, log: () => {} });
-    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+    served = await startDocumentMock(DOCUMENT);
   });
-  afterAll(async () => {
-    await client.close();
-    await mock.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => served?.close());
 
   it('is kept as the record the envelope holds, under its key, and answered wrapped once', async () => {
-    const marked = await client.send('POST', '/docgen_templates', { json: { file: { type: 'file', id: '555' } } });
+    const marked = await served.client.send('POST', '/docgen_templates', { json: { file: { type: 'file', id: '555' } } });
     expect(marked.status).toBe(201);
     expect(marked.body).toEqual({ file: { type: 'file', id: '555' } });
     expect(marked.headers['location']).toBe('/docgen_templates/555');
-    expect((await client.send('GET', '/docgen_templates/555')).body).toEqual({ file: { type: 'file', id: '555' } });
+    expect((await served.client.send('GET', '/docgen_templates/555')).body).toEqual({ file: { type: 'file', id: '555' } });
   });
 
   it('the runner finds nothing: the key it sends inside the envelope is its own, not the example the mock holds', async () => {
-    const report = await runConformance({ baseUrl: mock.url, specPath: file, seed: 8 });
+    const report = await runConformance({ baseUrl: served.mock.url, specPath: served.file, seed: 8 });
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
     const created = report.results.filter((r) => r.checkId === 'create-read-back' && r.verdict === 'passed');

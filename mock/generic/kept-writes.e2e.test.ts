@@ -8,13 +8,9 @@
  *   `singletons`), at most 1,000 paths per session.
  * Every answer is checked against the document (foreign-client.ts throws on any that breaks it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileContract } from '../../src/schema/index.js';
-import { startMock, type RunningMock } from '../server.js';
-import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
+import { startDocumentMock, type DocumentMock } from './test-support/document-mock.js';
+import type { ForeignClient } from './test-support/foreign-client.js';
 
 const json = (schema: unknown): unknown => ({ 'application/json': { schema } });
 const ERROR = { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } };
@@ -90,20 +86,13 @@ const DOCUMENT = {
 };
 
 describe('what a write keeps', () => {
-  const work = mkdtempSync(join(tmpdir(), 'kept-writes-'));
-  const file = join(work, 'kept-writes.json');
-  let mock: RunningMock;
+  let served: DocumentMock;
   let client: ForeignClient;
   beforeAll(async () => {
-    writeFileSync(file, JSON.stringify(DOCUMENT));
-    mock = await startMock({ port: 0, specPath: file, quiet: true, log: () => {} });
-    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+    served = await startDocumentMock(DOCUMENT);
+    client = served.client;
   });
-  afterAll(async () => {
-    await client.close();
-    await mock.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => served?.close());
 
   it('a create answers the kind it was sent where its own answer allows it; the read answers what its schema allows', async () => {
     const created = await client.send('POST', '/tokens', { json: { method: 'card', last4: '4242' } });
@@ -163,20 +152,13 @@ describe('what a write keeps', () => {
 });
 
 describe('under --validation warn', () => {
-  const work = mkdtempSync(join(tmpdir(), 'kept-writes-warn-'));
-  const file = join(work, 'kept-writes.json');
-  let mock: RunningMock;
+  let served: DocumentMock;
   let client: ForeignClient;
   beforeAll(async () => {
-    writeFileSync(file, JSON.stringify(DOCUMENT));
-    mock = await startMock({ port: 0, specPath: file, quiet: true, log: () => {}, validation: 'warn' });
-    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+    served = await startDocumentMock(DOCUMENT, { validation: 'warn' });
+    client = served.client;
   });
-  afterAll(async () => {
-    await client.close();
-    await mock.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => served?.close());
 
   it('a member a closed request schema has no word for is let through and dropped, not kept ("__proto__" too)', async () => {
     const created = await client.send('POST', '/notes', { json: JSON.parse('{"text":"hi","colour":"red","__proto__":{"polluted":true}}') as unknown });

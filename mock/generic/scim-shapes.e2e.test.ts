@@ -7,14 +7,9 @@
  *   one array of objects, named in no list convention the mock or the runner knew.
  * Every answer is checked against the document, and the kit's runner finds nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/runner.js';
-import { compileContract } from '../../src/schema/index.js';
-import { startMock, type RunningMock } from '../server.js';
-import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
+import { startDocumentMock, type DocumentMock } from './test-support/document-mock.js';
 
 const scim = (schema: unknown): unknown => ({ 'application/scim+json': { schema } });
 const ERROR = { type: 'object', required: ['schemas', 'status'], properties: { schemas: { type: 'array', items: { type: 'string' } }, status: { type: 'string' }, detail: { type: 'string' } } };
@@ -72,38 +67,29 @@ const DOCUMENT = {
 };
 
 describe('SCIM shapes', () => {
-  const work = mkdtempSync(join(tmpdir(), 'scim-shapes-'));
-  const file = join(work, 'scim.json');
-  let mock: RunningMock;
-  let client: ForeignClient;
+  let served: DocumentMock;
   beforeAll(async () => {
-    writeFileSync(file, JSON.stringify(DOCUMENT));
-    mock = await startMock({ port: 0, specPath: file, fixtures: 'none', quiet: true, log: () => {} });
-    client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+    served = await startDocumentMock(DOCUMENT, { fixtures: 'none' });
   });
-  afterAll(async () => {
-    await client.close();
-    await mock.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => served?.close());
 
   it('a created user is kept under the id it is answered with, one its field allows, and listed in Resources', async () => {
     const headers = { 'content-type': 'application/scim+json' };
-    const created = await client.send('POST', '/Users', { json: { userName: 'ada@example.com', displayName: 'Ada' }, headers });
+    const created = await served.client.send('POST', '/Users', { json: { userName: 'ada@example.com', displayName: 'Ada' }, headers });
     expect(created.status).toBe(201);
     const id = (created.body as { id: string }).id;
     expect(id.length).toBeGreaterThanOrEqual(26);
     expect(created.headers['location']).toBe(`/Users/${id}`);
-    expect((await client.send('GET', `/Users/${id}`)).body).toMatchObject({ id, userName: 'ada@example.com' });
-    const second = await client.send('POST', '/Users', { json: { userName: 'grace@example.com' }, headers });
+    expect((await served.client.send('GET', `/Users/${id}`)).body).toMatchObject({ id, userName: 'ada@example.com' });
+    const second = await served.client.send('POST', '/Users', { json: { userName: 'grace@example.com' }, headers });
     expect((second.body as { id: string }).id).not.toBe(id);
-    const list = (await client.send('GET', '/Users')).body as { totalResults: number; Resources: { id: string }[] };
+    const list = (await served.client.send('GET', '/Users')).body as { totalResults: number; Resources: { id: string }[] };
     expect(list.Resources.map((user) => user.id)).toEqual(expect.arrayContaining([id, (second.body as { id: string }).id]));
     expect(list.totalResults).toBe(list.Resources.length);
   });
 
   it('the runner finds nothing: its reads follow the id answered, and it finds the records in Resources', async () => {
-    const report = await runConformance({ baseUrl: mock.url, specPath: file, seed: 5 });
+    const report = await runConformance({ baseUrl: served.mock.url, specPath: served.file, seed: 5 });
     const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
     expect(failed).toEqual([]);
     expect(report.results.filter((r) => r.checkId === 'list-contains-created' && r.verdict === 'passed').length).toBeGreaterThan(0);
