@@ -59,4 +59,24 @@ describe('fitTo on a schema with branches', async () => {
     const fitted = fitTo({ base: { name: 'v1', state: 'current' }, name: 'v2' }, BRANCH, new ValueGenerator(3), 'response', problems);
     expect(fitted).toMatchObject({ base: { name: 'v1', state: 'current' }, name: 'v2' });
   });
+
+  it('fits a member with branches to the branch its pinned members name, not to any branch drawn afresh', () => {
+    // Box's hub collaboration: `accessible_by` is a user or a group, each needing an id; a user sent without one.
+    const reference = (kind: string): Schema => ({ type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: [kind] }, id: { type: 'string' }, name: { type: 'string' } } });
+    const collaboration: Schema = { type: 'object', required: ['role', 'accessible_by'], properties: { role: { type: 'string' }, accessible_by: { oneOf: [reference('user'), reference('group')] } } };
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const fitted = fitTo({ role: 'editor', accessible_by: { type: 'user' } }, collaboration, new ValueGenerator(seed), 'response', problems);
+      expect(problems(collaboration, fitted)).toEqual([]);
+      expect(fitted).toMatchObject({ role: 'editor', accessible_by: { type: 'user' } });
+    }
+  });
+
+  it('ends on a member whose branches hold themselves', () => {
+    const node: Schema = { type: 'object', properties: {} };
+    const branches = { oneOf: [node, { type: 'object', required: ['leaf'], properties: { leaf: { type: 'integer' } } }] } as Schema;
+    (node.properties as Record<string, Schema>)['child'] = branches;
+    const holder: Schema = { type: 'object', required: ['tree'], properties: { tree: branches } };
+    const fitted = fitTo({ tree: { child: { child: { leaf: 'x' } } } }, holder, new ValueGenerator(1), 'response', problems);
+    expect(fitted).toBeDefined();
+  });
 });

@@ -126,7 +126,7 @@ function fitFlat(value: unknown, schema: Schema, generator: ValueGenerator, view
   for (let round = 0; round < 3; round += 1) {
     const found = problems(schema, current);
     if (found.length === 0) return current;
-    for (const { pointer } of found.slice(0, 50)) current = regenerateAt(current, schema, pointer.split('/').slice(1).map(unescape), generator, view);
+    for (const { pointer } of found.slice(0, 50)) current = regenerateAt(current, schema, pointer.split('/').slice(1).map(unescape), generator, view, problems);
   }
   return current;
 }
@@ -144,15 +144,32 @@ function unescape(segment: string): string {
 }
 
 /** The value with the part at `path` generated afresh from the schema there (the nearest part whose schema is known). */
-function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View): unknown {
+/** How deep fits of oneOf/anyOf members nest inside one another at most (regenerateAt). */
+const MAX_BRANCH_FITS = 4;
+let branchFits = 0;
+
+function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View, problems?: Problems): unknown {
   const s = mergeAllOf(raw);
+  // A member of a oneOf/anyOf (Box's `accessible_by`: a user or a group) is fitted to the branch that keeps what it
+  // says (`type: user`), as a whole value is (fitTo), not drawn afresh from any branch.
+  // Whatever the pointer inside it: a branch's own complaint (`/accessible_by/type` is not `group`) says nothing the
+  // whole member's fit does not weigh.
+  if (problems && branchFits < MAX_BRANCH_FITS && isObject(value) && ((s.oneOf?.length ?? 0) > 0 || (s.anyOf?.length ?? 0) > 0)) {
+    // Bounded: a oneOf that holds itself (`A: oneOf: [A, ...]`) would fit the same value again and again.
+    branchFits += 1;
+    try {
+      return fitTo(value, raw, generator, view, problems);
+    } finally {
+      branchFits -= 1;
+    }
+  }
   if (path.length === 0) return generator.value(s, view, 1);
   const [head, ...rest] = path as [string, ...string[]];
   if (Array.isArray(value) && /^\d+$/.test(head)) {
     const items = 'items' in s || 'prefixItems' in s ? itemAt(s, Number(head)) : undefined;
     if (!items) return generator.value(s, view, 1);
     const copy = [...value];
-    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view);
+    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view, problems);
     return copy;
   }
   if (isObject(value)) {
@@ -160,7 +177,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
     const property = Object.hasOwn(properties, head) ? asSchema(properties[head]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
     // A keyword on the object itself (`required`, `additionalProperties`) points here: regenerate the whole.
     if (!property || !Object.hasOwn(value, head)) return generator.value(s, view, 1);
-    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view) };
+    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view, problems) };
   }
   return generator.value(s, view, 1);
 }
