@@ -28,7 +28,7 @@ export const errorShape: CheckDefinition = {
   judge(x, ctx) {
     if (x.status < 400) return NOT_APPLICABLE;
     let findings: Finding[];
-    const catalogue = x.unmatched !== undefined && !documentedUnmatched(ctx.contract, x.unmatched) && ctx.contract.errorCodes.size > 0 ? errorSchema(ctx.contract) : undefined;
+    const catalogue = x.unmatched !== undefined && !documentedUnmatched(ctx.contract, x.unmatched) && ctx.contract.errorCodes.size > 0 ? documentErrorSchema(ctx.contract) : undefined;
     if (catalogue) {
       // An unknown path or a wrong method, in a document that declares no answer for them but a document-wide error
       // catalogue (x-error-codes, with its not-found and method codes): the document's one Error shape is the answer.
@@ -37,7 +37,7 @@ export const errorShape: CheckDefinition = {
     } else if (x.statusKey !== undefined || x.unmatched) {
       findings = bodyDiagnostics(x);
     } else if (x.body.kind === 'json') {
-      const schema = errorSchema(ctx.contract);
+      const schema = documentErrorSchema(ctx.contract);
       if (!schema) return NOT_APPLICABLE;
       findings = ctx.compiled.validate(schema, x.json, 'response', '/body');
     } else if (x.body.kind === 'invalid-json') {
@@ -56,15 +56,10 @@ export const errorShape: CheckDefinition = {
   },
 };
 
-/** The schema errors take in this document: the unknown-path answer's, else components.schemas.Error (src/contract/error-schema.ts). */
-export function errorSchema(contract: Contract): OpenAPIV3.SchemaObject | undefined {
-  return documentErrorSchema(contract);
-}
-
 /** The JSON schema this error answer is judged by: its documented response's, the unmatched request's, else the document's Error schema. */
 function answerSchema(x: JudgedExchange, contract: Contract): OpenAPIV3.SchemaObject | undefined {
   const documented = x.operation && x.statusKey !== undefined ? responseFor(x.operation, x.status) : x.unmatched ? documentedUnmatched(contract, x.unmatched) : undefined;
-  return documented?.content.find((m) => /json/i.test(m.mediaType))?.schema ?? errorSchema(contract);
+  return documented?.content.find((m) => /json/i.test(m.mediaType))?.schema ?? documentErrorSchema(contract);
 }
 
 /** The answer x-unmatched-requests documents for an unmatched request; none for one that could not be parsed. */

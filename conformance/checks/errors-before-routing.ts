@@ -1,7 +1,7 @@
 import type { Case } from '../context.js';
 import { jsonBodyOf } from '../generate.js';
 import type { HttpResult, RawRequest } from '../http.js';
-import { errorSchema } from './error-shape.js';
+import { documentErrorSchema } from '../../src/contract/index.js';
 import type { CheckDefinition } from './types.js';
 
 /** One request a server's HTTP layer refuses before any route is chosen, and whether it may also be served. */
@@ -38,7 +38,7 @@ export const errorsBeforeRouting: CheckDefinition = {
   writes: false,
   unsafeUnderReadOnly: 'this check sends malformed requests and unknown methods, and --read-only sends only well-formed GET, HEAD and OPTIONS requests',
   async run(ctx) {
-    const shape = errorSchema(ctx.contract);
+    const shape = documentErrorSchema(ctx.contract);
     if (ctx.contract.errorCodes.size === 0 || !shape) {
       ctx.newCase('errors-before-routing', 'requests refused before routing').skip('the document keeps no error catalogue (x-error-codes) with an Error schema, so it promises nothing of the answers a server gives before routing');
       return;
