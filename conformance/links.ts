@@ -355,8 +355,33 @@ export function okSchema(operation: Operation): OpenAPIV3.SchemaObject | undefin
   return operation.responses.get('200')?.content.find((m) => /json/i.test(m.mediaType))?.schema;
 }
 
+/**
+ * Whether two dereferenced schemas say the same thing. Compared structurally, not by JSON text: a schema that holds
+ * itself (Mastodon's `Account.moved: oneOf [Account, null]`, dereferenced into a cycle) has no JSON text, and
+ * `JSON.stringify` threw inside every check that created a record. A pair already under comparison is taken as equal
+ * (the two cycles unfold alike as far as the rest of the walk can tell).
+ */
 export function sameSchema(a: unknown, b: unknown): boolean {
-  return a !== undefined && b !== undefined && (a === b || JSON.stringify(a) === JSON.stringify(b));
+  return a !== undefined && b !== undefined && sameStructure(a, b, new Map());
+}
+
+function sameStructure(a: unknown, b: unknown, open: Map<object, Set<object>>): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const pairs = open.get(a);
+  if (pairs?.has(b)) return true;
+  if (pairs) pairs.add(b);
+  else open.set(a, new Set([b]));
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i += 1) {
+    // Key order as JSON text compared it: the same schema object dereferenced twice keeps its order.
+    if (keysA[i] !== keysB[i]) return false;
+    if (!sameStructure((a as Record<string, unknown>)[keysA[i]!], (b as Record<string, unknown>)[keysB[i]!], open)) return false;
+  }
+  return true;
 }
 
 /**
