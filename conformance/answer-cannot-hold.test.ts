@@ -78,6 +78,44 @@ describe('a value the answer cannot hold in any form', () => {
     expect(compareFields({ field: 7 }, { field: '7' }, '', answerOf({ type: 'string' }))).toEqual([]);
   });
 
+  it('a null the answer cannot be, or a scalar where the answer holds only objects, is expected back in no form (unseen documents: Discord, OpenAI)', () => {
+    const scalar = fc.oneof(text, fc.integer(), fc.boolean());
+    // Answers that cannot hold a scalar as sent nor mean it: objects, arrays, null alone, and branches of those only.
+    const objectOnly = fc.constantFrom<Schema>(
+      word({ type: 'object', properties: { id: { type: 'string' } } }),
+      word({ type: 'array', items: { type: 'string' } }),
+      word({ anyOf: [{ type: 'object', properties: { id: { type: 'string' } } }, { type: 'null' }] }),
+      word({ oneOf: [{ type: 'object' }, { type: 'array', items: {} }] }),
+      word({ allOf: [{ type: 'object' }], nullable: true }),
+    );
+    const notNull = fc.constantFrom<Schema>(word({ type: 'integer', minimum: 0 }), word({ type: 'string' }), word({ type: 'boolean' }), word({ anyOf: [{ type: 'integer' }, { type: 'string' }] }));
+    fc.assert(
+      fc.property(scalar, objectOnly, notNull, fc.oneof(fc.constant(null), fc.integer(), text), (value, objects, scalars, answered) => {
+        expect(answerHolds(value, objects)).toBe('never');
+        expect(compareFields({ field: value }, { field: answered }, '', answerOf(objects))).toEqual([]);
+        expect(answerHolds(null, scalars)).toBe('never');
+        expect(compareFields({ field: null }, { field: answered }, '', answerOf(scalars))).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a branch that holds the value as sent is enough: it is still compared (a server that changes it is found)', () => {
+    fc.assert(
+      fc.property(text, text, (sent, other) => {
+        fc.pre(sent !== other);
+        const member = word({ anyOf: [{ type: 'object', properties: { id: { type: 'string' } } }, { type: 'string' }, { type: 'null' }] });
+        expect(answerHolds(sent, member)).toBe('verbatim');
+        expect(compareFields({ field: sent }, { field: sent }, '', answerOf(member))).toEqual([]);
+        expect(compareFields({ field: sent }, { field: other }, '', answerOf(member))).toHaveLength(1);
+        // A null the answer can be is expected back (or left out).
+        expect(answerHolds(null, member)).toBe('verbatim');
+        expect(compareFields({ field: null }, { field: other }, '', answerOf(member))).toHaveLength(1);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('a pattern the runner cannot compile says nothing: the value is taken as held', () => {
     expect(answerHolds('abc', { type: 'string', pattern: '(?<!' })).toBe('verbatim');
   });
@@ -93,5 +131,28 @@ describe('a member the answer marks readOnly, at any depth', () => {
     // What is left is still compared: a changed name is found.
     expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'other', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/rule']);
     expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'r', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer)).toEqual([]);
+  });
+});
+
+describe('a creation or update time the document did not mark readOnly (Ory Hydra: created_at in the create body)', () => {
+  it('is not expected back as sent, at the top or inside an envelope; other members still are', async () => {
+    const { sentFieldsReflected } = await import('./compare.js');
+    const names = fc.constantFrom('created_at', 'createdAt', 'updated_at', 'modifiedOn', 'last_updated', 'inserted_at');
+    fc.assert(
+      fc.property(names, text, text, (name, kept, changed) => {
+        fc.pre(kept !== changed);
+        const record = word({ type: 'object', properties: { [name]: { type: 'string', format: 'date-time' }, label: { type: 'string' } } });
+        const sent = { [name]: '2030-01-06T15:31:11Z', label: kept };
+        expect(sentFieldsReflected(sent, record)).toEqual({ label: kept });
+        expect(sentFieldsReflected({ client: sent }, word({ type: 'object', properties: { client: record } }))).toEqual({ client: { label: kept } });
+        // The server's own time is its answer; a changed label is still found.
+        expect(compareFields(sentFieldsReflected(sent, record), { [name]: '2026-11-27T19:00:00Z', label: kept }, '/body', record)).toEqual([]);
+        expect(compareFields(sentFieldsReflected(sent, record), { [name]: '2030-01-06T15:31:11Z', label: changed }, '/body', record)).toHaveLength(1);
+      }),
+      { numRuns: RUNS },
+    );
+    // A member of that name that is not a date-time is the client's data: still expected back.
+    const plain = word({ type: 'object', properties: { created_at: { type: 'string' } } });
+    expect(sentFieldsReflected({ created_at: 'yesterday' }, plain)).toEqual({ created_at: 'yesterday' });
   });
 });

@@ -25,6 +25,7 @@
  */
 import type { Finding } from './model.js';
 import { safePattern } from '../src/schema/index.js';
+import { isServerTime } from '../src/server-times.js';
 import { isObject, mergeAllOf, schema, type Schema } from './generate.js';
 
 /**
@@ -123,7 +124,7 @@ export function declaredFields(value: unknown, s: Schema | undefined): Record<st
 
 /**
  * The fields of what was sent that an answer of schema `s` reflects: those it declares, less those it marks
- * `readOnly`. A readOnly member is the server's (OpenAPI 3.0.3 §4.7.25: relevant only in responses, not to be sent):
+ * `readOnly` and the creation and update times it names as such (serverOwned). A readOnly member is the server's (OpenAPI 3.0.3 §4.7.25: relevant only in responses, not to be sent):
  * a server may keep its own value whatever a request said (Rebilly's invoice `websiteId`, settable on create, kept on
  * replace). What the server answered for it is still compared between its own answers.
  */
@@ -131,7 +132,19 @@ export function sentFieldsReflected(sent: unknown, s: Schema | undefined): Recor
   const declared = declaredFields(sent, s);
   const properties = declaredProperties(s);
   if (!properties) return declared;
-  return Object.fromEntries(Object.entries(declared).filter(([key]) => !(properties[key] && mergeAllOf(properties[key]).readOnly)).map(([key, value]) => [key, withoutReadOnly(value, properties[key], 1)]));
+  return Object.fromEntries(Object.entries(declared).filter(([key]) => !serverOwned(key, properties[key])).map(([key, value]) => [key, withoutReadOnly(value, properties[key], 1)]));
+}
+
+/**
+ * A member the server keeps as its own whatever a request said: one the answer marks readOnly, and a creation or
+ * update time by its name (`created_at`, `updatedAt`: src/server-times.ts) that the document forgot to mark so.
+ * Ory Hydra's client takes `created_at` in its create body and answers the time it stored the client, as the mock
+ * does: expecting the sent time back was a finding no correct server could avoid.
+ */
+function serverOwned(key: string, property: Schema | undefined): boolean {
+  if (!property) return false;
+  const merged = mergeAllOf(property);
+  return merged.readOnly === true || isServerTime(key, merged);
 }
 
 /** Past this depth a sent value is compared as it is (the runner's own values are far shallower). */
@@ -154,7 +167,7 @@ function withoutReadOnly(value: unknown, s: Schema | undefined, depth: number): 
   const kept: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
     const property = properties[key];
-    if (property && mergeAllOf(property).readOnly) continue;
+    if (serverOwned(key, property)) continue;
     Object.defineProperty(kept, key, { value: withoutReadOnly(member, property, depth + 1), enumerable: true, writable: true, configurable: true });
   }
   return kept;
@@ -231,27 +244,50 @@ function matchesEach(expected: readonly unknown[], actual: readonly unknown[], i
 /**
  * How the answer's schema for a field can hold a sent leaf: `verbatim`; `by-meaning` where its type or format differs
  * (a `date` sent, a `date-time` answered; 3.0 `nullable`, 3.1 type lists), compared by what it means; `never` where
- * the value breaks a word the answer sets on any value of its type (its enum or const, lengths, pattern, bounds).
- * Through `allOf`; objects and arrays are compared member by member instead.
+ * the value breaks a word the answer sets on any value of its type (its enum or const, lengths, pattern, bounds), where
+ * a null is sent and the answer cannot be null (Discord's `flags: null` sent, a UInt32 answered: the server's value for
+ * "none" is its own), and where a scalar is sent and the answer holds only objects or arrays (OpenAI's `conversation`:
+ * an id sent, `anyOf [Conversation, null]` answered). Through `allOf`, and through `oneOf`/`anyOf` as the most a
+ * branch allows. Objects and arrays are compared member by member instead.
  */
-export function answerHolds(value: unknown, s: Schema): 'verbatim' | 'by-meaning' | 'never' {
+export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
   if (typeof value === 'object' && value !== null) return 'verbatim';
   const parts: Schema[] = [s, ...(s.allOf ?? []).map((part) => schema(part))];
   let never = false;
+  let byMeaning = false;
   for (const part of parts) {
     const loose = part as { type?: unknown; nullable?: unknown; enum?: unknown; const?: unknown; pattern?: unknown };
     const types = Array.isArray(loose.type) ? (loose.type as unknown[]) : loose.type === undefined ? undefined : [loose.type];
-    if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) return 'by-meaning';
-    if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) return 'by-meaning';
-    if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'by-meaning';
+    if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) {
+      // Another scalar type can mean the same (`"5"` and 5); an object, an array or a refused null cannot.
+      if (value === null || !types.some((type) => typeof type === 'string' && SCALAR_TYPES.has(type))) never = true;
+      else byMeaning = true;
+    }
+    if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) byMeaning = true;
+    if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) byMeaning = true;
     if (Array.isArray(loose.enum) && !loose.enum.some((option) => option === value)) never = true;
     if ('const' in loose && loose.const !== undefined && loose.const !== value) never = true;
     if (typeof value === 'string' && ((part.maxLength !== undefined && value.length > part.maxLength) || (part.minLength !== undefined && value.length < part.minLength))) never = true;
     if (typeof value === 'string' && typeof loose.pattern === 'string' && !matchesPattern(value, loose.pattern)) never = true;
     if (typeof value === 'number' && outOfBounds(value, part)) never = true;
+    const branches = part.oneOf ?? part.anyOf;
+    if (Array.isArray(branches) && branches.length > 0 && depth < MAX_BRANCH_DEPTH) {
+      // The most any branch allows: one that holds the value as sent is enough.
+      const verdicts = branches.map((branch) => answerHolds(value, schema(branch), depth + 1));
+      if (!verdicts.includes('verbatim')) {
+        if (verdicts.includes('by-meaning')) byMeaning = true;
+        else never = true;
+      }
+    }
   }
-  return never ? 'never' : 'verbatim';
+  return never ? 'never' : byMeaning ? 'by-meaning' : 'verbatim';
 }
+
+export type Holding = 'verbatim' | 'by-meaning' | 'never';
+
+const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+/** Branches inside branches are followed this deep (a oneOf that holds itself ends here). */
+const MAX_BRANCH_DEPTH = 8;
 
 /**
  * Run in linear time (the document is untrusted: `^(a+)+$` would hang a backtracking RegExp); a pattern the linear
