@@ -60,6 +60,12 @@ interface Entry {
   readonly boundFields: Readonly<Record<string, unknown>>;
   readonly url: string;
   gone: boolean;
+  /**
+   * The run itself wrote the record after creating it (a 2xx PUT or PATCH of its delete URL): a replace sends values
+   * without the run's tag (an enum, a pattern), so the record no longer carries it, and the clean-up disowned its own
+   * record (Typesense's conversation models, Mastodon's filters were left behind).
+   */
+  rewritten?: boolean;
 }
 
 export class CleanupRegistry {
@@ -82,6 +88,9 @@ export class CleanupRegistry {
     if (record.method === 'DELETE' && ((response.status >= 200 && response.status < 300) || response.status === 404 || response.status === 410)) {
       for (const entry of this.byDeleteKey.get(normalised(ctx, record.path)) ?? []) entry.gone = true;
       return;
+    }
+    if ((record.method === 'PUT' || record.method === 'PATCH') && response.status >= 200 && response.status < 300) {
+      for (const entry of this.byDeleteKey.get(normalised(ctx, record.path)) ?? []) entry.rewritten = true;
     }
     const kind = ctx.links.kinds.get(operation.operationId);
     const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
@@ -195,7 +204,7 @@ export class CleanupRegistry {
         entry.gone = true;
         return { kind: 'gone' };
       }
-      if (read.status === 200 && read.body !== undefined && !this.looksOurs(entry, read.body)) {
+      if (read.status === 200 && read.body !== undefined && !entry.rewritten && !this.looksOurs(entry, read.body)) {
         return { kind: 'left', reason: 'not deleted: the record at this URL no longer looks like the one this run created (did the server reuse an id?)' };
       }
     }

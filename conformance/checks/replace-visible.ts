@@ -3,7 +3,7 @@ import { compareFields, sentFieldsReflected } from '../compare.js';
 import type { Case } from '../context.js';
 import { answered, type Call } from '../requests/call.js';
 import { edgeRoundBody } from '../requests/boundaries.js';
-import { isObject, jsonBodyOf, propertiesOf, schema, type JsonObject } from '../generate.js';
+import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from '../generate.js';
 import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
@@ -119,14 +119,35 @@ async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: P
     const refused = judgeWrite(c, call, index);
     if (refused === 'stop') return;
     if (refused === 'skip') continue;
-    // What the read declares of what was sent: a field it does not declare is not its to show.
-    const expected = sentFieldsReflected(replacement, readSchema);
+    // What the read declares of what was sent: a field it does not declare is not its to show. A read that answers
+    // the record in an envelope of one member (Typesense: `PUT /stopwords/{id} {stopwords: [...]}` is read back as
+    // `{stopwords: {id, stopwords: [...]}}`) shows it inside.
+    const envelope = readEnvelope(replacement, readSchema);
+    const shownSchema = envelope ? envelope.schema : readSchema;
+    const expected = sentFieldsReflected(replacement, shownSchema);
     const after = await c.call(get, { path: inputs.path, query: inputs.query });
     if (after.status !== 200) return c.fail(`${answered(after)} after a replace that answered ${call.status}`, [{ pointer: '/status', keyword: 'status', message: `${get.operationId} after the replace`, expected: 200, actual: after.status }]);
-    const findings = compareFields(expected, after.json, '/body', readSchema, 'sent in the replacement').map((f) => ({ ...f, message: `${get.operationId} after ${put.operationId}: ${f.message}` }));
+    const shown = envelope ? (isObject(after.json) ? after.json[envelope.member] : undefined) : after.json;
+    const at = envelope ? `/body/${envelope.member.replace(/~/g, '~0').replace(/\//g, '~1')}` : '/body';
+    const findings = compareFields(expected, shown, at, shownSchema, 'sent in the replacement').map((f) => ({ ...f, message: `${get.operationId} after ${put.operationId}: ${f.message}` }));
     if (findings.length > 0) return c.fail(labelled(findings, index)[0]!.message, labelled(findings, index));
   }
   c.pass();
+}
+
+/**
+ * The one member a read wraps the record in, where the body sent is the record bare: the read declares a single
+ * member, an object that declares every field sent, and the body does not send that member as an object itself.
+ */
+export function readEnvelope(sent: JsonObject, readSchema: Schema | undefined): { readonly member: string; readonly schema: Schema } | undefined {
+  const members = Object.entries(propertiesOf(readSchema));
+  if (members.length !== 1) return undefined;
+  const [member, raw] = members[0]!;
+  const inner = mergeAllOf(raw);
+  const innerFields = propertiesOf(inner);
+  const sentKeys = Object.keys(sent);
+  if (isObject(sent[member]) || sentKeys.length === 0 || Object.keys(innerFields).length === 0) return undefined;
+  return sentKeys.every((key) => Object.hasOwn(innerFields, key)) ? { member, schema: inner } : undefined;
 }
 
 /** The verdict on a replace's status: a 2xx goes on; a refusal of a valid replacement fails the first, skips the second (accepts-valid-bodies owns refused values). */

@@ -5,7 +5,7 @@
  */
 import type { Operation, ParameterSpec } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
-import { isObject, parameterCandidates, type Generator } from '../generate.js';
+import { isObject, mergeAllOf, parameterCandidates, propertiesOf, schema, type Generator, type Schema } from '../generate.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
 import { toParamValue, type ParamValue } from './values.js';
 
@@ -35,7 +35,15 @@ export class RequestParameters {
 
   /** A value its schema accepts for a parameter (generate.ts parameterCandidates, validated here before it is sent), or undefined when none is. */
   validParameterValue(parameter: ParameterSpec, generator: Generator): ParamValue | undefined {
-    const value = parameterCandidates(parameter, generator).find((candidate) => this.compiled.validate(parameter.schema, candidate, 'request').length === 0);
+    const valid = (candidate: unknown): boolean => this.compiled.validate(parameter.schema, candidate, 'request').length === 0;
+    const candidates = parameterCandidates(parameter, generator);
+    let value = candidates.find(valid);
+    if (parameter.required && parameter.in === 'query' && isEmptyValue(value)) {
+      // An object with no members or an array with no items goes on the wire as nothing (`form`, exploded: no pair
+      // at all), which a server reads as the required parameter missing (Typesense's searchParameters, an object of
+      // 72 optional members): a required one is sent with something in it where its schema allows.
+      value = candidates.find((candidate) => !isEmptyValue(candidate) && valid(candidate)) ?? withOneMember(parameter, generator, valid) ?? value;
+    }
     return value === undefined ? undefined : toParamValue(value);
   }
 
@@ -96,4 +104,25 @@ export class RequestParameters {
   requiredHeaders(operation: Operation, generator: Generator): Record<string, string> {
     return this.headerParameters(operation, generator, {}, (spec) => spec.required === true);
   }
+}
+
+function isEmptyValue(value: unknown): boolean {
+  return (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
+}
+
+/** An object of one member (the first its schema declares that makes a valid value), or an array of one item. */
+function withOneMember(parameter: ParameterSpec, generator: Generator, valid: (candidate: unknown) => boolean): unknown {
+  const s = mergeAllOf(parameter.schema);
+  if (s.type === 'array' || 'items' in s) {
+    const item = generator.sample(schema((s as { items?: Schema }).items ?? {}), 1);
+    return item !== undefined && valid([item]) ? [item] : undefined;
+  }
+  for (const [name, raw] of Object.entries(propertiesOf(s))) {
+    const member = mergeAllOf(raw);
+    if (member.readOnly) continue;
+    const sampled = generator.sample(member, 1);
+    if (sampled === undefined || typeof sampled === 'object') continue;
+    if (valid({ [name]: sampled })) return { [name]: sampled };
+  }
+  return undefined;
 }

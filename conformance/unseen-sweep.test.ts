@@ -1,0 +1,285 @@
+/**
+ * What a sweep over published documents no test was written for showed of the runner (2026-11-27: Mastodon, Ory
+ * Hydra, Typesense, Discord, OpenAI), each as a class on a small correct server of a constructed document:
+ *
+ * - a record schema that holds itself (Mastodon's `Account.moved: oneOf [Account, null]`, dereferenced into a cycle):
+ *   comparing two such schemas by their JSON text threw "Converting circular structure to JSON" inside every check
+ *   that created a record (links.ts sameSchema);
+ * - a required query parameter that is an object of optional members, `form` and exploded (Typesense's
+ *   `searchParameters`): the runner sent it empty, which goes on the wire as nothing, and the server read it as
+ *   missing (requests/parameters.ts);
+ * - a creation time in the create body that the document does not mark readOnly (Ory Hydra's `created_at`): the
+ *   server answers the time it stored the record (compare.ts serverOwned);
+ * - a read that wraps the record in one member while the PUT sends it bare (Typesense's stopwords: `{stopwords: [...]}`
+ *   put, `{stopwords: {id, stopwords}}` read): replace-visible compared the list with the wrapper;
+ * - a record the run replaced with values that cannot carry its tag (a pattern): the clean-up disowned it and left it
+ *   behind (cleanup.ts `rewritten`).
+ *
+ * Against the correct server the runner reports no failure; against one that loses what it was sent, it does.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from './model.js';
+import { runConformance } from './runner.js';
+import { readJsonBody, sendJson, sentJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
+
+const DOCUMENT = `openapi: 3.0.3
+info: { title: Accounts, version: 1.0.0 }
+paths:
+  /accounts:
+    post:
+      operationId: createAccount
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/NewAccount' } } } }
+      responses:
+        # The create answers a little more than its read (a receipt): the runner compares the two schemas.
+        '201': { description: created, content: { application/json: { schema: { allOf: [ { $ref: '#/components/schemas/Account' }, { type: object, properties: { receipt: { type: string } } } ] } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /accounts/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string, pattern: '^[0-9]+$' } } ]
+    get:
+      operationId: getAccount
+      responses:
+        '200': { description: the account, content: { application/json: { schema: { $ref: '#/components/schemas/Account' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - name: searchParameters
+          in: query
+          required: true
+          style: form
+          explode: true
+          schema: { $ref: '#/components/schemas/SearchParameters' }
+      responses:
+        '200': { description: hits, content: { application/json: { schema: { type: object, required: [hits], properties: { hits: { type: integer } } } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /stopwords/{setId}:
+    parameters: [ { name: setId, in: path, required: true, example: english, schema: { type: string, pattern: '^[a-z0-9-]{1,40}$' } } ]
+    put:
+      operationId: upsertStopwords
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/StopwordsUpsert' } } } }
+      responses:
+        '200': { description: stored, content: { application/json: { schema: { $ref: '#/components/schemas/Stopwords' } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    get:
+      operationId: getStopwords
+      responses:
+        # The read wraps the set in one member, under the same name as the list it holds.
+        '200': { description: the set, content: { application/json: { schema: { type: object, required: [stopwords], properties: { stopwords: { $ref: '#/components/schemas/Stopwords' } } } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /models:
+    post:
+      operationId: createModel
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/NewModel' } } } }
+      responses:
+        '201':
+          description: created
+          content: { application/json: { schema: { $ref: '#/components/schemas/Model' } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /models/{id}:
+    parameters: [ { name: id, in: path, required: true, schema: { type: string, pattern: '^[0-9]+$' } } ]
+    get:
+      operationId: getModel
+      responses:
+        '200': { description: the model, content: { application/json: { schema: { $ref: '#/components/schemas/Model' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    put:
+      operationId: replaceModel
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/ModelReplacement' } } } }
+      responses:
+        '200': { description: replaced, content: { application/json: { schema: { $ref: '#/components/schemas/Model' } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    delete:
+      operationId: deleteModel
+      responses:
+        '204': { description: deleted }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  schemas:
+    StopwordsUpsert:
+      type: object
+      required: [stopwords]
+      additionalProperties: false
+      properties:
+        stopwords: { type: array, minItems: 1, maxItems: 5, items: { type: string, pattern: '^[a-z]{1,12}$' } }
+    Stopwords:
+      type: object
+      required: [id, stopwords]
+      properties:
+        id: { type: string }
+        stopwords: { type: array, items: { type: string } }
+    NewModel:
+      type: object
+      required: [name]
+      additionalProperties: false
+      properties: { name: { type: string, minLength: 1, maxLength: 60 } }
+    # A replacement holds no free text: nothing in it can carry the run's tag.
+    ModelReplacement:
+      type: object
+      required: [name]
+      additionalProperties: false
+      properties: { name: { type: string, pattern: '^[a-z]{3,8}$' } }
+    Model:
+      type: object
+      required: [id, name]
+      properties: { id: { type: string }, name: { type: string } }
+    NewAccount:
+      type: object
+      required: [username]
+      properties:
+        username: { type: string, minLength: 1, maxLength: 60 }
+        created_at: { type: string, format: date-time }
+    Account:
+      type: object
+      required: [id, username, created_at]
+      properties:
+        id: { type: string }
+        username: { type: string }
+        created_at: { type: string, format: date-time }
+        moved:
+          oneOf:
+            - $ref: '#/components/schemas/Account'
+            - { type: string, enum: [none] }
+    SearchParameters:
+      type: object
+      properties:
+        q: { type: string, minLength: 1, maxLength: 20 }
+        page: { type: integer, minimum: 1, maximum: 10 }
+    Error:
+      type: object
+      required: [message]
+      properties: { message: { type: string } }
+`;
+
+/** `keeps`: the server stores what it was sent; `loses`: it answers the create, then reads a name it was not sent. */
+function accountServer(mode: 'keeps' | 'loses'): (req: IncomingMessage, res: ServerResponse) => void {
+  const accounts = new Map<string, Record<string, unknown>>();
+  // A set the server holds before the run (a PUT that only replaces needs something at its path).
+  const sets = new Map<string, { id: string; stopwords: unknown[] }>([['english', { id: 'english', stopwords: ['the', 'a'] }]]);
+  const models = new Map<string, { id: string; name: string }>();
+  let next = 1;
+  return (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/accounts' && req.method === 'POST') {
+        const body = sentJson(req) ? await readJsonBody(req) : undefined;
+        const username = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['username'] : undefined;
+        const createdAt = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['created_at'] : undefined;
+        const validTime = createdAt === undefined || (typeof createdAt === 'string' && isDateTime(createdAt));
+        if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof username !== 'string' || username.length === 0 || username.length > 60 || !validTime) return sendJson(res, 400, { message: 'invalid' });
+        const id = String(next++);
+        // The server's own time, whatever the client said.
+        const account = { id, username, created_at: new Date(Date.UTC(2026, 10, 27, 19, 0, next)).toISOString(), moved: 'none' };
+        accounts.set(id, mode === 'keeps' ? account : { ...account, username: 'someone else' });
+        return sendJson(res, 201, account);
+      }
+      const item = /^\/accounts\/([^/]+)$/.exec(url.pathname);
+      if (item && req.method === 'GET') {
+        const account = accounts.get(decodeURIComponent(item[1]!));
+        return account ? sendJson(res, 200, account) : sendJson(res, 404, { message: 'none' });
+      }
+      if (url.pathname === '/search' && req.method === 'GET') {
+        // Exploded form: the object's members are the query's pairs; none of them means the parameter is missing.
+        const q = url.searchParams.get('q');
+        const page = url.searchParams.get('page');
+        if (q === null && page === null) return sendJson(res, 400, { message: 'searchParameters is required' });
+        if (q !== null && (q.length < 1 || q.length > 20)) return sendJson(res, 400, { message: 'q is invalid' });
+        if (page !== null && !/^([1-9]|10)$/.test(page)) return sendJson(res, 400, { message: 'page is invalid' });
+        return sendJson(res, 200, { hits: 0 });
+      }
+      const allowed = url.pathname === '/accounts' ? 'POST' : item ? 'GET' : url.pathname === '/search' ? 'GET' : undefined;
+      if (allowed) return sendJson(res, 405, { message: 'method not allowed' }, { allow: allowed });
+      const stopwords = /^\/stopwords\/([a-z0-9-]{1,40})$/.exec(url.pathname);
+      if (stopwords && req.method === 'PUT') {
+        const body = sentJson(req) ? await readJsonBody(req) : undefined;
+        const words = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['stopwords'] : undefined;
+        const valid = Array.isArray(words) && words.length >= 1 && words.length <= 5 && words.every((w) => typeof w === 'string' && /^[a-z]{1,12}$/.test(w)) && Object.keys(body as object).length === 1;
+        if (!valid) return sendJson(res, 400, { message: 'invalid' });
+        const set = { id: stopwords[1]!, stopwords: words };
+        sets.set(set.id, set);
+        return sendJson(res, 200, set);
+      }
+      if (stopwords && req.method === 'GET') {
+        const set = sets.get(stopwords[1]!);
+        return set ? sendJson(res, 200, { stopwords: set }) : sendJson(res, 404, { message: 'none' });
+      }
+      if (url.pathname === '/models' && req.method === 'POST') {
+        const body = sentJson(req) ? await readJsonBody(req) : undefined;
+        const name = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['name'] : undefined;
+        if (typeof name !== 'string' || [...name].length === 0 || [...name].length > 60 || Object.keys(body as object).length !== 1) return sendJson(res, 400, { message: 'invalid' });
+        const model = { id: String(next++), name };
+        models.set(model.id, model);
+        return sendJson(res, 201, model);
+      }
+      const model = /^\/models\/([^/]+)$/.exec(url.pathname);
+      if (model) {
+        const found = models.get(decodeURIComponent(model[1]!));
+        if (req.method === 'GET') return found ? sendJson(res, 200, found) : sendJson(res, 404, { message: 'none' });
+        if (req.method === 'DELETE') {
+          if (!found) return sendJson(res, 404, { message: 'none' });
+          models.delete(found.id);
+          res.writeHead(204).end();
+          return;
+        }
+        if (req.method === 'PUT') {
+          const body = sentJson(req) ? await readJsonBody(req) : undefined;
+          const name = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['name'] : undefined;
+          if (typeof name !== 'string' || !/^[a-z]{3,8}$/.test(name) || Object.keys(body as object).length !== 1) return sendJson(res, 400, { message: 'invalid' });
+          if (!found) return sendJson(res, 404, { message: 'none' });
+          found.name = name;
+          return sendJson(res, 200, found);
+        }
+      }
+      const others = stopwords ? 'GET, PUT' : url.pathname === '/models' ? 'POST' : model ? 'GET, PUT, DELETE' : undefined;
+      if (others) return sendJson(res, 405, { message: 'method not allowed' }, { allow: others });
+      return sendJson(res, 404, { message: 'no such path' });
+    })();
+  };
+}
+
+/** RFC 3339 §5.6, its calendar included (a 13th month or a 30 February is refused). */
+function isDateTime(text: string): boolean {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i.exec(text);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetOk = parts[9] === undefined || (Number(parts[9]) < 24 && Number(parts[10]) < 60);
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 61 && offsetOk;
+}
+
+function failures(report: RunReport): string[] {
+  return report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
+}
+
+describe('the runner on the classes an unseen-document sweep showed', () => {
+  const servers: Partial<Record<'keeps' | 'loses', DocumentedServer>> = {};
+  beforeAll(async () => {
+    servers.keeps = await serveDocumented('accounts.yaml', DOCUMENT, accountServer('keeps'));
+    servers.loses = await serveDocumented('accounts.yaml', DOCUMENT, accountServer('loses'));
+  });
+  afterAll(() => Promise.all(Object.values(servers).map((server) => server.close())));
+
+  it('a correct server gets no failure: a self-holding schema, a required object query, a creation time of its own', async () => {
+    const server = servers.keeps!;
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 5 });
+    expect(failures(report)).toEqual([]);
+    // The checks ran: a created record was read back, and the search was sent with a member in it.
+    expect(report.results.some((r) => r.checkId === 'create-read-back' && r.verdict === 'passed')).toBe(true);
+    const searches = report.results.flatMap((r) => r.evidence ?? []).filter((e) => e.request.url.includes('/search'));
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.some((e) => e.response?.status === 200)).toBe(true);
+    // The set read back inside its envelope was compared (replace-visible passed on it), and the model the run
+    // replaced with values that cannot carry its tag was still deleted as its own.
+    expect(report.results.some((r) => r.checkId === 'replace-visible' && r.operationId === 'upsertStopwords' && r.verdict === 'passed')).toBe(true);
+    expect(report.results.some((r) => r.checkId === 'replace-visible' && r.operationId === 'replaceModel' && r.verdict === 'passed')).toBe(true);
+    expect(report.cleanup?.leftBehind.filter((left) => left.resource.startsWith('createModel'))).toEqual([]);
+  }, 120_000);
+
+  it('a server that does not keep what it was sent still fails create-read-back', async () => {
+    const server = servers.loses!;
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 5, only: ['create-read-back'] });
+    expect(report.results.some((r) => r.checkId === 'create-read-back' && r.verdict === 'failed')).toBe(true);
+  }, 120_000);
+});
