@@ -91,14 +91,18 @@ export class SchemaRegistry {
  * A pattern the linear-time engine cannot run (safe-pattern.ts) is left out
  * by the lenient converter; this says so, with the engine's reason.
  */
-function warnUnsafePattern(pattern: unknown, pointer: string, skipped: string, warn: (warning: ContractWarning) => void): void {
+function warnUnsafePattern(pattern: unknown, pointer: string, skipped: string, warn: (warning: ContractWarning) => void, warned: Set<string>): void {
   if (typeof pattern !== 'string') {
     warn({ pointer, message: 'a pattern that is not a string is not read.', skipped });
     return;
   }
+  // Once per pattern, at its first use, as an unknown format is: Sentry's document uses one lookahead 13 times,
+  // and 13 identical warnings buried the rest of the start-up's output.
+  if (warned.has(pattern)) return;
   const compiled = compileSafePattern(pattern);
   if (compiled.ok) return;
-  warn({ pointer, message: `pattern ${JSON.stringify(pattern)} cannot be run in linear time (lookaround and backreferences need backtracking, which a document's pattern may not use): ${compiled.reason}`, skipped });
+  warned.add(pattern);
+  warn({ pointer, message: `pattern ${JSON.stringify(pattern)} cannot be run in linear time (lookaround and backreferences need backtracking, which a document's pattern may not use): ${compiled.reason} (first use; others may follow).`, skipped });
 }
 
 /**
@@ -110,13 +114,14 @@ function warnUnsafePattern(pattern: unknown, pointer: string, skipped: string, w
  */
 export function scanForeignSchemas(ajv: Ajv, document: OpenAPIV3.Document, warn: (warning: ContractWarning) => void): void {
   const unknownFormats = new Map<string, string>();
+  const unsafePatterns = new Set<string>();
   forEachSchema(document, (schema, pointer) => {
     const format = schema['format'];
     if (typeof format === 'string' && ajv.formats[format] === undefined && !unknownFormats.has(format)) unknownFormats.set(format, `${pointer}/format`);
-    if (schema['pattern'] !== undefined) warnUnsafePattern(schema['pattern'], `${pointer}/pattern`, 'values are checked by type only, not against this pattern', warn);
+    if (schema['pattern'] !== undefined) warnUnsafePattern(schema['pattern'], `${pointer}/pattern`, 'values are checked by type only, not against this pattern', warn, unsafePatterns);
     const patternProperties = schema['patternProperties'];
     if (typeof patternProperties === 'object' && patternProperties !== null) {
-      for (const name of Object.keys(patternProperties)) warnUnsafePattern(name, `${pointer}/patternProperties`, 'properties whose names match this pattern are not checked against its schema', warn);
+      for (const name of Object.keys(patternProperties)) warnUnsafePattern(name, `${pointer}/patternProperties`, 'properties whose names match this pattern are not checked against its schema', warn, unsafePatterns);
     }
   });
   for (const [format, pointer] of unknownFormats) {
