@@ -16,7 +16,7 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Contract, LinkSpec, Operation, ParameterSpec, ResponseSpec } from '../src/contract/index.js';
-import { propertiesOf } from './generate.js';
+import { mergeAllOf, propertiesOf, type Schema } from './generate.js';
 
 export interface LinkTarget {
   readonly link: LinkSpec;
@@ -97,7 +97,7 @@ export function buildLinkModel(contract: Contract): LinkModel {
       return target ? [{ link, operation: target }] : [];
     });
     const hasPath = (op: Operation): boolean => op.parameters.some((p) => p.in === 'path');
-    const list = contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
+    const list = contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate && mayListRecords(okSchema(op)));
     // A link to the list itself is a filtered read (ListPetsById), not another resource.
     const isItself = (target: LinkTarget): boolean => hasPath(target.operation) && sameResourcePath(operation.pathTemplate, target.operation.pathTemplate);
     const replace = links.find((t) => t.operation.method === 'put' && isItself(t)) ?? (inferred ? links.find((t) => t.operation.method === 'patch' && isItself(t)) : undefined);
@@ -353,6 +353,27 @@ export function createdSchema(kind: ResourceKind): OpenAPIV3.SchemaObject | unde
 /** The schema of an operation's 200 JSON body. */
 export function okSchema(operation: Operation): OpenAPIV3.SchemaObject | undefined {
   return operation.responses.get('200')?.content.find((m) => /json/i.test(m.mediaType))?.schema;
+}
+
+/**
+ * Whether a GET's answer can hold a list of records: an array, or an object with an array member whose items may be
+ * objects; or a schema that says too little to tell. One that declares a single record (Mastodon's `GET /filters`,
+ * "List of V1::Filter" answering one V1Filter, whose only array is a list of strings) holds no list to look in.
+ */
+export function mayListRecords(answer: unknown): boolean {
+  const s = answer === undefined ? undefined : mergeAllOf(answer as Schema);
+  if (!s || s.oneOf || s.anyOf) return true;
+  if (s.type === 'array' || 'items' in s) return true;
+  const properties = propertiesOf(s);
+  if (Object.keys(properties).length === 0) return true;
+  return Object.values(properties).some((raw) => {
+    const member = mergeAllOf(raw);
+    if (member.type !== 'array' && !('items' in member)) return false;
+    const items = (member as { items?: unknown }).items;
+    if (items === undefined) return true;
+    const item = mergeAllOf(items as Schema);
+    return item.type === undefined || item.type === 'object' || Object.keys(propertiesOf(item)).length > 0 || Boolean(item.oneOf ?? item.anyOf);
+  });
 }
 
 /**

@@ -13,12 +13,20 @@
  * - a read that wraps the record in one member while the PUT sends it bare (Typesense's stopwords: `{stopwords: [...]}`
  *   put, `{stopwords: {id, stopwords}}` read): replace-visible compared the list with the wrapper;
  * - a record the run replaced with values that cannot carry its tag (a pattern): the clean-up disowned it and left it
- *   behind (cleanup.ts `rewritten`).
+ *   behind (cleanup.ts `rewritten`);
+ * - a GET on the collection path that answers one record (Mastodon's `GET /filters`, "List of V1::Filter" with a
+ *   V1Filter schema): its one array, of strings, was searched for the created records (links.ts mayListRecords).
  *
  * Against the correct server the runner reports no failure; against one that loses what it was sent, it does.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../src/contract/index.js';
+import { buildLinkModel } from './links.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 import { readJsonBody, sendJson, sentJson, serveDocumented, type DocumentedServer } from './test-support/small-server.js';
@@ -282,4 +290,47 @@ describe('the runner on the classes an unseen-document sweep showed', () => {
     const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 5, only: ['create-read-back'] });
     expect(report.results.some((r) => r.checkId === 'create-read-back' && r.verdict === 'failed')).toBe(true);
   }, 120_000);
+});
+
+describe('a GET on a create\'s path is its list only where its answer can hold records', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-kit-unseen-list-'));
+  const documentAnswering = (answer: unknown): string =>
+    JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Filters', version: '1' },
+      paths: {
+        '/filters': {
+          post: { operationId: 'createFilter', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Filter' } } } }, responses: { '200': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Filter' } } } } } },
+          get: { operationId: 'getFilters', responses: { '200': { description: 'the filters', content: { 'application/json': { schema: answer } } } } },
+        },
+        '/filters/{id}': { get: { operationId: 'getFilter', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'one', content: { 'application/json': { schema: { $ref: '#/components/schemas/Filter' } } } } } } },
+      },
+      components: { schemas: { Filter: { type: 'object', properties: { id: { type: 'string', readOnly: true }, phrase: { type: 'string' }, context: { type: 'array', items: { type: 'string' } } } } } },
+    });
+  const listOf = async (answer: unknown, n: number): Promise<string | undefined> => {
+    const file = join(dir, `filters-${n}.json`);
+    writeFileSync(file, documentAnswering(answer));
+    return buildLinkModel(await loadContract(file)).kinds.get('createFilter')?.list?.operationId;
+  };
+  const record = { $ref: '#/components/schemas/Filter' };
+  // Answers that hold records: an array of them, or an envelope (any member name) around one.
+  const holding = fc.oneof(
+    fc.constant<unknown>({ type: 'array', items: record }),
+    fc.stringMatching(/^[a-z][a-zA-Z]{0,9}$/).map((member): unknown => ({ type: 'object', properties: { [member]: { type: 'array', items: record }, total: { type: 'integer' } } })),
+  );
+  // Answers that hold one record, or an object whose arrays hold only scalars.
+  const single = fc.oneof(
+    fc.constant<unknown>(record),
+    fc.constantFrom('string', 'integer').map((type): unknown => ({ type: 'object', properties: { tags: { type: 'array', items: { type } }, name: { type: 'string' } } })),
+  );
+
+  it('an array or an envelope of records is the list; one record, or arrays of scalars only, is not', async () => {
+    let n = 0;
+    await fc.assert(fc.asyncProperty(holding, async (answer) => {
+        expect(await listOf(answer, (n += 1))).toBe('getFilters');
+      }), { numRuns: 12 });
+    await fc.assert(fc.asyncProperty(single, async (answer) => {
+        expect(await listOf(answer, (n += 1))).toBeUndefined();
+      }), { numRuns: 6 });
+  });
 });
