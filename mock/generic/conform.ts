@@ -71,31 +71,121 @@ function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, v
 export type Problems = (schema: Schema, value: unknown) => readonly { readonly pointer: string }[];
 
 /**
+ * The work one fit may do, counted across its whole recursion (validations and regenerations; each nested
+ * oneOf/anyOf fit shares it). Without a shared bound the cost multiplies per level: a branch's fit regenerates each
+ * pointer the validator names, which fits the branches below it, for every branch × round × pointer, up to
+ * MAX_BRANCH_FITS deep. Meilisearch's `Settings_Unchecked` (oneOf inside anyOf inside oneOf, with an example to fit)
+ * never finished: start-up looped for minutes in one synchronous call, so not even SIGTERM's handler could run.
+ * Far above what ordinary fits take (the generic mock's tests: at most 8 units each; a tree of branches six levels
+ * deep, nested-branches.e2e.test.ts: about 400), and a spent budget costs tens of milliseconds, not minutes.
+ */
+export const FIT_WORK = 1_000;
+
+/** Thrown when a fit has spent its work; caught by the fit that began it (fitTo), never seen by a caller. */
+class FitWorkSpent extends Error {}
+
+/** What is left of one fit's work (FIT_WORK), shared by everything that fit does. */
+interface Work {
+  left: number;
+  /**
+   * Members already fitted to their branches in this fit, by schema and value text: the parent's branches each hold
+   * the same member (a oneOf of two kinds, each with the same `child`), which is fitted once, not once per branch of
+   * every level above it.
+   */
+  readonly fitted: Map<Schema, Map<string, unknown>>;
+}
+
+function spend(work: Work): void {
+  work.left -= 1;
+  if (work.left < 0) throw new FitWorkSpent();
+}
+
+/**
  * `repair`, then the validator's word: each value it still points at (a `format`, a `pattern`, a bound that a
  * type-only repair cannot see, such as an example's `"/Date(1573755038314)/"` for a `date-time`) is generated
  * afresh from the schema at that place, for a few rounds; what is left is returned as it is, for the caller to note.
+ * Bounded by FIT_WORK: past it, the fallback's plain generation (fallback()); what still does not fit is left to the
+ * caller's check, which answers as for any value that does not fit (answer-guard.ts: the proved answer for the
+ * status, else a documented 5xx, else 501 CANNOT_GENERATE naming the spot).
  */
 export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+  const work: Work = { left: FIT_WORK, fitted: new Map() };
+  const counted: Problems = (s, v) => {
+    spend(work);
+    return problems(s, v);
+  };
+  try {
+    return fit(value, schema, generator, view, counted, work);
+  } catch (error) {
+    if (!(error instanceof FitWorkSpent)) throw error;
+    return fallback(value, schema, generator, view, problems);
+  }
+}
+
+/**
+ * What a fit that spent its work answers, for a few validations more: the value as repaired, with each top-level
+ * member the validator still points into generated plain from its schema (no branch weighed), so what was valid stays
+ * (a record's id, the other fields its client sent); else a value generated plain from the whole schema; else the
+ * repaired value, for the caller's check to note.
+ */
+function fallback(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+  const repaired = repair(value, schema, generator, view);
+  const found = problems(schema, repaired);
+  if (found.length === 0) return repaired;
+  const s = mergeAllOf(schema);
+  // Past its listing limit the validator adds one entry more ('truncated', at the root): it names no member.
+  const named = found.filter((problem) => (problem as { keyword?: string }).keyword !== 'truncated');
+  const members = new Set(named.map(({ pointer }) => unescape(pointer.split('/')[1] ?? '')));
+  if (isObject(repaired) && !s.oneOf && !s.anyOf && !members.has('')) {
+    const properties = s.properties ?? {};
+    const out: JsonObject = { ...repaired };
+    for (const name of members) {
+      const property = Object.hasOwn(properties, name) ? asSchema(properties[name]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
+      const generated = property ? generator.value(mergeAllOf(property), view, 0, 1, name) : undefined;
+      if (generated === undefined) delete out[name];
+      else out[name] = generated;
+    }
+    if (problems(schema, out).length === 0) return out;
+  }
+  const generated = generator.value(s, view, 0);
+  if (generated !== undefined && problems(schema, generated).length === 0) return generated;
+  return repaired;
+}
+
+/**
+ * The schema of each branch with what the schema says beside its branches: made once per schema and kept, so the
+ * validator (which compiles once per schema object) compiles each of them once, not on every fit.
+ */
+const composedBranches = new WeakMap<Schema, readonly Schema[]>();
+function branchWholes(s: Schema, branches: readonly unknown[]): readonly Schema[] {
+  let known = composedBranches.get(s);
+  if (!known) {
+    const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = s;
+    known = branches.map((branch) => ({ allOf: [beside, asSchema(branch as Schema)] }) as Schema);
+    composedBranches.set(s, known);
+  }
+  return known;
+}
+
+function fit(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems, work: Work): unknown {
   const s = mergeAllOf(schema);
   const branches = s.oneOf ?? s.anyOf;
-  if (!branches || branches.length === 0) return fitFlat(value, schema, generator, view, problems);
+  if (!branches || branches.length === 0) return fitFlat(value, schema, generator, view, problems, work);
   // A value of a oneOf/anyOf is fitted to the branch that keeps most of it (ReadMe's branch `{ base: "v1" }` and its
   // version `{ base: {...} }`): fitting to the first branch alone replaced what the client sent with invented values,
   // and two answers of one record, each fitted afresh, disagreed.
   // A member the branch pins to listed values (`method: { enum: [payment-card] }`, a `const`) says which branch the
   // value is: a branch that must change it is the wrong one, however many other members it keeps (Rebilly's tokens:
   // a payment-card token was answered as a `cash` one, which kept its instrument as an unknown member).
-  const { oneOf: _oneOf, anyOf: _anyOf, ...beside } = s;
   let best: { fitted: unknown; kept: number; pinnedChanged: number } | undefined;
-  for (const branch of branches) {
-    const whole: Schema = { allOf: [beside, asSchema(branch)] };
-    const fitted = fitFlat(value, whole, generator, view, problems);
+  for (const whole of branchWholes(s, branches)) {
+    const fitted = fitFlat(value, whole, generator, view, problems, work);
     if (problems(schema, fitted).length > 0) continue;
     const kept = keptMembers(value, fitted);
     const pinnedChanged = pinnedMembersChanged(value, fitted, whole);
     if (!best || pinnedChanged < best.pinnedChanged || (pinnedChanged === best.pinnedChanged && kept > best.kept)) best = { fitted, kept, pinnedChanged };
   }
-  return best ? best.fitted : fitFlat(value, schema, generator, view, problems);
+  return best ? best.fitted : fitFlat(value, schema, generator, view, problems, work);
 }
 
 /** How many of a value's own members that the schema pins to listed values (`enum`, `const`) the fitted value changed. */
@@ -121,12 +211,20 @@ function keptMembers(value: unknown, fitted: unknown): number {
 }
 
 /** `repair`, then regenerate what the validator still points at, for a few rounds. */
-function fitFlat(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems): unknown {
+function fitFlat(value: unknown, schema: Schema, generator: ValueGenerator, view: View, problems: Problems, work: Work): unknown {
   let current = repair(value, schema, generator, view);
   for (let round = 0; round < 3; round += 1) {
     const found = problems(schema, current);
     if (found.length === 0) return current;
-    for (const { pointer } of found.slice(0, 50)) current = regenerateAt(current, schema, pointer.split('/').slice(1).map(unescape), generator, view, problems);
+    // A member fitted whole to its branches this round (regenerateAt) answers every other pointer inside it: fitting
+    // it again for each would multiply the work by the pointers, at every level of branches inside branches.
+    const whole: string[] = [];
+    for (const { pointer } of found.slice(0, 50)) {
+      if (whole.some((prefix) => pointer === prefix || pointer.startsWith(`${prefix}/`))) continue;
+      spend(work);
+      const path = pointer.split('/').slice(1).map(unescape);
+      current = regenerateAt(current, schema, path, generator, view, problems, work, (left) => whole.push(pointer.split('/').slice(0, path.length - left + 1).join('/')));
+    }
   }
   return current;
 }
@@ -143,22 +241,29 @@ function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** The value with the part at `path` generated afresh from the schema there (the nearest part whose schema is known). */
 /** How deep fits of oneOf/anyOf members nest inside one another at most (regenerateAt). */
 const MAX_BRANCH_FITS = 4;
 let branchFits = 0;
 
-function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View, problems?: Problems): unknown {
+/** The value with the part at `path` generated afresh from the schema there (the nearest part whose schema is known). */
+function regenerateAt(value: unknown, raw: Schema, path: readonly string[], generator: ValueGenerator, view: View, problems: Problems, work: Work, fittedWhole: (left: number) => void): unknown {
   const s = mergeAllOf(raw);
   // A member of a oneOf/anyOf (Box's `accessible_by`: a user or a group) is fitted to the branch that keeps what it
   // says (`type: user`), as a whole value is (fitTo), not drawn afresh from any branch.
   // Whatever the pointer inside it: a branch's own complaint (`/accessible_by/type` is not `group`) says nothing the
   // whole member's fit does not weigh.
-  if (problems && branchFits < MAX_BRANCH_FITS && isObject(value) && ((s.oneOf?.length ?? 0) > 0 || (s.anyOf?.length ?? 0) > 0)) {
+  if (branchFits < MAX_BRANCH_FITS && isObject(value) && ((s.oneOf?.length ?? 0) > 0 || (s.anyOf?.length ?? 0) > 0)) {
     // Bounded: a oneOf that holds itself (`A: oneOf: [A, ...]`) would fit the same value again and again.
     branchFits += 1;
+    fittedWhole(path.length);
     try {
-      return fitTo(value, raw, generator, view, problems);
+      let known = work.fitted.get(raw);
+      if (!known) work.fitted.set(raw, (known = new Map()));
+      const text = JSON.stringify(value);
+      if (known.has(text)) return known.get(text);
+      const fitted = fit(value, raw, generator, view, problems, work);
+      known.set(text, fitted);
+      return fitted;
     } finally {
       branchFits -= 1;
     }
@@ -169,7 +274,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
     const items = 'items' in s || 'prefixItems' in s ? itemAt(s, Number(head)) : undefined;
     if (!items) return generator.value(s, view, 1);
     const copy = [...value];
-    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view, problems);
+    copy[Number(head)] = regenerateAt(copy[Number(head)], items, rest, generator, view, problems, work, fittedWhole);
     return copy;
   }
   if (isObject(value)) {
@@ -177,7 +282,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
     const property = Object.hasOwn(properties, head) ? asSchema(properties[head]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
     // A keyword on the object itself (`required`, `additionalProperties`) points here: regenerate the whole.
     if (!property || !Object.hasOwn(value, head)) return generator.value(s, view, 1);
-    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view, problems) };
+    return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view, problems, work, fittedWhole) };
   }
   return generator.value(s, view, 1);
 }
