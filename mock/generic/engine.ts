@@ -134,45 +134,57 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return stored;
   };
 
-  const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string => {
+  /**
+   * A new record's id: unused in its collection (scope), and one the record's id field and the item path's parameter
+   * accept, so the record is answered under it and read back at its own path. Tried in order: the sequence (1, 2, 3:
+   * ids a person can type), the sequence zero-padded to the least length the schemas ask (Adyen's 30 characters),
+   * then values generated from the schemas (a uuid, a pattern's sample), each drawn again while it is taken. A
+   * generated value was once returned unchecked: Discord's snowflake pattern `^(0|[1-9][0-9]*)$` refuses a padded
+   * sequence, and its draws (`0`, `0`, `4326`, `0`) replaced records already held. Undefined when no free id fits
+   * (an enum or a range that is full): the create is refused (conflict()), never answered for another record.
+   */
+  const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string | undefined => {
+    const unused = (candidate: string): boolean => !store.get(resource.key, scopeOfParams, candidate);
     if (resource.idKind === 'integer') {
-      // An id parameter with a maximum (`orderId: 1..10`) gets a free id in its range, so the record can be read back.
-      const next = store.nextNumber(resource.key);
+      // Within the id parameter's bounds (`orderId: 1..10`), so the record can be read back.
+      const min = resource.idMinimum === undefined ? undefined : Math.ceil(resource.idMinimum);
       const max = resource.idMaximum;
-      if (max === undefined || next <= max) return String(next);
-      for (let candidate = Math.max(1, resource.idMinimum ?? 1); candidate <= max; candidate += 1) if (!store.get(resource.key, scopeOfParams, String(candidate))) return String(candidate);
-      return String(next);
+      const next = Math.max(store.nextNumber(resource.key), min ?? -Infinity);
+      if ((max === undefined || next <= max) && unused(String(next))) return String(next);
+      // Past the maximum: a free id below it, looked for among a bounded number (a range of a billion is not walked).
+      const from = Math.max(1, min ?? 1);
+      for (let candidate = from; max !== undefined && candidate <= max && candidate < from + MAX_ID_SCAN; candidate += 1) if (unused(String(candidate))) return String(candidate);
+      return undefined;
     }
-    if (resource.idKind === 'uuid') return ids.faker.string.uuid();
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
-    if (s && (s.pattern || s.format || s.enum)) {
-      // A pattern's sample may break the field's other words (a slug of 43 characters where maxLength is 40): the
-      // document decides, a few draws, each checked.
-      for (let variant = 0; variant < 8; variant += 1) {
-        const candidate = ids.value(s, 'response', variant, 1, resource.idField);
-        if (typeof candidate === 'string' && candidate !== '' && valid(s, candidate) && (!resource.idSchema || valid(resource.idSchema, candidate))) return candidate;
+    // The field's own words, when it is text (a number field holds the id as a number: its text is the path's).
+    const fieldTyped = s !== undefined && (typeOf(s) === 'string' || (typeOf(s) === undefined && (s.pattern !== undefined || s.format !== undefined || s.enum !== undefined)));
+    const fits = (candidate: string): boolean => candidate !== '' && !candidate.includes('/') && (!fieldTyped || valid(s, candidate)) && (!resource.idSchema || valid(resource.idSchema, candidate)) && unused(candidate);
+    if (resource.idKind === 'uuid') {
+      for (let draw = 0; draw < MAX_ID_DRAWS; draw += 1) {
+        const candidate = ids.faker.string.uuid();
+        if (fits(candidate)) return candidate;
       }
+      return undefined;
     }
     const next = String(store.nextNumber(resource.key));
-    // A sequence number the path parameter or the record's id field refuses (Adyen's deviceId: exactly 30
-    // characters; PagerDuty's SCIM ids: 26 to 100) gives way to a value of their schemas: an id the record's field
-    // refused would be replaced in the record by another, and the record answered under an id its path does not hold.
-    const fieldTyped = s !== undefined && typeOf(s) === 'string';
-    const fits = (candidate: string): boolean => (!fieldTyped || valid(s, candidate)) && (!resource.idSchema || valid(resource.idSchema, candidate));
     if (fits(next)) return next;
-    // Too short (at least 26 characters): the sequence number padded with zeros stays unique.
+    // Too short (at least 26 characters, PagerDuty's SCIM ids): the sequence number padded with zeros stays unique.
     const minimum = Math.max(fieldTyped ? (s.minLength ?? 0) : 0, resource.idSchema?.minLength ?? 0);
     const padded = next.padStart(minimum, '0');
-    if (padded !== next && fits(padded) && !store.get(resource.key, scopeOfParams, padded)) return padded;
+    if (padded !== next && fits(padded)) return padded;
+    // A pattern's sample may break the schema's other words (a slug of 43 characters where maxLength is 40), or be
+    // taken: the document decides, each draw checked, a bounded number of them.
     for (const from of [resource.idSchema, fieldTyped ? s : undefined]) {
       if (!from) continue;
-      for (let variant = 0; variant < 8; variant += 1) {
-        const candidate = ids.value(from, 'response', variant, 1, resource.idParam);
-        if (typeof candidate === 'string' && candidate !== '' && fits(candidate) && !store.get(resource.key, scopeOfParams, candidate)) return candidate;
+      for (let draw = 0; draw < MAX_ID_DRAWS; draw += 1) {
+        const candidate = ids.value(from, 'response', draw % 8, 1, resource.idField ?? resource.idParam);
+        if (typeof candidate === 'string' && fits(candidate)) return candidate;
       }
     }
-    return next;
+    // Every draw refused or taken: the collection holds every id its schemas allow (or all the mock can find).
+    return undefined;
   };
 
   // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
@@ -194,6 +206,20 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const notFound = (resource: Resource, what: string): HandlerResult => {
     const answer = errors.error('ROUTE_NOT_FOUND', `${what} was not found in ${resource.collectionPath}.`);
     return { status: 404, body: { ...answer.body, code: catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
+  };
+  /** Whether the operation documents a status a conflict can take (409, 422 or 400; a range or `default` included). */
+  const canRefuseConflict = (operation: Operation): boolean => CONFLICT_STATUSES.some((code) => responseFor(operation, code) !== undefined);
+  /**
+   * A create refused for its id (a chosen id already held, no free id left): the status the rule book gives a
+   * conflict (behaviour/rule-book.ts: 409, else 422, else 400, the first the operation documents, a range or
+   * `default` included). A taken key where none is documented replaces the record instead (the create handler); only
+   * a collection with no free id left and no such status gets 409 undocumented, which the answer guard sends in the
+   * document's Error shape (answer-guard.ts). Nothing is stored.
+   */
+  const conflict = (operation: Operation, message: string): HandlerResult => {
+    const status = CONFLICT_STATUSES.find((code) => responseFor(operation, code) !== undefined) ?? 409;
+    const answer = errors.error('ROUTE_NOT_FOUND', message);
+    return { status, body: { ...answer.body, code: 'CONFLICT', status } };
   };
   /** A nested record's parent must exist: `/a/9/things` under a deleted `a` is a 404 like the parent itself. */
   const missingParent = (resource: Resource, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
@@ -350,14 +376,21 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const given = givenOf(element);
             return role === 'createOrUpdate' && given !== undefined ? store.get(resource.key, scope, String(given)) : undefined;
           };
-          // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds:
-          // the document's 409 where the create documents one (RFC 9110 §15.5.10), else a record of the mock's own id.
-          // Looked at before anything is stored: a batch with one taken key stores none of its records.
-          if (role === 'create' && operation.responses.has('409')) {
-            const taken = sent.records.map(givenOf).find((given) => given !== undefined && store.get(resource.key, scope, String(given)));
-            if (taken !== undefined) {
-              const answer = errors.error('ROUTE_NOT_FOUND', `${singularOf(resource.name)} ${String(taken)} already exists in ${resource.collectionPath}.`);
-              return { status: 409, body: { ...answer.body, code: 'CONFLICT', status: 409 } };
+          // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds,
+          // or that an earlier record of the same batch takes: refused (RFC 9110 §15.5.10), never stored under an id of
+          // the mock's own, which answered for a record the client did not name (Discord's `channel_id`, Typesense's
+          // model `id`: a second create with the same one answered 200 with another). Looked at before anything is
+          // stored: a batch with one taken key stores none of its records.
+          // Where the create documents no refusal a conflict could take (no 409, 422, 400, 4XX or default), a refusal
+          // would be an answer its document does not allow: the record under that key is replaced instead, as a create
+          // that is idempotent by its key does (Box's "mark a file as a template"), answered with the documented success.
+          const refusable = canRefuseConflict(operation);
+          if (role === 'create' && refusable) {
+            const chosen = new Set<string>();
+            for (const given of sent.records.map(givenOf)) {
+              if (given === undefined || !fitsPath(resource, given)) continue;
+              if (store.get(resource.key, scope, String(given)) || chosen.has(String(given))) return conflict(operation, `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}; nothing was stored.`);
+              chosen.add(String(given));
             }
           }
           const records: StoredRecord[] = [];
@@ -374,9 +407,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             }
             const given = givenOf(element);
             // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
-            const id = given !== undefined && fitsPath(resource, given) && !store.get(resource.key, scope, String(given)) ? String(given) : newId(resource, store, scope);
-            const record = makeRecord(resource, element, id);
-            const refused = write(operation, store, { kind: 'create', resource, scope, id, after: record });
+            const replaced = given !== undefined && fitsPath(resource, given) && !refusable ? store.get(resource.key, scope, String(given)) : undefined;
+            const id = given !== undefined && fitsPath(resource, given) && (replaced || !store.get(resource.key, scope, String(given))) ? String(given) : newId(resource, store, scope);
+            if (id === undefined) return conflict(operation, `${resource.collectionPath} has no free id left that its schemas allow; nothing was stored.`);
+            const record = makeRecord(resource, element, id, replaced ? serverOwned(resource, replaced) : undefined);
+            const refused = write(operation, store, replaced ? { kind: 'update', resource, scope, id, before: replaced, after: record } : { kind: 'create', resource, scope, id, after: record });
             if (refused) return refused;
             records.push(record);
             created.push(id);
@@ -637,6 +672,14 @@ function sameJson(a: unknown, b: unknown): boolean {
     return false;
   }
 }
+
+/** The statuses a conflict prefers, the first the operation documents (as behaviour/rule-book.ts CONFLICT). */
+const CONFLICT_STATUSES = [409, 422, 400];
+
+/** How many draws a generated id gets before its collection is taken as full (engine.ts newId). */
+const MAX_ID_DRAWS = 32;
+/** How many ids of a bounded integer range newId looks through for a free one. */
+const MAX_ID_SCAN = 10_000;
 
 /** How many records at paths of no collection one store keeps (engine.ts singletonHandler). */
 const MAX_SINGLETONS = 1_000;
