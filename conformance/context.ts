@@ -461,6 +461,16 @@ export class Case {
    * with its documented 409. The run tag is appended in the first form the body's validator accepts; an integer key
    * is drawn high in its range instead (own-keys.ts); none valid, and the body stays as it was.
    */
+  /**
+   * A body for `operation` with the run's own key where the operation creates a kind's records (ownIdentity): a check
+   * that sends a create's body itself (accepts-valid-bodies' variants) must not send the example's key, which a
+   * target seeded from the examples holds, nor the key of a record an earlier variant created.
+   */
+  ownKey(operation: Operation, body: unknown): unknown {
+    const kind = this.ctx.links.kinds.get(operation.operationId);
+    return kind && isObject(body) ? this.ownIdentity(kind, body) : body;
+  }
+
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
     // A record sent in the envelope its answer has (`{ "file": { "id": ... } }`, Box's Doc Gen templates): its key inside.
     const nested = envelopedIdentity(kind, body);

@@ -119,9 +119,11 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   }
   const generated = c.generator.validBodyOrReason(operation, bindings);
   if (!generated.ok) return { ok: false, fail: (k) => k.skip(generated.reason) };
-  const valid = c.checkValid(operation, { path, query, body: generated.body });
+  // A create's client-chosen key is the run's own, fresh for each preparation (context.ts ownKey).
+  const body = c.ownKey(operation, generated.body);
+  const valid = c.checkValid(operation, { path, query, body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
-  return { ok: true, inputs: { path, query, body: generated.body, bindings, ...(madeUpPath ? { madeUpPath } : {}) } };
+  return { ok: true, inputs: { path, query, body, bindings, ...(madeUpPath ? { madeUpPath } : {}) } };
 }
 
 /** A typed value for a path parameter written by its style (an array, an object, label or matrix); undefined for a plain one. */

@@ -178,7 +178,10 @@ export class SharedInputs {
   /** Sends one variant; undefined when no inputs could be prepared (the case is then already reported). */
   async send(c: Case, attempt: (inputs: PreparedInputs) => Promise<Sent>): Promise<Sent | undefined> {
     const first = this.inputs ? await attempt(this.inputs) : undefined;
-    if (first && !('call' in first && first.call.status === 409)) return first;
+    // Inputs an earlier variant used may name what that variant created (its key, now taken): a refusal of them is
+    // first put to fresh inputs, and only a refusal of those is the target's to answer for. A 409 was the only such
+    // refusal once; a server may say the same with its documented 400 or 422.
+    if (first && !('call' in first && refusedAsTaken(first.call.status))) return first;
     const prepared = await prepareInputs(c, this.operation);
     this.inputs = prepared.ok ? prepared.inputs : undefined;
     if (!prepared.ok) {
@@ -194,4 +197,9 @@ export async function sendValidBody(c: Case, operation: Operation, inputs: Prepa
   const problems = bodyProblems(c.ctx, operation, text);
   if (problems.length > 0) return { skip: invalidReason(problems) };
   return { call: await c.call(operation, { path: inputs.path, query: inputs.query, bodyText: text, ...(contentType ? { contentType } : {}), ...(framing ? { framing } : {}) }), text };
+}
+
+/** A client error that may mean "that already exists" (409, or a 400 or 422 saying so), as opposed to auth, 404s, media types. */
+function refusedAsTaken(status: number | undefined): boolean {
+  return status === 409 || status === 400 || status === 422;
 }
