@@ -251,6 +251,13 @@ function matchesEach(expected: readonly unknown[], actual: readonly unknown[], i
  * branch allows. Objects and arrays are compared member by member instead.
  */
 export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
+  if (Array.isArray(value)) {
+    // A list of keys sent where the answer lists objects (Clerk's `permissions: ["org:read"]`, answered as
+    // permission records): an item the answer's items cannot hold in any form says the list is the document's own.
+    const items = itemSchema(s);
+    if (items && depth < MAX_BRANCH_DEPTH && value.some((item) => (typeof item !== 'object' || item === null) && answerHolds(item, items, depth + 1) === 'never')) return 'never';
+    return 'verbatim';
+  }
   if (typeof value === 'object' && value !== null) return 'verbatim';
   const parts: Schema[] = [s, ...(s.allOf ?? []).map((part) => schema(part))];
   let never = false;
@@ -259,9 +266,11 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
     const loose = part as { type?: unknown; nullable?: unknown; enum?: unknown; const?: unknown; pattern?: unknown };
     const types = Array.isArray(loose.type) ? (loose.type as unknown[]) : loose.type === undefined ? undefined : [loose.type];
     if (types && !types.some((type) => fitsType(value, type, loose.nullable === true))) {
-      // Another scalar type can mean the same (`"5"` and 5); an object, an array or a refused null cannot.
-      if (value === null || !types.some((type) => typeof type === 'string' && SCALAR_TYPES.has(type))) never = true;
-      else byMeaning = true;
+      // Another scalar type can mean the same (`"5"` and 5, `true` and "true"); a text that is no number cannot be
+      // one (Clerk's `legal_accepted_at`: a date-time text sent, Unix seconds answered), nor can an object, an array
+      // or a refused null.
+      if (types.some((type) => couldMean(value, type))) byMeaning = true;
+      else never = true;
     }
     if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) byMeaning = true;
     if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) byMeaning = true;
@@ -285,7 +294,23 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
 
 export type Holding = 'verbatim' | 'by-meaning' | 'never';
 
-const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+/** Whether a sent scalar could be written in an answer of `type` and mean the same. */
+function couldMean(value: unknown, type: unknown): boolean {
+  if (value === null || typeof value === 'object') return false;
+  switch (type) {
+    case 'string':
+      return true;
+    case 'integer':
+    case 'number':
+      return typeof value === 'number' || typeof value === 'bigint' || (typeof value === 'string' && NUMERIC_TEXT.test(value.trim()));
+    case 'boolean':
+      return typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value.trim()));
+    default:
+      return false;
+  }
+}
+
+const NUMERIC_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 /** Branches inside branches are followed this deep (a oneOf that holds itself ends here). */
 const MAX_BRANCH_DEPTH = 8;
 
