@@ -334,3 +334,140 @@ describe('a GET on a create\'s path is its list only where its answer can hold r
       }), { numRuns: 6 });
   });
 });
+
+describe('a create whose key the client chooses, refused with the documented 422 when the key is taken', () => {
+  const KEYS = `openapi: 3.0.3
+info: { title: Keys, version: 1.0.0 }
+paths:
+  /keys:
+    post:
+      operationId: createKey
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Key' } } } }
+      responses:
+        '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Key' } } } }
+        '422': { description: taken or invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /keys/{name}:
+    parameters: [ { name: name, in: path, required: true, schema: { type: string, pattern: '^[a-z0-9-]{1,60}$' } } ]
+    get:
+      operationId: getKey
+      responses:
+        '200': { description: the key, content: { application/json: { schema: { $ref: '#/components/schemas/Key' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  schemas:
+    Key:
+      type: object
+      required: [name]
+      additionalProperties: false
+      properties:
+        name: { type: string, pattern: '^[a-z0-9-]{1,60}$', example: signing-key }
+        label: { type: string, maxLength: 40 }
+    Error:
+      type: object
+      required: [message]
+      properties: { message: { type: string } }
+`;
+  let server: DocumentedServer;
+  beforeAll(async () => {
+    // Holds the example's key before the run, as a target seeded from the document's examples does.
+    const keys = new Map<string, Record<string, unknown>>([['signing-key', { name: 'signing-key' }]]);
+    server = await serveDocumented('keys.yaml', KEYS, (req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        if (url.pathname === '/keys' && req.method === 'POST') {
+          const body = sentJson(req) ? await readJsonBody(req) : undefined;
+          const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+          const name = record?.['name'];
+          const label = record?.['label'];
+          const valid = record !== undefined && typeof name === 'string' && /^[a-z0-9-]{1,60}$/.test(name) && (label === undefined || (typeof label === 'string' && [...label].length <= 40)) && Object.keys(record).every((key) => key === 'name' || key === 'label');
+          if (!valid) return sendJson(res, 422, { message: 'invalid' });
+          if (keys.has(name)) return sendJson(res, 422, { message: `${name} is taken` });
+          keys.set(name, record);
+          return sendJson(res, 201, record);
+        }
+        const item = /^\/keys\/([^/]+)$/.exec(url.pathname);
+        if (item && req.method === 'GET') {
+          const key = keys.get(decodeURIComponent(item[1]!));
+          return key ? sendJson(res, 200, key) : sendJson(res, 404, { message: 'none' });
+        }
+        if (url.pathname === '/keys' || item) return sendJson(res, 405, { message: 'method not allowed' }, { allow: item ? 'GET' : 'POST' });
+        return sendJson(res, 404, { message: 'no such path' });
+      })();
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('is sent with keys of the run\'s own, fresh for each variant: a correct server refuses none of the valid bodies', async () => {
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 9, only: ['accepts-valid-bodies', 'accepts-json-charset'] });
+    const ran = report.results.filter((r) => r.operationId === 'createKey');
+    expect(ran.filter((r) => r.verdict === 'passed').length).toBeGreaterThan(2);
+    expect(failures(report)).toEqual([]);
+    // No valid body went out with the example's key, which the server held before the run.
+    const sent = report.results.flatMap((r) => r.evidence ?? []).filter((e) => e.request.method === 'POST').map((e) => String(e.request.body ?? ''));
+    expect(sent.filter((body) => body.includes('"signing-key"'))).toEqual([]);
+  }, 120_000);
+});
+
+describe('an id from a closed list (Firefly\'s configuration names: an enum of four)', () => {
+  const SETTINGS = `openapi: 3.0.3
+info: { title: Settings, version: 1.0.0 }
+paths:
+  /settings:
+    post:
+      operationId: createSetting
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Setting' } } } }
+      responses:
+        '201': { description: stored, content: { application/json: { schema: { $ref: '#/components/schemas/Setting' } } } }
+        '422': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /settings/{name}:
+    parameters: [ { name: name, in: path, required: true, schema: { type: string, enum: [theme, locale, currency, timezone] } } ]
+    get:
+      operationId: getSetting
+      responses:
+        '200': { description: the setting, content: { application/json: { schema: { $ref: '#/components/schemas/Setting' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  schemas:
+    Setting:
+      type: object
+      required: [name, value]
+      properties:
+        name: { type: string, enum: [theme, locale, currency, timezone] }
+        value: { type: string, maxLength: 40 }
+    Error:
+      type: object
+      required: [message]
+      properties: { message: { type: string } }
+`;
+  let server: DocumentedServer;
+  beforeAll(async () => {
+    // Every listed setting always exists; a create sets its value.
+    const settings = new Map(['theme', 'locale', 'currency', 'timezone'].map((name) => [name, { name, value: 'default' }]));
+    server = await serveDocumented('settings.yaml', SETTINGS, (req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const item = /^\/settings\/([^/]+)$/.exec(url.pathname);
+        if (item && req.method === 'GET') {
+          const setting = settings.get(decodeURIComponent(item[1]!));
+          return setting ? sendJson(res, 200, setting) : sendJson(res, 404, { message: 'none' });
+        }
+        if (url.pathname === '/settings' && req.method === 'POST') {
+          const body = sentJson(req) ? ((await readJsonBody(req)) as Record<string, unknown> | undefined) : undefined;
+          const setting = typeof body?.['name'] === 'string' ? settings.get(body['name']) : undefined;
+          if (!setting || typeof body?.['value'] !== 'string' || [...body['value']].length > 40) return sendJson(res, 422, { message: 'invalid' });
+          setting.value = body['value'];
+          return sendJson(res, 201, setting);
+        }
+        return sendJson(res, url.pathname === '/settings' || item ? 405 : 404, { message: 'no' }, url.pathname === '/settings' || item ? { allow: item ? 'GET' : 'POST' } : {});
+      })();
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('is not taken for an absent id: unknown-id-404 skips, saying why, where every listed id may name a record', async () => {
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 4, only: ['unknown-id-404'] });
+    const cases = report.results.filter((r) => r.checkId === 'unknown-id-404' && r.operationId === 'getSetting');
+    expect(cases.length).toBeGreaterThan(0);
+    expect(cases.map((r) => `${r.verdict}: ${r.reason ?? ''}`)).toEqual(cases.map(() => expect.stringMatching(/^skipped: name takes only listed values/)));
+  }, 60_000);
+});
