@@ -150,10 +150,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const min = resource.idMinimum === undefined ? undefined : Math.ceil(resource.idMinimum);
       const max = resource.idMaximum;
       const next = Math.max(store.nextNumber(resource.key), min ?? -Infinity);
-      if ((max === undefined || next <= max) && unused(String(next))) return String(next);
-      // Past the maximum: a free id below it, looked for among a bounded number (a range of a billion is not walked).
+      if (Number.isSafeInteger(next) && (max === undefined || next <= max) && unused(String(next))) return String(next);
+      // Past the maximum, or past 2^53 (a client chose an id at the top of int64, Traccar's devices: the sequence
+      // followed it, and every next number rounded to one already taken): a free id from the bottom of the range,
+      // looked for among a bounded number (a range of a billion is not walked).
       const from = Math.max(1, min ?? 1);
-      for (let candidate = from; max !== undefined && candidate <= max && candidate < from + MAX_ID_SCAN; candidate += 1) if (unused(String(candidate))) return String(candidate);
+      for (let candidate = from; (max === undefined || candidate <= max) && candidate < from + MAX_ID_SCAN; candidate += 1) if (unused(String(candidate))) return String(candidate);
       return undefined;
     }
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;

@@ -2,6 +2,7 @@
  * What the generic engine infers from a document (infer.ts), and the corrections a user writes without code.
  * Documents are built in memory, already dereferenced (as load.ts leaves them): shared schema objects stand for $refs.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OpenAPIV3 } from 'openapi-types';
 import { buildContract } from '../../src/contract/index.js';
@@ -259,5 +260,23 @@ describe('records that travel in a named array envelope (Xero: `{ "Items": [ {..
     // A record with an id of its own and one object member (an address) is the record itself.
     const Person: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'integer' }, address: { type: 'object', properties: { id: { type: 'integer' }, city: { type: 'string' } } } } };
     expect(mapOf(crud('/people', '/people/{id}', Person, param('id', { type: 'integer' }))).resources[0]).toMatchObject({ recordSchema: Person, idField: 'id' });
+  });
+});
+
+describe('a collection under a parent item by a segment of its own (Clerk: `/organizations/{organizationID}/billing/payment_methods`)', () => {
+  const Method: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+  const Organization: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' } } };
+  // The literal segments between the parent's item and the collection, drawn: the parent is the nearest item above.
+  it('hangs from the nearest item path above it, whatever its parameter is named', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{2,8}$/), { minLength: 0, maxLength: 3 }), fc.constantFrom('organizationID', 'org_id', 'id'), (between, name) => {
+        const under = ['/organizations/{' + name + '}', ...between, 'payment_methods'].join('/');
+        const map = mapOf({ ...crud('/organizations', '/organizations/{organization_id}', Organization, param('organization_id')), ...crud(under, `${under}/{method_id}`, Method, param('method_id')) });
+        const methods = map.resources.find((r) => r.key === under);
+        expect(parentItemPath(methods!)).toBe(`/organizations/{${name}}`);
+        expect(parentOf(methods!, map.resources)?.key).toBe('/organizations');
+      }),
+      { numRuns: 20 },
+    );
   });
 });

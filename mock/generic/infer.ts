@@ -390,9 +390,15 @@ export function parentOf(resource: Resource, resources: readonly Resource[]): Re
   return resources.find((other) => shapeOf(other.itemPath) === wanted);
 }
 
-/** The item path a nested collection hangs from: `/a/{aId}` for `/a/{aId}/things`. */
+/**
+ * The item path a nested collection hangs from: `/a/{aId}` for `/a/{aId}/things`, and for `/a/{aId}/billing/things`
+ * too (Clerk's `/organizations/{organizationID}/billing/payment_methods`): the nearest segment above that names a
+ * record. Without it an absent organization's payment methods were answered 200, where the document has a 404.
+ */
 export function parentItemPath(resource: Resource): string {
-  const parent = resource.collectionPath.split('/').slice(0, -1).join('/');
+  const segments = resource.collectionPath.split('/').slice(0, -1);
+  const named = segments.findLastIndex((segment) => /^\{[^{}]+\}$/.test(segment));
+  const parent = (named > 0 ? segments.slice(0, named + 1) : segments).join('/');
   return resource.suffix && parent.endsWith('}') ? `${parent}${resource.suffix}` : parent;
 }
 

@@ -81,6 +81,24 @@ function chosenIds(name: string, errors: Readonly<Record<string, unknown>>): Rec
   };
 }
 
+/** Traccar's devices: an int64 id the client may send (not readOnly), or leave to the server. */
+function devices(): Record<string, unknown> {
+  const record = { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string', maxLength: 20 } } };
+  return {
+    '/devices': {
+      get: { operationId: 'list_devices', responses: { '200': { description: 'all', content: json({ type: 'array', items: record }) } } },
+      post: { operationId: 'create_device', requestBody: { required: true, content: json(record) }, responses: { '200': { description: 'created', content: json(record) }, '400': { description: 'refused', content: json(ERROR) } } },
+    },
+    '/devices/{id}': {
+      get: {
+        operationId: 'get_device',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+        responses: { '200': { description: 'one', content: json(record) }, '404': { description: 'none', content: json(ERROR) } },
+      },
+    },
+  };
+}
+
 const DOCUMENT = {
   openapi: '3.0.3',
   info: { title: 'Ids', version: '1.0.0' },
@@ -91,6 +109,7 @@ const DOCUMENT = {
     ...chosenIds('stages', { '4XX': { description: 'refused', content: json({ $ref: '#/components/schemas/Error' }) } }),
     ...chosenIds('models', { '400': { description: 'refused', content: json({ $ref: '#/components/schemas/Error' }) } }),
     ...chosenIds('plain', {}),
+    ...devices(),
   },
   components: { schemas: { Error: ERROR } },
 };
@@ -188,5 +207,25 @@ describe('an id the client chooses that a record already holds', () => {
     const headers = { 'x-mock-session': 'free' };
     for (const id of ['7', '8']) expect((await mock.client.send('POST', '/models', { json: { channel_id: id, topic: id }, headers })).body).toEqual({ channel_id: id, topic: id });
     expect(((await mock.client.send('GET', '/models', { headers })).body as unknown[]).length).toBe(2);
+  });
+});
+
+describe('after a client chose an id at the top of int64 (Traccar: 2^53 - 2)', () => {
+  it('the ids the mock makes next are still free and safe: every create is kept under its own, and read back there', async () => {
+    const headers = { 'x-mock-session': 'devices' };
+    const chosen = await mock.client.send('POST', '/devices', { json: { id: 9007199254740990, name: 'chosen' }, headers });
+    expect(chosen.status).toBe(200);
+    const made: unknown[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const created = await mock.client.send('POST', '/devices', { json: { name: `d${i}` }, headers });
+      expect(created.status).toBe(200);
+      made.push((created.body as { id: unknown }).id);
+    }
+    expect(new Set(made).size).toBe(5);
+    for (const id of made) {
+      expect(Number.isSafeInteger(id)).toBe(true);
+      expect((await mock.client.send('GET', `/devices/${String(id)}`, { headers })).status).toBe(200);
+    }
+    expect(((await mock.client.send('GET', '/devices', { headers })).body as unknown[]).length).toBe(6);
   });
 });
