@@ -124,6 +124,20 @@ describe('a value the answer cannot hold in any form', () => {
     );
   });
 
+  it('a text its answer\'s format refuses (email, uuid, uri, ...) is expected back in no form; one it accepts still is (Clerk\'s waitlist)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('email', 'uuid', 'uri', 'ipv4'), fc.stringMatching(/^[a-z]{1,10}$/), (format, text) => {
+        const member = word({ type: 'string', format });
+        expect(answerHolds(text, member)).toBe('never');
+        expect(compareFields({ field: text }, { field: 'someone@example.com' }, '', answerOf(member))).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+    const email = word({ type: 'string', format: 'email' });
+    expect(answerHolds('kim@example.com', email)).toBe('verbatim');
+    expect(compareFields({ field: 'kim@example.com' }, { field: 'lee@example.com' }, '', answerOf(email))).toHaveLength(1);
+  });
+
   it('a branch that holds the value as sent is enough: it is still compared (a server that changes it is found)', () => {
     fc.assert(
       fc.property(text, text, (sent, other) => {

@@ -26,6 +26,7 @@
 import type { Finding } from './model.js';
 import { safePattern } from '../src/schema/index.js';
 import { isServerTime } from '../src/server-times.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isObject, mergeAllOf, schema, type Schema } from './generate.js';
 
 /**
@@ -274,6 +275,9 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
     }
     if (typeof value === 'string' && part.format === 'date-time' && !RFC3339_DATE_TIME.test(value)) byMeaning = true;
     if (typeof value === 'string' && part.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) byMeaning = true;
+    // A text its answer's format refuses (Clerk's waitlist: any text sent as `email_address`, `format: email`
+    // answered): no form of it is an answer the document allows.
+    if (typeof value === 'string' && typeof part.format === 'string' && breaksFormat(value, part.format)) never = true;
     if (Array.isArray(loose.enum) && !loose.enum.some((option) => option === value)) never = true;
     if ('const' in loose && loose.const !== undefined && loose.const !== value) never = true;
     if (typeof value === 'string' && ((part.maxLength !== undefined && value.length > part.maxLength) || (part.minLength !== undefined && value.length < part.minLength))) never = true;
@@ -293,6 +297,19 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
 }
 
 export type Holding = 'verbatim' | 'by-meaning' | 'never';
+
+/** The formats a text sent can break beyond any reading of it (a date or date-time is compared by meaning instead). */
+const STRICT_FORMATS = new Set(['email', 'uuid', 'uri', 'url', 'hostname', 'ipv4', 'ipv6']);
+
+/** Whether `value` breaks one of STRICT_FORMATS, by ajv-formats' own definitions (what the validators apply). */
+function breaksFormat(value: string, format: string): boolean {
+  if (!STRICT_FORMATS.has(format)) return false;
+  const definition = (fullFormats as Record<string, unknown>)[format];
+  const check = typeof definition === 'object' && definition !== null && !(definition instanceof RegExp) ? (definition as { validate?: unknown }).validate : definition;
+  if (check instanceof RegExp) return !check.test(value);
+  if (typeof check === 'function') return !(check as (text: string) => boolean)(value);
+  return false;
+}
 
 /** Whether a sent scalar could be written in an answer of `type` and mean the same. */
 function couldMean(value: unknown, type: unknown): boolean {
