@@ -280,3 +280,23 @@ describe('a collection under a parent item by a segment of its own (Clerk: `/org
     );
   });
 });
+
+describe('a PUT on a resource nothing else creates', () => {
+  const Fee: OpenAPIV3.SchemaObject = { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' } } };
+  const withPut = (put: Record<string, unknown>): Paths => ({
+    '/fees': { get: { operationId: 'listFees', responses: ok({ type: 'array', items: Fee }) } },
+    '/fees/{id}': { parameters: [param('id')], get: { operationId: 'getFee', responses: ok(Fee) }, put: { requestBody: json(Fee), ...put } as unknown as OpenAPIV3.OperationObject },
+  });
+  const notFound = { '404': { description: 'no such fee' } };
+  it('creates at its id unless it documents a 404 for an absent one, while 201 or its words ("Create or update", upsert) still say it creates', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), fc.constantFrom('updateFee', 'upsertFee', 'putFee'), fc.constantFrom('Update a fee', 'Create or update a fee', 'Upserts a fee.', ''), (has404, has201, operationId, summary) => {
+        const responses = { ...ok(Fee), ...(has201 ? ok(Fee, '201') : {}), ...(has404 ? notFound : {}) };
+        const [fees] = mapOf(withPut({ operationId, summary, responses })).resources;
+        const saysItCreates = operationId === 'upsertFee' || /create or update|upserts/i.test(summary);
+        expect(fees!.upsert).toBe(has201 || saysItCreates || !has404);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

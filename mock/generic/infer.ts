@@ -180,7 +180,10 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const fieldSchema = idField && found.schema ? propertiesOf(found.schema).get(idField) : undefined;
     const idKind = idKindOf(idSpec, fieldSchema);
     const createStatus = create ? successStatus(create, [201, 200]) : undefined;
-    const upsert = replace !== undefined && (!create || replace.responses.has('201'));
+    // A PUT creates at its id where it documents 201, where its words say so ("Create or update", "Upserts"), or where
+    // nothing else creates the resource and it documents no 404. One that documents a 404 for an absent id (Lago's
+    // "Update a fee") only replaces: creating a fee from a one-field update answered 200 where the document has 404.
+    const upsert = replace !== undefined && (replace.responses.has('201') || saysUpsert(replace) || (!create && !replace.responses.has('404')));
     const resource: Resource = {
       key: collectionPath,
       name,
@@ -319,6 +322,11 @@ function carriesId(schema: Schema, collection: string, idParam: string): boolean
 /** Whether an operation's own words say it creates: its operationId (`createItems`) or summary ("Creates one or more"). */
 function saysCreate(operation: Operation): boolean {
   return /^create/i.test(operation.operationId) || /^\s*creates?\b/i.test(operation.summary ?? '');
+}
+
+/** Whether a PUT's own words say it creates what is absent: `upsertPreset`, "Create or update a collection alias", "Upserts a preset". */
+function saysUpsert(operation: Operation): boolean {
+  return saysCreate(operation) || /upsert/i.test(operation.operationId) || /\b(upserts?|create or (update|replace)|creates? or (updates?|replaces?))\b/i.test(operation.summary ?? '');
 }
 
 /** Whether an operation's own words say it deletes: `deleteBankTransfers`, "Deletes one or more bank transfers". */
