@@ -4,9 +4,11 @@
  * sent with `base: "v1"` was fitted to the first branch that validated after repair, its `base` replaced by an
  * invented version, and each answer of the record, fitted again, disagreed with the last.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.js';
 import { compileContract } from '../../src/schema/index.js';
+import { PACKAGE_ROOT } from '../../src/package-info.js';
 import { fitTo } from './conform.js';
 import { ValueGenerator } from './generate.js';
 import type { Schema } from './schemas.js';
@@ -78,5 +80,18 @@ describe('fitTo on a schema with branches', async () => {
     const holder: Schema = { type: 'object', required: ['tree'], properties: { tree: branches } };
     const fitted = fitTo({ tree: { child: { child: { leaf: 'x' } } } }, holder, new ValueGenerator(1), 'response', problems);
     expect(fitted).toBeDefined();
+  });
+
+  it('puts back each member a fit changed that the whole stays valid with: the id a record is kept under, what the client sent (Clerk\'s SAML connections)', async () => {
+    // Clerk's SAMLConnection as written: bare branches at the root (`anyOf: [{required: [domain]}, {required:
+    // [domains]}]`) and members the record lacks: the fit drew the whole value afresh, a new id and name with it.
+    const clerk = compileContract(await loadContract(join(PACKAGE_ROOT, 'fixtures', 'documents', 'root-branches.yaml'), { strict: false }));
+    const lenient = (schema: Schema, value: unknown) => clerk.validate(schema, value, 'response');
+    const connection = clerk.contract.document.components!.schemas!['SAMLConnection'] as Schema;
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const fitted = fitTo({ id: '4', name: `connection ${seed}`, domain: 'a.example' }, connection, new ValueGenerator(seed), 'response', lenient);
+      expect(lenient(connection, fitted)).toEqual([]);
+      expect(fitted).toMatchObject({ id: '4', name: `connection ${seed}`, domain: 'a.example' });
+    }
   });
 });

@@ -114,11 +114,43 @@ export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator,
     spend(work);
     return problems(s, v);
   };
+  let fitted: unknown;
   try {
-    return fit(value, schema, generator, view, counted, work);
+    fitted = fit(value, schema, generator, view, counted, work);
   } catch (error) {
     if (!(error instanceof FitWorkSpent)) throw error;
-    return fallback(value, schema, generator, view, problems);
+    fitted = fallback(value, schema, generator, view, problems);
+  }
+  return withMembersKept(value, fitted, schema, problems);
+}
+
+/** How many changed members a fit puts back at most (one validation each). */
+const MAX_KEPT_MEMBERS = 64;
+
+/**
+ * The fitted value with each top-level member the fit changed put back as it was, where the whole stays valid with it:
+ * a fit that regenerated the whole value (Clerk's SAML connection: `oneOf` at its root, fitted by drawing afresh)
+ * answered a new `id` for a record kept under another, and invented values for what the client had sent.
+ */
+function withMembersKept(original: unknown, fitted: unknown, schema: Schema, problems: Problems): unknown {
+  if (!isObject(original) || !isObject(fitted) || original === fitted) return fitted;
+  let out = fitted;
+  let tried = 0;
+  for (const [name, was] of Object.entries(original)) {
+    if (tried >= MAX_KEPT_MEMBERS) break;
+    if (!Object.hasOwn(out, name) || sameText(out[name], was)) continue;
+    tried += 1;
+    const candidate = { ...out, [name]: was };
+    if (problems(schema, candidate).length === 0) out = candidate;
+  }
+  return out;
+}
+
+function sameText(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
   }
 }
 
