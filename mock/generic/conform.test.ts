@@ -92,6 +92,11 @@ describe('fitTo on a schema with branches', async () => {
       const fitted = fitTo({ id: '4', name: `connection ${seed}`, domain: 'a.example' }, connection, new ValueGenerator(seed), 'response', lenient);
       expect(lenient(connection, fitted)).toEqual([]);
       expect(fitted).toMatchObject({ id: '4', name: `connection ${seed}`, domain: 'a.example' });
+      // The same record in an envelope (Lago's `{ payment: {...} }`): its members are put back inside it.
+      const enveloped = clerk.contract.document.components!.schemas!['EnvelopedConnection'] as Schema;
+      const wrapped = fitTo({ saml_connection: { id: '4', name: `connection ${seed}`, domain: 'a.example' } }, enveloped, new ValueGenerator(seed), 'response', lenient);
+      expect(lenient(enveloped, wrapped)).toEqual([]);
+      expect(wrapped).toMatchObject({ saml_connection: { id: '4', name: `connection ${seed}`, domain: 'a.example' } });
     }
   });
 });

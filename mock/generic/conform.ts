@@ -134,14 +134,28 @@ const MAX_KEPT_MEMBERS = 64;
  */
 function withMembersKept(original: unknown, fitted: unknown, schema: Schema, problems: Problems): unknown {
   if (!isObject(original) || !isObject(fitted) || original === fitted) return fitted;
-  let out = fitted;
-  let tried = 0;
+  let out: JsonObject = fitted;
+  const budget = { tries: MAX_KEPT_MEMBERS };
+  // The members at the top, then those of a record in an envelope (Lago's `{ payment: { lago_id, ... } }`).
   for (const [name, was] of Object.entries(original)) {
-    if (tried >= MAX_KEPT_MEMBERS) break;
+    if (budget.tries <= 0) break;
     if (!Object.hasOwn(out, name) || sameText(out[name], was)) continue;
-    tried += 1;
+    budget.tries -= 1;
     const candidate = { ...out, [name]: was };
-    if (problems(schema, candidate).length === 0) out = candidate;
+    if (problems(schema, candidate).length === 0) {
+      out = candidate;
+      continue;
+    }
+    const inner = out[name];
+    if (!isObject(was) || !isObject(inner)) continue;
+    for (const [member, wasInner] of Object.entries(was)) {
+      if (budget.tries <= 0) break;
+      const current = out[name] as JsonObject;
+      if (!Object.hasOwn(current, member) || sameText(current[member], wasInner)) continue;
+      budget.tries -= 1;
+      const nested = { ...out, [name]: { ...current, [member]: wasInner } };
+      if (problems(schema, nested).length === 0) out = nested;
+    }
   }
   return out;
 }
