@@ -138,6 +138,19 @@ describe('a value the answer cannot hold in any form', () => {
     expect(compareFields({ field: 'kim@example.com' }, { field: 'lee@example.com' }, '', answerOf(email))).toHaveLength(1);
   });
 
+  it('inside a record in another, each member is held as its own schema says (Lago: { tax: { rate: "20.0" } } answered { tax: { rate: 20 } })', () => {
+    const tax = word({ type: 'object', properties: { tax: { type: 'object', properties: { rate: { type: 'number' }, name: { type: 'string' } } } } });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), text, (rate, name) => {
+        expect(compareFields({ tax: { rate: `${rate}.0`, name } }, { tax: { rate, name } }, '/body', tax)).toEqual([]);
+        // A rate that means another number, or a changed name, is still found, at its own pointer.
+        expect(compareFields({ tax: { rate: `${rate}.0`, name } }, { tax: { rate: rate + 1, name } }, '/body', tax).map((f) => f.pointer)).toEqual(['/body/tax/rate']);
+        expect(compareFields({ tax: { rate: `${rate}.0`, name } }, { tax: { rate, name: `${name}x` } }, '/body', tax).map((f) => f.pointer)).toEqual(['/body/tax/name']);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('a branch that holds the value as sent is enough: it is still compared (a server that changes it is found)', () => {
     fc.assert(
       fc.property(text, text, (sent, other) => {
@@ -167,7 +180,7 @@ describe('a member the answer marks readOnly, at any depth', () => {
     const sent = { rule: { name: 'r', created_at: '2020-06-02T12:42:37Z', steps: [{ at: 'x', what: 'y' }] } };
     expect(sentFieldsReflected(sent, answer)).toEqual({ rule: { name: 'r', steps: [{ what: 'y' }] } });
     // What is left is still compared: a changed name is found.
-    expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'other', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/rule']);
+    expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'other', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/rule/name']);
     expect(compareFields(sentFieldsReflected(sent, answer), { rule: { name: 'r', created_at: 'now', steps: [{ at: 'z', what: 'y' }] } }, '/body', answer)).toEqual([]);
   });
 });

@@ -79,7 +79,7 @@ export function sameValue(expected: unknown, actual: unknown, s?: Schema): boole
  * Findings for every field of `expected` that `actual` lacks or holds with
  * another value. `root` prefixes the pointers (`/body`, `/body/0`).
  */
-export function compareFields(expected: Readonly<Record<string, unknown>>, actual: unknown, root: string, s?: Schema, what = 'sent'): Finding[] {
+export function compareFields(expected: Readonly<Record<string, unknown>>, actual: unknown, root: string, s?: Schema, what = 'sent', depth = 0): Finding[] {
   if (!isObject(actual)) return [{ pointer: root || '/', keyword: 'equal', message: `expected an object holding what was ${what}`, expected, actual }];
   const findings: Finding[] = [];
   const declared = declaredProperties(s);
@@ -108,6 +108,10 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
       // (RFC 7396), answers the same state without it.
       if (value === null || carriesNoData(value)) continue;
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} was ${what} but is missing`, expected: value });
+    } else if (isObject(value) && isObject(actual[key]) && declaredProperties(propertySchema) && depth < NESTED_DEPTH) {
+      // A record inside another (Lago's `{ tax: { rate: "20.0" } }`, answered `{ tax: { rate: 20 } }`): its members
+      // are compared as the top's are, each by what its own schema can hold.
+      findings.push(...compareFields(value, actual[key], `${root}/${escapePointer(key)}`, propertySchema, what, depth + 1));
     } else if (!sameValue(value, actual[key], propertySchema)) {
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
     }
@@ -297,6 +301,9 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
 }
 
 export type Holding = 'verbatim' | 'by-meaning' | 'never';
+
+/** How deep records inside records are compared member by member; deeper, a member is compared whole (sameValue). */
+const NESTED_DEPTH = 8;
 
 /** The formats a text sent can break beyond any reading of it (a date or date-time is compared by meaning instead). */
 const STRICT_FORMATS = new Set(['email', 'uuid', 'uri', 'url', 'hostname', 'ipv4', 'ipv6']);
