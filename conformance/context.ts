@@ -492,7 +492,9 @@ export class Case {
     if (field === undefined || typeof value !== 'string' || value.includes(this.ctx.runTag)) return body;
     const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
     // A key of digits only (Box's file ids) takes the tag as digits: its FNV-1a hash, so two cases' tags never meet.
-    const digits = /^\d+$/.test(value) ? [`${value}${fnv1a(tag)}`] : [];
+    // A pattern may refuse a leading zero (Discord's snowflakes: `^(0|[1-9][0-9]*)$`, where the example is "0"): the
+    // hash alone, and after a 1, are tried too.
+    const digits = /^\d+$/.test(value) ? [`${value}${fnv1a(tag)}`, fnv1a(tag), `1${fnv1a(tag)}`] : [];
     for (const candidateKey of [...digits, ...['-', '_', '.', ''].map((separator) => `${value}${separator}${tag}`)]) {
       const candidate = wrap({ ...holder, [field]: candidateKey });
       if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;

@@ -543,3 +543,73 @@ components:
     expect(failures(report)).toEqual([]);
   }, 120_000);
 });
+
+describe('a client-chosen key of digits whose pattern refuses a leading zero (Discord\'s snowflakes, example "0")', () => {
+  const SNOWFLAKES = `openapi: 3.0.3
+info: { title: Stages, version: 1.0.0 }
+paths:
+  /stage-instances:
+    post:
+      operationId: createStage
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Stage' } } } }
+      responses:
+        '200': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Stage' } } } }
+        '409': { description: taken, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /stage-instances/{channel_id}:
+    parameters: [ { name: channel_id, in: path, required: true, schema: { type: string, pattern: '^(0|[1-9][0-9]*)$' } } ]
+    get:
+      operationId: getStage
+      responses:
+        '200': { description: the stage, content: { application/json: { schema: { $ref: '#/components/schemas/Stage' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  schemas:
+    Stage:
+      type: object
+      required: [channel_id, topic]
+      additionalProperties: false
+      properties:
+        channel_id: { type: string, pattern: '^(0|[1-9][0-9]*)$', example: '0' }
+        topic: { type: string, maxLength: 120 }
+    Error:
+      type: object
+      required: [message]
+      properties: { message: { type: string } }
+`;
+  let server: DocumentedServer;
+  beforeAll(async () => {
+    // Seeded from the document's example, as a mock is: channel "0" is taken.
+    const stages = new Map<string, Record<string, unknown>>([['0', { channel_id: '0', topic: 'seeded' }]]);
+    server = await serveDocumented('stages.yaml', SNOWFLAKES, (req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        if (url.pathname === '/stage-instances' && req.method === 'POST') {
+          const body = sentJson(req) ? await readJsonBody(req) : undefined;
+          const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+          const id = record?.['channel_id'];
+          const topic = record?.['topic'];
+          const valid = record !== undefined && typeof id === 'string' && /^(0|[1-9][0-9]*)$/.test(id) && typeof topic === 'string' && [...topic].length <= 120 && Object.keys(record).every((k) => k === 'channel_id' || k === 'topic');
+          if (!valid) return sendJson(res, 400, { message: 'invalid' });
+          if (stages.has(id)) return sendJson(res, 409, { message: `${id} is taken` });
+          stages.set(id, record);
+          return sendJson(res, 200, record);
+        }
+        const item = /^\/stage-instances\/([^/]+)$/.exec(url.pathname);
+        if (item && req.method === 'GET') {
+          const stage = stages.get(decodeURIComponent(item[1]!));
+          return stage ? sendJson(res, 200, stage) : sendJson(res, 404, { message: 'none' });
+        }
+        return sendJson(res, url.pathname === '/stage-instances' || item ? 405 : 404, { message: 'no' }, url.pathname === '/stage-instances' || item ? { allow: item ? 'GET' : 'POST' } : {});
+      })();
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('is made the run\'s own in a form the pattern takes: every record created and read back', async () => {
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 2, only: ['create-read-back'] });
+    const cases = report.results.filter((r) => r.checkId === 'create-read-back');
+    expect(cases.length).toBeGreaterThan(0);
+    expect(cases.filter((r) => r.verdict !== 'passed').map((r) => `${r.verdict}: ${r.reason ?? ''}`)).toEqual([]);
+  }, 60_000);
+});
