@@ -467,25 +467,35 @@ export class Case {
    * target seeded from the examples holds, nor the key of a record an earlier variant created.
    */
   ownKey(operation: Operation, body: unknown): unknown {
+    if (!isObject(body)) return body;
     const kind = this.ctx.links.kinds.get(operation.operationId);
-    return kind && isObject(body) ? this.ownIdentity(kind, body) : body;
+    if (kind) return this.ownIdentity(kind, body);
+    // A create the links model has no kind for (it answers 204, no record to read a link from): the member named as
+    // the item path's parameter beside it (`POST /orders {id}` beside `GET /orders/{id}`) is still its key.
+    const field = operation.method === 'post' ? itemKeyOf(this.ctx.contract, operation.pathTemplate, body) : undefined;
+    return field === undefined ? body : this.ownField(operation, body, undefined, field);
   }
 
   private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
     // A record sent in the envelope its answer has (`{ "file": { "id": ... } }`, Box's Doc Gen templates): its key inside.
     const nested = envelopedIdentity(kind, body);
+    return this.ownField(kind.create, body, nested?.envelope, nested ? nested.field : clientKeyField(kind, body));
+  }
+
+  /** `body` with its key `field` (inside `envelope`, where given) made the run's own, in the first form `create` accepts. */
+  private ownField(create: Operation, body: JsonObject, envelope: string | undefined, field: string | undefined): JsonObject {
+    const nested = envelope === undefined ? undefined : { envelope };
     const holder = nested ? (body[nested.envelope] as JsonObject) : body;
-    const field = nested ? nested.field : (identityField(kind) ?? enveloped(kind, body));
     const wrap = (inner: JsonObject): JsonObject => (nested ? { ...body, [nested.envelope]: inner } : inner);
     const value = field === undefined ? undefined : holder[field];
     if (field !== undefined && typeof value === 'number' && Number.isInteger(value)) {
       // An integer key: high in its range, away from the target's own sequence and data (own-keys.ts).
-      const bodySchema = jsonBodyOf(kind.create)?.schema;
+      const bodySchema = jsonBodyOf(create)?.schema;
       const holderSchema = nested ? propertiesOf(bodySchema)[nested.envelope] : bodySchema;
       const property = propertiesOf(holderSchema)[field];
       for (const key of property ? ownIntegerKeys(mergeAllOf(property), this.generator.nextTag()) : []) {
         const candidate = wrap({ ...holder, [field]: key });
-        if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
+        if (this.checkValid(create, { body: candidate }).ok) return candidate;
       }
       return body;
     }
@@ -497,7 +507,7 @@ export class Case {
     const digits = /^\d+$/.test(value) ? [`${value}${fnv1a(tag)}`, fnv1a(tag), `1${fnv1a(tag)}`] : [];
     for (const candidateKey of [...digits, ...['-', '_', '.', ''].map((separator) => `${value}${separator}${tag}`)]) {
       const candidate = wrap({ ...holder, [field]: candidateKey });
-      if (this.checkValid(kind.create, { body: candidate }).ok) return candidate;
+      if (this.checkValid(create, { body: candidate }).ok) return candidate;
     }
     return body;
   }
@@ -592,6 +602,29 @@ export class Case {
 }
 
 /** FNV-1a (32 bits) of a text, in decimal: digits that tell two tags apart. */
+/**
+ * The member of a create's body that names the record, where the client sends it: the field the kind's links read
+ * the id from (at the top or inside the answer's envelope), else the member named as the item path's last parameter
+ * (`/orders/{id}`), for a create that answers no body to read a link from (a 204 and a Location).
+ */
+export function clientKeyField(kind: ResourceKind, body: Readonly<Record<string, unknown>>): string | undefined {
+  const linked = identityField(kind) ?? enveloped(kind, body);
+  if (linked !== undefined) return linked;
+  const item = kind.reads.map((target) => /\{([^{}]+)\}$/.exec(target.operation.pathTemplate)?.[1]).find((name) => name !== undefined);
+  return item !== undefined && Object.hasOwn(body, item) ? item : undefined;
+}
+
+/** The body member named as the last parameter of an item path beside a collection (`/orders/{id}` beside `/orders`). */
+export function itemKeyOf(contract: Contract, collectionPath: string, body: Readonly<Record<string, unknown>>): string | undefined {
+  const prefix = `${collectionPath.replace(/\/+$/, '')}/{`;
+  for (const operation of contract.operations) {
+    if (operation.method !== 'get' || !operation.pathTemplate.startsWith(prefix)) continue;
+    const name = /^\{([^{}]+)\}$/.exec(operation.pathTemplate.slice(prefix.length - 1))?.[1];
+    if (name !== undefined && Object.hasOwn(body, name)) return name;
+  }
+  return undefined;
+}
+
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;

@@ -3,7 +3,8 @@ import type { Contract, Operation } from '../../src/contract/index.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import type { Case } from '../context.js';
 import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from '../generate.js';
-import { identityField, type ResourceKind } from '../links.js';
+import type { ResourceKind } from '../links.js';
+import { clientKeyField, itemKeyOf } from '../context.js';
 import type { CheckDefinition } from './types.js';
 import { otherBodyMedia } from '../requests/bodies.js';
 import { prepareInputs, writesAllowed } from './support.js';
@@ -51,7 +52,8 @@ export const acceptsValidBodies: CheckDefinition = {
       const generator = ctx.generatorFor('accepts-valid-bodies');
       const variants: (ValueVariant & { readonly name?: string; readonly contentType?: string; readonly framing?: 'chunked' })[] = [];
       const kind = ctx.links.kinds.get(operation.operationId);
-      const key = kind ? identityField(kind) : undefined;
+      const declared = bodySchema.properties ?? {};
+      const key = kind ? clientKeyField(kind, declared) : operation.method === 'post' ? itemKeyOf(ctx.contract, operation.pathTemplate, declared) : undefined;
       for (const [name, raw] of Object.entries(bodySchema.properties ?? {})) {
         // A field that names another record keeps the record the run made for it. The key a create's client chooses
         // is not varied: each edge value names one record, which the run's earlier variants (or other checks) created,

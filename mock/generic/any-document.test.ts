@@ -30,6 +30,9 @@ const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[]
   { seed: 1158, showed: 'the same race on a nested list beside a PUT that creates' },
   { seed: 1162, showed: "the runner sent an integer key the initial data holds where the create answers { data }: the link reads the id inside the envelope" },
   { seed: 1028, showed: "the runner sent a writable integer key at its schema's minimum, which the initial data holds: the mock rightly answered the create's documented 409" },
+  { seed: 1062, showed: "accepts-valid-bodies varied a create's key to its minimum (id 1), which the initial data holds: the mock now rightly refuses a taken key" },
+  { seed: 1138, showed: "a create answering 204 (no record, so no link model kind): the runner sent the example's id 1 in every variant, not a key of its own" },
+  { seed: 1150, showed: 'accepts-valid-bodies sent createUser a key the mock held (its 422), once the mock stopped swapping a taken key for an id of its own' },
   { seed: 1057, showed: 'a PUT that creates, at a slug or composite key: the round trip sent an id its pattern refuses (the test client\'s mistake)' },
 ];
 
