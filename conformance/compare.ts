@@ -389,8 +389,7 @@ function sameMeaning(sent: unknown, answered: unknown): boolean {
   const b = text(answered);
   if (a === undefined || b === undefined) return false;
   if (a === b) return true;
-  const numeric = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
-  return numeric.test(a) && numeric.test(b) && Number(a) === Number(b);
+  return NUMERIC_TEXT.test(a) && NUMERIC_TEXT.test(b) && Number(a) === Number(b);
 }
 
 /** The schema of an array's items, through `allOf` parts. */

@@ -139,7 +139,7 @@ function withMembersKept(original: unknown, fitted: unknown, schema: Schema, pro
   // The members at the top, then those of a record in an envelope (Lago's `{ payment: { lago_id, ... } }`).
   for (const [name, was] of Object.entries(original)) {
     if (budget.tries <= 0) break;
-    if (!Object.hasOwn(out, name) || sameText(out[name], was)) continue;
+    if (!Object.hasOwn(out, name) || sameJson(out[name], was)) continue;
     budget.tries -= 1;
     const candidate = { ...out, [name]: was };
     if (problems(schema, candidate).length === 0) {
@@ -151,7 +151,7 @@ function withMembersKept(original: unknown, fitted: unknown, schema: Schema, pro
     for (const [member, wasInner] of Object.entries(was)) {
       if (budget.tries <= 0) break;
       const current = out[name] as JsonObject;
-      if (!Object.hasOwn(current, member) || sameText(current[member], wasInner)) continue;
+      if (!Object.hasOwn(current, member) || sameJson(current[member], wasInner)) continue;
       budget.tries -= 1;
       const nested = { ...out, [name]: { ...current, [member]: wasInner } };
       if (problems(schema, nested).length === 0) out = nested;
@@ -160,10 +160,14 @@ function withMembersKept(original: unknown, fitted: unknown, schema: Schema, pro
   return out;
 }
 
-function sameText(a: unknown, b: unknown): boolean {
+/** Two JSON values with the same text (a member JSON.stringify refuses, a bigint, counts as changed). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   try {
     return JSON.stringify(a) === JSON.stringify(b);
   } catch {
+    // A member JSON.stringify refuses (a bigint): told apart as changed, so its echo is tried and checked.
     return false;
   }
 }

@@ -19,7 +19,7 @@ import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule
 import { describeRule, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
 import { withHooks } from '../behaviour/run-hooks.js';
-import { fitTo, repair, type Problems } from './conform.js';
+import { fitTo, repair, sameJson, type Problems } from './conform.js';
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
@@ -661,18 +661,6 @@ function sendsEnvelope(operation: Operation, member: string): boolean {
   const schema = requestSchema(operation);
   const property = schema ? propertiesOf(mergeAllOf(schema)).get(member) : undefined;
   return property !== undefined && (typeOf(mergeAllOf(property)) === 'object' || propertiesOf(property).size > 0);
-}
-
-/** Two JSON values with the same text: what fitting a record kept of a member (written on writes only). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  try {
-    return JSON.stringify(a) === JSON.stringify(b);
-  } catch {
-    // A member JSON.stringify refuses (a bigint): told apart as changed, so its echo is tried and checked.
-    return false;
-  }
 }
 
 /** The statuses a conflict prefers, the first the operation documents (as behaviour/rule-book.ts CONFLICT). */
