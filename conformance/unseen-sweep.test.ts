@@ -257,6 +257,55 @@ function isDateTime(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 61 && offsetOk;
 }
 
+/** What a keyed collection server takes: its path, its statuses, the records it holds before the run, its rule for a valid create. */
+interface Keyed {
+  readonly collection: string;
+  readonly created: number;
+  /** The status of an invalid create, and of a taken key unless `taken` says another. */
+  readonly refused: number;
+  readonly taken?: number;
+  readonly seeded?: readonly (readonly [string, Record<string, unknown>])[];
+  /** The key and the record to keep for a valid body (`next` draws the server's own key), or undefined for an invalid one. */
+  readonly accept: (record: Record<string, unknown>, next: () => string) => { readonly key: string; readonly record: Record<string, unknown> } | undefined;
+  /** The key an item path's segment names (default: the segment decoded). */
+  readonly itemKey?: (segment: string) => string;
+}
+
+/**
+ * A correct server of one collection whose records the client names: POST creates (refusing an invalid body and a taken
+ * key), GET `{collection}/{key}` reads, any other method there is a 405 with Allow, anything else a 404.
+ */
+function keyedServer(keyed: Keyed): (req: IncomingMessage, res: ServerResponse) => void {
+  const records = new Map<string, Record<string, unknown>>(keyed.seeded ?? []);
+  let next = 1;
+  const item = new RegExp(`^${keyed.collection.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/([^/]+)$`);
+  return (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === keyed.collection && req.method === 'POST') {
+        const body = sentJson(req) ? await readJsonBody(req) : undefined;
+        const accepted = typeof body === 'object' && body !== null && !Array.isArray(body) ? keyed.accept(body as Record<string, unknown>, () => String(next++)) : undefined;
+        if (!accepted) return sendJson(res, keyed.refused, { message: 'invalid' });
+        if (records.has(accepted.key)) return sendJson(res, keyed.taken ?? keyed.refused, { message: `${accepted.key} is taken` });
+        records.set(accepted.key, accepted.record);
+        return sendJson(res, keyed.created, accepted.record);
+      }
+      const named = item.exec(url.pathname);
+      if (named && req.method === 'GET') {
+        const segment = decodeURIComponent(named[1]!);
+        const record = records.get(keyed.itemKey ? keyed.itemKey(segment) : segment);
+        return record ? sendJson(res, 200, record) : sendJson(res, 404, { message: 'none' });
+      }
+      if (url.pathname === keyed.collection || named) return sendJson(res, 405, { message: 'method not allowed' }, { allow: named ? 'GET' : 'POST' });
+      return sendJson(res, 404, { message: 'no such path' });
+    })();
+  };
+}
+
+function onlyMembers(record: Readonly<Record<string, unknown>>, names: readonly string[]): boolean {
+  return Object.keys(record).every((name) => names.includes(name));
+}
+
 function failures(report: RunReport): string[] {
   return report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
 }
@@ -370,30 +419,21 @@ components:
   let server: DocumentedServer;
   beforeAll(async () => {
     // Holds the example's key before the run, as a target seeded from the document's examples does.
-    const keys = new Map<string, Record<string, unknown>>([['signing-key', { name: 'signing-key' }]]);
-    server = await serveDocumented('keys.yaml', KEYS, (req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        if (url.pathname === '/keys' && req.method === 'POST') {
-          const body = sentJson(req) ? await readJsonBody(req) : undefined;
-          const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-          const name = record?.['name'];
-          const label = record?.['label'];
-          const valid = record !== undefined && typeof name === 'string' && /^[a-z0-9-]{1,60}$/.test(name) && (label === undefined || (typeof label === 'string' && [...label].length <= 40)) && Object.keys(record).every((key) => key === 'name' || key === 'label');
-          if (!valid) return sendJson(res, 422, { message: 'invalid' });
-          if (keys.has(name)) return sendJson(res, 422, { message: `${name} is taken` });
-          keys.set(name, record);
-          return sendJson(res, 201, record);
-        }
-        const item = /^\/keys\/([^/]+)$/.exec(url.pathname);
-        if (item && req.method === 'GET') {
-          const key = keys.get(decodeURIComponent(item[1]!));
-          return key ? sendJson(res, 200, key) : sendJson(res, 404, { message: 'none' });
-        }
-        if (url.pathname === '/keys' || item) return sendJson(res, 405, { message: 'method not allowed' }, { allow: item ? 'GET' : 'POST' });
-        return sendJson(res, 404, { message: 'no such path' });
-      })();
-    });
+    server = await serveDocumented(
+      'keys.yaml',
+      KEYS,
+      keyedServer({
+        collection: '/keys',
+        created: 201,
+        refused: 422,
+        seeded: [['signing-key', { name: 'signing-key' }]],
+        accept: (record) => {
+          const { name, label } = record;
+          const valid = typeof name === 'string' && /^[a-z0-9-]{1,60}$/.test(name) && (label === undefined || (typeof label === 'string' && [...label].length <= 40)) && onlyMembers(record, ['name', 'label']);
+          return valid ? { key: name, record } : undefined;
+        },
+      }),
+    );
   });
   afterAll(() => server?.close());
 
@@ -505,32 +545,24 @@ components:
 `;
   let server: DocumentedServer;
   beforeAll(async () => {
-    const devices = new Map<string, Record<string, unknown>>();
-    let next = 1;
-    server = await serveDocumented('devices.yaml', DEVICES, (req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        if (url.pathname === '/devices' && req.method === 'POST') {
-          const body = sentJson(req) ? await readJsonBody(req) : undefined;
-          const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-          const id = record?.['id'];
-          const name = record?.['name'];
-          const valid = record !== undefined && (id === undefined || (typeof id === 'number' && Number.isInteger(id))) && (name === undefined || (typeof name === 'string' && [...name].length <= 40)) && Object.keys(record).every((k) => k === 'id' || k === 'name');
-          if (!valid) return sendJson(res, 400, { message: 'invalid' });
-          const key = id === undefined ? String(next++) : String(id);
-          if (devices.has(key)) return sendJson(res, 400, { message: `device ${key} exists` });
-          const device = { ...record, id: Number(key) };
-          devices.set(key, device);
-          return sendJson(res, 200, device);
-        }
-        const item = /^\/devices\/(-?\d+)$/.exec(url.pathname);
-        if (item && req.method === 'GET') {
-          const device = devices.get(String(Number(item[1])));
-          return device ? sendJson(res, 200, device) : sendJson(res, 404, { message: 'none' });
-        }
-        return sendJson(res, url.pathname === '/devices' || item ? 405 : 404, { message: 'no' }, url.pathname === '/devices' || item ? { allow: item ? 'GET' : 'POST' } : {});
-      })();
-    });
+    server = await serveDocumented(
+      'devices.yaml',
+      DEVICES,
+      keyedServer({
+        collection: '/devices',
+        created: 200,
+        refused: 400,
+        accept: (record, next) => {
+          const { id, name } = record;
+          const valid = (id === undefined || (typeof id === 'number' && Number.isInteger(id))) && (name === undefined || (typeof name === 'string' && [...name].length <= 40)) && onlyMembers(record, ['id', 'name']);
+          if (!valid) return undefined;
+          const key = id === undefined ? next() : String(id);
+          return { key, record: { ...record, id: Number(key) } };
+        },
+        // `/devices/007` names device 7.
+        itemKey: (segment) => (/^-?\d+$/.test(segment) ? String(Number(segment)) : segment),
+      }),
+    );
   });
   afterAll(() => server?.close());
 
@@ -580,29 +612,22 @@ components:
   let server: DocumentedServer;
   beforeAll(async () => {
     // Seeded from the document's example, as a mock is: channel "0" is taken.
-    const stages = new Map<string, Record<string, unknown>>([['0', { channel_id: '0', topic: 'seeded' }]]);
-    server = await serveDocumented('stages.yaml', SNOWFLAKES, (req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        if (url.pathname === '/stage-instances' && req.method === 'POST') {
-          const body = sentJson(req) ? await readJsonBody(req) : undefined;
-          const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-          const id = record?.['channel_id'];
-          const topic = record?.['topic'];
-          const valid = record !== undefined && typeof id === 'string' && /^(0|[1-9][0-9]*)$/.test(id) && typeof topic === 'string' && [...topic].length <= 120 && Object.keys(record).every((k) => k === 'channel_id' || k === 'topic');
-          if (!valid) return sendJson(res, 400, { message: 'invalid' });
-          if (stages.has(id)) return sendJson(res, 409, { message: `${id} is taken` });
-          stages.set(id, record);
-          return sendJson(res, 200, record);
-        }
-        const item = /^\/stage-instances\/([^/]+)$/.exec(url.pathname);
-        if (item && req.method === 'GET') {
-          const stage = stages.get(decodeURIComponent(item[1]!));
-          return stage ? sendJson(res, 200, stage) : sendJson(res, 404, { message: 'none' });
-        }
-        return sendJson(res, url.pathname === '/stage-instances' || item ? 405 : 404, { message: 'no' }, url.pathname === '/stage-instances' || item ? { allow: item ? 'GET' : 'POST' } : {});
-      })();
-    });
+    server = await serveDocumented(
+      'stages.yaml',
+      SNOWFLAKES,
+      keyedServer({
+        collection: '/stage-instances',
+        created: 200,
+        refused: 400,
+        taken: 409,
+        seeded: [['0', { channel_id: '0', topic: 'seeded' }]],
+        accept: (record) => {
+          const { channel_id: id, topic } = record;
+          const valid = typeof id === 'string' && /^(0|[1-9][0-9]*)$/.test(id) && typeof topic === 'string' && [...topic].length <= 120 && onlyMembers(record, ['channel_id', 'topic']);
+          return valid ? { key: id, record } : undefined;
+        },
+      }),
+    );
   });
   afterAll(() => server?.close());
 
