@@ -5,6 +5,7 @@
  * field from the schema, replaces a value of the wrong type; the caller validates the result (the document has
  * the last word) and falls back to a generated value when a repair is not enough.
  */
+import { literalPrefix, setApart } from '../../src/generate/index.js';
 import { prefixItemsOf, type ValueGenerator, type View } from './generate.js';
 import { allowsNull, asSchema, isObject, jsonTypeOf, mergeAllOf, typeOf, typesOf, type JsonObject, type Schema } from './schemas.js';
 
@@ -228,9 +229,16 @@ function fit(value: unknown, schema: Schema, generator: ValueGenerator, view: Vi
   // value is: a branch that must change it is the wrong one, however many other members it keeps (Rebilly's tokens:
   // a payment-card token was answered as a `cash` one, which kept its instrument as an unknown member).
   let best: { fitted: unknown; kept: number; pinnedChanged: number } | undefined;
-  for (const whole of branchWholes(s, branches)) {
-    const fitted = fitFlat(value, whole, generator, view, problems, work);
-    if (problems(schema, fitted).length > 0) continue;
+  const wholes = branchWholes(s, branches);
+  for (const [index, whole] of wholes.entries()) {
+    let fitted = fitFlat(value, whole, generator, view, problems, work);
+    if (problems(schema, fitted).length > 0) {
+      // A value of this branch that another branch of a oneOf takes too is set apart by a member (set-apart.ts).
+      if (!s.oneOf || problems(whole, fitted).length > 0) continue;
+      const apart = setApart(fitted, wholes, index, (candidate, part) => problems(part, candidate).length === 0);
+      if (!apart.ok || problems(schema, apart.value).length > 0) continue;
+      fitted = apart.value;
+    }
     const kept = keptMembers(value, fitted);
     const pinnedChanged = pinnedMembersChanged(value, fitted, whole);
     if (!best || pinnedChanged < best.pinnedChanged || (pinnedChanged === best.pinnedChanged && kept > best.kept)) best = { fitted, kept, pinnedChanged };
@@ -318,7 +326,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
       branchFits -= 1;
     }
   }
-  if (path.length === 0) return generator.value(s, view, 1);
+  if (path.length === 0) return prefixed(value, s, problems) ?? generator.value(s, view, 1);
   const [head, ...rest] = path as [string, ...string[]];
   if (Array.isArray(value) && /^\d+$/.test(head)) {
     const items = 'items' in s || 'prefixItems' in s ? itemAt(s, Number(head)) : undefined;
@@ -335,4 +343,17 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
     return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view, problems, work, fittedWhole) };
   }
   return generator.value(s, view, 1);
+}
+
+/**
+ * A text its pattern refuses only for want of the pattern's fixed start (`mycompany` where `^custom:[a-zA-Z0-9_-]+$`
+ * is asked), with that start put before it: a server that types its keys prefixes the client's word (Supabase's
+ * custom providers), and the record keeps what its client named instead of an invented text.
+ */
+function prefixed(value: unknown, s: Schema, problems: Problems): string | undefined {
+  if (typeof value !== 'string' || typeof s.pattern !== 'string') return undefined;
+  const prefix = literalPrefix(s.pattern);
+  if (prefix === '' || value.startsWith(prefix)) return undefined;
+  const candidate = `${prefix}${value}`;
+  return problems(s, candidate).length === 0 ? candidate : undefined;
 }

@@ -410,9 +410,16 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const given = givenOf(element);
             // The client's own id when it is free and one the item path accepts (`orderId: 1..10`); else the mock's.
             const replaced = given !== undefined && fitsPath(resource, given) && !refusable ? store.get(resource.key, scope, String(given)) : undefined;
-            const id = given !== undefined && fitsPath(resource, given) && (replaced || !store.get(resource.key, scope, String(given))) ? String(given) : newId(resource, store, scope);
-            if (id === undefined) return conflict(operation, `${resource.collectionPath} has no free id left that its schemas allow; nothing was stored.`);
-            const record = makeRecord(resource, element, id, replaced ? serverOwned(resource, replaced) : undefined);
+            const chosen = given !== undefined && fitsPath(resource, given) && (replaced || !store.get(resource.key, scope, String(given))) ? String(given) : newId(resource, store, scope);
+            if (chosen === undefined) return conflict(operation, `${resource.collectionPath} has no free id left that its schemas allow; nothing was stored.`);
+            const record = makeRecord(resource, element, chosen, replaced ? serverOwned(resource, replaced) : undefined);
+            // The record's key as its schema let it be answered (`mycompany` stored as `custom:mycompany`): the record is
+            // kept under that one, so it is read back at the path its answer names, not at the word its client sent.
+            const answeredKey = resource.idField && !replaced ? record[resource.idField] : undefined;
+            const rekeyed = (typeof answeredKey === 'string' || typeof answeredKey === 'number') && String(answeredKey) !== chosen && fitsPath(resource, answeredKey) ? String(answeredKey) : undefined;
+            // Held already (the same word sent twice): the conflict a create that refuses taken keys answers.
+            if (rekeyed !== undefined && store.get(resource.key, scope, rekeyed) && given !== undefined && refusable) return conflict(operation, `${singularOf(resource.name)} ${rekeyed} already exists in ${resource.collectionPath}; nothing was stored.`);
+            const id = rekeyed !== undefined && !store.get(resource.key, scope, rekeyed) ? rekeyed : chosen;
             const refused = write(operation, store, replaced ? { kind: 'update', resource, scope, id, before: replaced, after: record } : { kind: 'create', resource, scope, id, after: record });
             if (refused) return refused;
             records.push(record);

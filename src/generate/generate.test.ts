@@ -489,3 +489,39 @@ describe('property: generation terminates within budget, and what it makes valid
     );
   });
 });
+
+/**
+ * A oneOf of open objects (no `required`, no `additionalProperties: false`) whose members differ, as Supabase's signup
+ * answer `oneOf: [AccessTokenResponse, User]`: every object made for one branch is a value of the others too, unless
+ * a member sets it apart (set-apart.ts). Branches are drawn so that each declares a member another lacks (else no
+ * value of the oneOf exists); the value made must match exactly one branch, as Ajv reads the oneOf.
+ */
+const LEAVES: readonly Schema[] = [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'string', format: 'date-time' }, { type: 'number', minimum: 0 }, { type: 'string', enum: ['x', 'y'] }, { type: 'object' }, { type: 'array', items: { type: 'string' } }];
+const openBranchesArbitrary: fc.Arbitrary<Schema> = fc
+  .array(fc.dictionary(fc.constantFrom(...NAMES, 'token', 'expires_in', 'user', 'role', 'phone'), fc.constantFrom(...LEAVES), { minKeys: 1, maxKeys: 5 }), { minLength: 2, maxLength: 4 })
+  .filter((branches) => branches.every((mine, i) => branches.every((theirs, j) => i === j || Object.keys(theirs).some((name) => !Object.hasOwn(mine, name)))))
+  .map((branches): Schema => ({ oneOf: branches.map((properties) => ({ type: 'object', properties }) as Schema) }));
+
+describe('property: a oneOf of open objects gets a value of exactly one branch (Supabase signup)', () => {
+  it('for random branches, styles, views and variants', () => {
+    fc.assert(
+      fc.property(openBranchesArbitrary, fc.constantFrom<Style>('plain', 'lifelike'), fc.constantFrom<View>('request', 'response'), fc.nat(3), (schema, style, view, variant) => {
+        const result = generate(schema, options(style, view, variant + 1, { variant }));
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        if (result.ok) expect(validates(schema, view, result.value), JSON.stringify(result.value)).toBeUndefined();
+      }),
+      { numRuns: casesForTier({ fast: 200, full: 2000 }), seed: 33 },
+    );
+  });
+
+  it("Supabase's signup: a user or a token answer, neither requiring a member, each set apart by one the other types", () => {
+    const token: Schema = { type: 'object', properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' }, expires_in: { type: 'integer' } } };
+    const user: Schema = { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } } };
+    const schema: Schema = { oneOf: [token, user] };
+    for (const variant of [0, 1]) {
+      const result = generate(schema, options('lifelike', 'response', 5, { variant }));
+      expect(result.ok).toBe(true);
+      if (result.ok) expect(validates(schema, 'response', result.value), JSON.stringify(result.value)).toBeUndefined();
+    }
+  });
+});

@@ -10,7 +10,7 @@
 import type { Faker } from '@faker-js/faker';
 import { arrayValue } from './arrays.js';
 import { DEFAULT_GENERATION_BUDGET, Spend, type GenerationBudget } from './budget.js';
-import { allowsNull, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, withBranch, type Schema } from './composition.js';
+import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, withBranch, type Schema } from './composition.js';
 import { cheapestBranchOrder, leastCost, ownValueBytes } from './cost.js';
 import { limitsOf, type Limits } from './constraints.js';
 import { judge } from './judge.js';
@@ -18,6 +18,7 @@ import { componentLocator, type Locate } from './locate.js';
 import { integerValue, numberValue } from './numbers.js';
 import { objectValue } from './objects.js';
 import { below, made, spotAt, unmakeable, type Generated, type Spot, type Unmakeable } from './result.js';
+import { setApart } from './set-apart.js';
 import { stringValue } from './strings.js';
 import type { Hint, Style, View, Walker } from './walker.js';
 
@@ -141,13 +142,23 @@ function branchValue(walker: Walker, s: Schema, branches: readonly Schema[], spo
   if (hops >= MAX_BRANCH_HOPS) return unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', `its branches hold branches more than ${MAX_BRANCH_HOPS} times over without a value between them`);
   const order = depth >= walker.richDepth ? cheapestBranchOrder(branches, walker.view, walker.budget, locate) : branches.map((_, i) => (i + hint.variant) % branches.length);
   let first: Generated | undefined;
+  let wholes: Schema[] | undefined;
+  let ambiguous: Generated | undefined;
   for (const index of order) {
     const branchSpot = index < oneOfCount ? below(spot, 'oneOf', index) : below(spot, 'anyOf', index - oneOfCount);
     const result = node(walker, withBranch(s, branches[index]!), branchSpot, depth, hint, hops + 1, locate);
+    if (result.ok && index < oneOfCount) {
+      // A oneOf's value must match its branch alone (set-apart.ts): one another branch takes too is set apart, or passed over.
+      const apart = setApart(result.value, (wholes ??= s.oneOf!.map((branch) => withBranch(s, asSchema(branch)))), index, (value, schema) => judge(value, schema, { view: walker.view }));
+      if (apart.ok) return made(apart.value);
+      // Kept for the end: where no branch can be set apart, the value as made is the caller's to check, as before.
+      ambiguous ??= result;
+      continue;
+    }
     if (result.ok) return result;
     first ??= result;
   }
-  return first ?? unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', 'no branch can be made');
+  return ambiguous ?? first ?? unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', 'no branch can be made');
 }
 
 /**

@@ -21,6 +21,7 @@ export {
   type Schema,
 } from './composition.js';
 export { generate, whyUnmakeable, type GenerateOptions } from './generate.js';
-export { samplePattern, shortestMatch, type PatternSample } from './patterns.js';
+export { setApart, type Holds, type SetApart } from './set-apart.js';
+export { literalPrefix, samplePattern, shortestMatch, type PatternSample } from './patterns.js';
 export { describeUnmakeable, type Generated, type Unmakeable } from './result.js';
 export type { Style, View } from './walker.js';

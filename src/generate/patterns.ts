@@ -289,3 +289,23 @@ function complement(ranges: readonly [number, number][]): [number, number][] {
   if (next <= PRINTABLE[1]) out.push([next, PRINTABLE[1]]);
   return out;
 }
+
+/**
+ * The text every match of an anchored pattern begins with (`^custom:[a-z]+$` → `custom:`, `^cus_\w+` → `cus_`),
+ * empty when it has none: what a server that types its keys puts before the client's word (Supabase's custom
+ * providers: "will be prefixed with 'custom:' automatically"). Read from the syntax tree: characters after the
+ * start anchor, up to the first token that is anything else.
+ */
+export function literalPrefix(pattern: string): string {
+  const parsed = parse(pattern);
+  if (typeof parsed === 'string' || parsed.root.options) return '';
+  const stack = parsed.root.stack ?? [];
+  const [anchor, ...rest] = stack;
+  if (anchor?.type !== types.POSITION || anchor.value !== '^') return '';
+  let out = '';
+  for (const token of rest) {
+    if (token.type !== types.CHAR) break;
+    out += String.fromCodePoint(token.value);
+  }
+  return out;
+}
