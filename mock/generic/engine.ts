@@ -257,6 +257,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return envelope;
   };
 
+  /** The envelope this operation's own success answer wraps a record in (plans.ts), where the resource has none. */
+  const answerEnvelope = (operation: Operation): string | undefined => {
+    for (const status of [201, 200]) {
+      const { shape, key } = planOf(operation, status);
+      if (key !== undefined && shape.kind === 'envelope') return shape.key;
+    }
+    return undefined;
+  };
+
   /**
    * The records a write was sent: its body, or each record of the envelope records travel in (`{ Items: [...] }`).
    * An envelope whose member is no array, an empty one, or one holding anything but objects is refused: a 400 with
@@ -265,7 +274,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const sentRecords = (operation: Operation, resource: Resource, body: unknown): { readonly records: readonly unknown[] } | { readonly refused: HandlerResult } => {
     // A record sent in the envelope its answers wrap it in (`{ "rule": {...} }` both ways: PagerDuty, Box): the record
     // is what the envelope holds, or it would be kept as the envelope and answered wrapped twice.
-    const envelope = resource.itemEnvelope;
+    const envelope = resource.itemEnvelope ?? answerEnvelope(operation);
     if (envelope !== undefined && isObject(body) && isObject(body[envelope]) && sendsEnvelope(operation, envelope)) return { records: [body[envelope]] };
     const key = resource.batchKey;
     if (key === undefined || !isObject(body) || !Object.hasOwn(body, key)) return { records: [body] };

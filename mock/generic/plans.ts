@@ -49,6 +49,8 @@ export interface RecordWrapping {
   readonly batchKey?: string;
   /** The object member one record is answered in (`{ employee: {...} }`), beside the usual `data`, `item`, ... */
   readonly itemEnvelope?: string;
+  /** The member that names a record (`lago_id`): an answer without it whose one object member has it wraps the record. */
+  readonly idField?: string;
 }
 
 /**
@@ -66,14 +68,14 @@ export function createAnswerPlans(wrappingOf: (operation: Operation) => RecordWr
   };
 }
 
-function planOf(operation: Operation, status: number, { batchKey, itemEnvelope }: RecordWrapping): AnswerPlan {
+function planOf(operation: Operation, status: number, { batchKey, itemEnvelope, idField }: RecordWrapping): AnswerPlan {
   const spec = responseFor(operation, status);
   const content = spec?.content ?? [];
   const media = jsonMedia(content);
   const schema = media?.schema;
   const batch = schema && batchKey !== undefined && typeOf(schema) === 'object' ? propertiesOf(schema).get(batchKey) : undefined;
   const batchItems = batch ? itemsOf(batch) : undefined;
-  const key = schema ? (resourceEnvelope(schema) ?? ownEnvelope(schema, itemEnvelope)) : undefined;
+  const key = schema ? (resourceEnvelope(schema) ?? ownEnvelope(schema, itemEnvelope) ?? idEnvelope(schema, idField)) : undefined;
   const shape: AnswerShape = !media
     ? { kind: 'none' }
     : batchItems && batchKey !== undefined
@@ -103,6 +105,20 @@ function ownEnvelope(schema: Schema, itemEnvelope: string | undefined): string |
   if (itemEnvelope === undefined || typeOf(schema) !== 'object') return undefined;
   const member = propertiesOf(schema).get(itemEnvelope);
   return member !== undefined && typeOf(member) === 'object' ? itemEnvelope : undefined;
+}
+
+/**
+ * The envelope of this answer alone, where the resource's other answers are bare: an object of a few members without
+ * the record's id field, one of whose object members has it (Lago's create answers `{ payment: { lago_id, … } }`,
+ * its read the payment bare). Without it the record was answered bare, refused by the answer's schema, and fitted
+ * into an envelope of invented values: the created payment was answered with the example's id, read back nowhere.
+ */
+function idEnvelope(schema: Schema, idField: string | undefined): string | undefined {
+  if (idField === undefined || typeOf(schema) !== 'object') return undefined;
+  const properties = propertiesOf(schema);
+  if (properties.has(idField) || properties.size > 3) return undefined;
+  const holders = [...properties].filter(([, member]) => typeOf(member) === 'object' && propertiesOf(member).has(idField));
+  return holders.length === 1 ? holders[0]![0] : undefined;
 }
 
 /** The envelope key of an item answer (`{ data: {...} }`), or undefined when the record is answered bare. */
