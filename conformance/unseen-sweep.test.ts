@@ -269,6 +269,8 @@ interface Keyed {
   readonly accept: (record: Record<string, unknown>, next: () => string) => { readonly key: string; readonly record: Record<string, unknown> } | undefined;
   /** The key an item path's segment names (default: the segment decoded). */
   readonly itemKey?: (segment: string) => string;
+  /** A GET on the collection answers its first `page` records, in the order they came (none past it: no paging is documented); `seededOnly` lists none the run created. */
+  readonly list?: { readonly page: number; readonly seededOnly?: boolean };
 }
 
 /**
@@ -290,13 +292,17 @@ function keyedServer(keyed: Keyed): (req: IncomingMessage, res: ServerResponse) 
         records.set(accepted.key, accepted.record);
         return sendJson(res, keyed.created, accepted.record);
       }
+      if (url.pathname === keyed.collection && req.method === 'GET' && keyed.list) {
+        const listed = [...records.values()].slice(0, keyed.list.seededOnly ? (keyed.seeded?.length ?? 0) : undefined);
+        return sendJson(res, 200, listed.slice(0, keyed.list.page));
+      }
       const named = item.exec(url.pathname);
       if (named && req.method === 'GET') {
         const segment = decodeURIComponent(named[1]!);
         const record = records.get(keyed.itemKey ? keyed.itemKey(segment) : segment);
         return record ? sendJson(res, 200, record) : sendJson(res, 404, { message: 'none' });
       }
-      if (url.pathname === keyed.collection || named) return sendJson(res, 405, { message: 'method not allowed' }, { allow: named ? 'GET' : 'POST' });
+      if (url.pathname === keyed.collection || named) return sendJson(res, 405, { message: 'method not allowed' }, { allow: named ? 'GET' : keyed.list ? 'GET, POST' : 'POST' });
       return sendJson(res, 404, { message: 'no such path' });
     })();
   };
@@ -636,5 +642,68 @@ components:
     const cases = report.results.filter((r) => r.checkId === 'create-read-back');
     expect(cases.length).toBeGreaterThan(0);
     expect(cases.filter((r) => r.verdict !== 'passed').map((r) => `${r.verdict}: ${r.reason ?? ''}`)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a list with no paging parameter that answers a first page of a default size (Lago\'s billing entities)', () => {
+  const ENTITIES = `openapi: 3.0.3
+info: { title: Entities, version: 1.0.0 }
+paths:
+  /entities:
+    get:
+      operationId: listEntities
+      responses:
+        '200': { description: the entities, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Entity' } } } } }
+    post:
+      operationId: createEntity
+      requestBody: { required: true, content: { application/json: { schema: { $ref: '#/components/schemas/Entity' } } } }
+      responses:
+        '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Entity' } } } }
+        '400': { description: invalid, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /entities/{code}:
+    parameters: [ { name: code, in: path, required: true, schema: { type: string } } ]
+    get:
+      operationId: getEntity
+      responses:
+        '200': { description: the entity, content: { application/json: { schema: { $ref: '#/components/schemas/Entity' } } } }
+        '404': { description: none, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  schemas:
+    Entity:
+      type: object
+      required: [code, name]
+      additionalProperties: false
+      properties:
+        code: { type: string, minLength: 1, maxLength: 60 }
+        name: { type: string, maxLength: 60 }
+    Error:
+      type: object
+      required: [message]
+      properties: { message: { type: string } }
+`;
+  const accept = (record: Record<string, unknown>): { key: string; record: Record<string, unknown> } | undefined => {
+    const { code, name } = record;
+    const valid = typeof code === 'string' && code.length >= 1 && [...code].length <= 60 && typeof name === 'string' && [...name].length <= 60 && onlyMembers(record, ['code', 'name']);
+    return valid ? { key: code, record } : undefined;
+  };
+  const seeded = (count: number): [string, Record<string, unknown>][] => Array.from({ length: count }, (_, i) => [`seeded-${i}`, { code: `seeded-${i}`, name: `Seeded ${i}` }]);
+  const servers: DocumentedServer[] = [];
+  const serve = async (keyed: Omit<Keyed, 'collection' | 'created' | 'refused' | 'accept'>): Promise<DocumentedServer> => {
+    const server = await serveDocumented('entities.yaml', ENTITIES, keyedServer({ collection: '/entities', created: 201, refused: 400, accept, ...keyed }));
+    servers.push(server);
+    return server;
+  };
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+  const listed = async (server: DocumentedServer): Promise<{ verdict: string; reason: string }[]> =>
+    (await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 3, only: ['list-contains-created'] })).results.map((r) => ({ verdict: r.verdict, reason: r.reason ?? '' }));
+
+  it('holding more records than its page, the run\'s records past it are not shown missing: the case is skipped, saying why', async () => {
+    const results = await listed(await serve({ seeded: seeded(120), list: { page: 100 } }));
+    expect(results).toEqual([{ verdict: 'skipped', reason: expect.stringMatching(/first page/) }]);
+  }, 60_000);
+
+  it('holding fewer, a list that leaves out what was created still fails', async () => {
+    const results = await listed(await serve({ seeded: seeded(3), list: { page: 100, seededOnly: true } }));
+    expect(results).toEqual([{ verdict: 'failed', reason: expect.stringMatching(/does not list the created record/) }]);
   }, 60_000);
 });
