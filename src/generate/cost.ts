@@ -119,6 +119,9 @@ function measure(raw: Schema, context: Context): Measure {
   return result;
 }
 
+/** Why an empty enum has no value: written so, or left empty by folding allOf parts whose enums share none (netbird's `ResourceType`). */
+export const EMPTY_ENUM = 'its enum lists no value (the enums of its allOf parts have none in common)';
+
 function impossible(at: string, keyword: string, message: string, cap?: BudgetCap): Measure {
   return { ok: false, obstacle: { at, keyword, message, ...(cap ? { cap } : {}) } };
 }
@@ -140,6 +143,7 @@ function measureMerged(s: Schema, context: Context): Measure {
   }
   const constant = constOf(s);
   if (constant !== undefined) return ownCost(constant.value, context, 'const');
+  if (Array.isArray(s.enum) && s.enum.length === 0) return impossible('', 'enum', EMPTY_ENUM);
   const given = s.example ?? firstExample(s) ?? s.default;
   if (given !== undefined && given !== null) {
     const taken = ownCost(given, context, 'example');

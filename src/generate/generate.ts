@@ -11,7 +11,7 @@ import type { Faker } from '@faker-js/faker';
 import { arrayValue } from './arrays.js';
 import { DEFAULT_GENERATION_BUDGET, Spend, type GenerationBudget } from './budget.js';
 import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, withBranch, type Schema } from './composition.js';
-import { cheapestBranchOrder, leastCost, ownValueBytes } from './cost.js';
+import { cheapestBranchOrder, EMPTY_ENUM, leastCost, ownValueBytes } from './cost.js';
 import { limitsOf, type Limits } from './constraints.js';
 import { judge } from './judge.js';
 import { componentLocator, type Locate } from './locate.js';
@@ -44,6 +44,8 @@ export interface GenerateOptions {
 const RICH_DEPTH: Readonly<Record<Style, number>> = { plain: 4, lifelike: 2 };
 /** Branches whose chosen branch has branches again (`A: oneOf: [A, ...]`), at one depth, at most this many times. */
 const MAX_BRANCH_HOPS = 16;
+/** Branches of a oneOf tried past one whose value another branch may take (it could not be judged), for one known to be alone. */
+const UNCERTAIN_TRIES = 3;
 /** Values made for each side of a schema's conditions before it is reported (constraints.ts). */
 const LIMITED_ATTEMPTS = 8;
 
@@ -95,6 +97,8 @@ function node(walker: Walker, raw: Schema, spot: Spot, depth: number, hint: Hint
   if (limits) return limitedValue(walker, limits, spot, depth, hint, hops, locate);
   const constant = constOf(s);
   if (constant !== undefined) return own(walker, constant.value, spot, 'const');
+  // No value at all: an optional member holding it is left out, an array holding it is left empty.
+  if (Array.isArray(s.enum) && s.enum.length === 0) return unmakeable(spot, 'enum', EMPTY_ENUM);
   if (hint.variant === 0) {
     const given = s.example ?? firstExample(s) ?? s.default;
     if (given !== undefined && given !== null) {
@@ -143,22 +147,30 @@ function branchValue(walker: Walker, s: Schema, branches: readonly Schema[], spo
   const order = depth >= walker.richDepth ? cheapestBranchOrder(branches, walker.view, walker.budget, locate) : branches.map((_, i) => (i + hint.variant) % branches.length);
   let first: Generated | undefined;
   let wholes: Schema[] | undefined;
-  let ambiguous: Generated | undefined;
+  let uncertain: Generated | undefined;
+  let triesLeft = UNCERTAIN_TRIES;
   for (const index of order) {
     const branchSpot = index < oneOfCount ? below(spot, 'oneOf', index) : below(spot, 'anyOf', index - oneOfCount);
     const result = node(walker, withBranch(s, branches[index]!), branchSpot, depth, hint, hops + 1, locate);
     if (result.ok && index < oneOfCount) {
       // A oneOf's value must match its branch alone (set-apart.ts): one another branch takes too is set apart, or passed over.
       const apart = setApart(result.value, (wholes ??= s.oneOf!.map((branch) => withBranch(s, asSchema(branch)))), index, (value, schema) => judge(value, schema, { view: walker.view }));
-      if (apart.ok) return made(apart.value);
-      // Kept for the end: where no branch can be set apart, the value as made is the caller's to check, as before.
-      ambiguous ??= result;
+      if (apart.ok && apart.certain) return made(apart.value);
+      // Another branch could not be judged (a pattern RE2 cannot run): a few more branches are tried for a value known
+      // to be one branch's alone, and this one is answered only where none is.
+      if (apart.ok) {
+        uncertain ??= made(apart.value);
+        if ((triesLeft -= 1) <= 0) break;
+        continue;
+      }
+      // A value two branches take is no value of the oneOf: said, so an anyOf around it tries its other branches.
+      first ??= unmakeable(branchSpot, 'oneOf', `its value is a value of branch ${apart.branch} too, and no member the generator adds sets it apart`);
       continue;
     }
     if (result.ok) return result;
     first ??= result;
   }
-  return ambiguous ?? first ?? unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', 'no branch can be made');
+  return uncertain ?? first ?? unmakeable(spot, oneOfCount > 0 ? 'oneOf' : 'anyOf', 'no branch can be made');
 }
 
 /**

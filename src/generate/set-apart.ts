@@ -20,7 +20,8 @@ const MAX_NAMES = 16;
 /** Past this many branches the value is left as it is (each one is judged): a guard against schemas of hundreds. */
 export const MAX_SET_APART_BRANCHES = 32;
 
-export type SetApart = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly branch: number };
+/** `certain`: every other branch is known to refuse the value (else one could not be judged, and may take it). */
+export type SetApart = { readonly ok: true; readonly value: unknown; readonly certain: boolean } | { readonly ok: false; readonly branch: number };
 
 /**
  * The value with what sets it apart from every other branch of `wholes` (each branch with the keywords beside it),
@@ -28,9 +29,9 @@ export type SetApart = { readonly ok: true; readonly value: unknown } | { readon
  * another branch accepts and no member sets apart is refused, naming that branch.
  */
 export function setApart(value: unknown, wholes: readonly Schema[], chosen: number, holds: Holds): SetApart {
-  if (wholes.length < 2 || wholes.length > MAX_SET_APART_BRANCHES) return { ok: true, value };
+  if (wholes.length < 2) return { ok: true, value, certain: true };
   const own = wholes[chosen];
-  if (own === undefined) return { ok: true, value };
+  if (wholes.length > MAX_SET_APART_BRANCHES || own === undefined) return { ok: true, value, certain: false };
   let current = value;
   for (let other = 0; other < wholes.length; other += 1) {
     if (other === chosen || holds(current, wholes[other]!) !== true) continue;
@@ -39,8 +40,14 @@ export function setApart(value: unknown, wholes: readonly Schema[], chosen: numb
     current = apart;
   }
   // A member added for one branch may let an earlier one accept the value again: judged once more, whole.
-  for (let other = 0; other < wholes.length; other += 1) if (other !== chosen && holds(current, wholes[other]!) === true) return { ok: false, branch: other };
-  return { ok: true, value: current };
+  let certain = true;
+  for (let other = 0; other < wholes.length; other += 1) {
+    if (other === chosen) continue;
+    const verdict = holds(current, wholes[other]!);
+    if (verdict === true) return { ok: false, branch: other };
+    if (verdict === undefined) certain = false;
+  }
+  return { ok: true, value: current, certain };
 }
 
 /** The value with one member more that `other` refuses and `own` allows, or undefined when no such member is found. */
