@@ -30,7 +30,7 @@ import { sweepProofs, type ProofState } from './proof-sweep.js';
 import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
 import type { BoundHandler, CarriedData, CarriedVerdict, MockEngine, OperationInput } from './seam.js';
-import { isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { allowsNull, isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
 
@@ -467,7 +467,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             // One record at an item path (Xero's `POST /Items/{ItemID}`): the first of an envelope's.
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
-            const record = makeRecord(resource, mergePatch(existing, patch), id, serverOwned(resource, existing));
+            const record = makeRecord(resource, nullsKept(operation, resource, patch, mergePatch(existing, patch)), id, serverOwned(resource, existing));
             return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch);
           }),
         );
@@ -737,6 +737,26 @@ function fitsPath(resource: Resource, id: string | number): boolean {
   if (resource.idKind === 'uuid') return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
   const n = Number(id);
   return Number.isSafeInteger(n) && (resource.idMinimum === undefined || n >= resource.idMinimum) && (resource.idMaximum === undefined || n <= resource.idMaximum);
+}
+
+/**
+ * A patch's `null` where the record's member may hold null, set rather than removed, unless the operation takes a
+ * merge patch: `null` removes a member only in RFC 7396's media type. In a plain `application/json` PATCH it is a value
+ * like any other where the schema allows it (WorkOS's `description: [string, "null"]`: a PATCH to null kept the old
+ * text). A member that cannot be null is still removed, as before.
+ */
+function nullsKept(operation: Operation, resource: Resource, patch: unknown, merged: unknown): unknown {
+  if (!isObject(patch) || !isObject(merged) || !resource.recordSchema) return merged;
+  if ((operation.requestBody?.content ?? []).some((media) => /merge-patch/i.test(media.mediaType))) return merged;
+  const properties = propertiesOf(resource.recordSchema);
+  let out: JsonObject | undefined;
+  for (const [name, value] of Object.entries(patch)) {
+    const property = properties.get(name);
+    if (value !== null || property === undefined || !allowsNull(mergeAllOf(property))) continue;
+    out ??= { ...merged };
+    out[name] = null;
+  }
+  return out ?? merged;
 }
 
 /** RFC 7396 JSON Merge Patch: objects merge member by member, `null` removes a member, anything else replaces. */
