@@ -28,7 +28,7 @@ import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
-import { withIntegersAsSent, withMessageAsSent } from './body-integers.js';
+import { boundBeyondInt64, withIntegersAsSent, withMessageAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
@@ -40,6 +40,7 @@ import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
 import { documentBasePath } from './generic/base-path.js';
 import { servesPetStore } from './generic/detect.js';
+import { schemaAtPointer, type Schema } from '../src/generate/composition.js';
 import type { createGenericEngine, GenericSettings } from './generic/engine.js';
 import { bindToRegistry, type BoundHandler, type CarriedData, type CarriedVerdict, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
@@ -303,7 +304,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 
-    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH);
+    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH, generic ? (pointer) => boundBeyondInt64(schemaAtPointer(jsonRequestSchema(route.operation), pointer)) : undefined);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 
@@ -578,4 +579,10 @@ function withExtra(headers: Readonly<Record<string, string>> | undefined, extra:
 
 function clip(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/** The schema of an operation's JSON request body, where it documents one. */
+function jsonRequestSchema(operation: Operation): Schema | undefined {
+  const media = operation.requestBody?.content.find((m) => isJsonMediaType(m.mediaType));
+  return media?.schema as Schema | undefined;
 }

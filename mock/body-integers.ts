@@ -107,8 +107,8 @@ function pointerOf(stack: readonly Frame[]): string {
  * Why a body with integers outside int64 is refused (400 VALIDATION_FAILED), or undefined when it has none.
  * The message names the first; the details name each, under `/body`.
  */
-export function outsideInt64(found: readonly LongInteger[]): { readonly message: string; readonly details: Diagnostic[] } | undefined {
-  const outside = found.filter((f) => !f.inInt64);
+export function outsideInt64(found: readonly LongInteger[], allowedBeyond: (pointer: string) => boolean = () => false): { readonly message: string; readonly details: Diagnostic[] } | undefined {
+  const outside = found.filter((f) => !f.inInt64 && !allowedBeyond(f.pointer));
   const first = outside[0];
   if (first === undefined) return undefined;
   const details = outside.map((f) => ({
@@ -141,4 +141,19 @@ export function withMessageAsSent(body: unknown, found: readonly LongInteger[]):
   if (typeof message !== 'string') return body;
   const written = withIntegersAsSent(message, found);
   return written === message ? body : { ...body, message: written };
+}
+
+/** int64's bounds as doubles: a schema bound past them says its integers may lie outside int64. */
+const INT64_MAX_DOUBLE = 2 ** 63;
+const INT64_MIN_DOUBLE = -(2 ** 63);
+
+/**
+ * Whether the schema a body pointer names says its integers may lie outside int64: a `maximum` or `minimum` past
+ * int64's bounds (Nomad's `CreateIndex`, a uint64: `maximum: 18446744073709551615`, no format). There the
+ * document's validation judges the value; everywhere else an integer outside int64 is refused as before (a
+ * `format: int64` field, the Pet Store's ids). `schemaAt` walks the request body's schema to the pointer.
+ */
+export function boundBeyondInt64(schema: { readonly maximum?: unknown; readonly minimum?: unknown } | undefined): boolean {
+  if (schema === undefined) return false;
+  return (typeof schema.maximum === 'number' && schema.maximum >= INT64_MAX_DOUBLE) || (typeof schema.minimum === 'number' && schema.minimum <= INT64_MIN_DOUBLE - 1);
 }

@@ -53,7 +53,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * documents none ignores whatever was sent, but the size limit holds for all.
  * `maxDepth`: refuse (400) text nesting deeper, before parsing it (see nestsDeeperThan).
  */
-export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, expectsBody: boolean, maxDepth?: number): BodyOutcome {
+export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, expectsBody: boolean, maxDepth?: number, allowedBeyondInt64?: (pointer: string) => boolean): BodyOutcome {
   if (body === undefined) return NO_BODY;
   if (body.kind === 'too-large') return { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `The body is larger than ${body.limit} bytes; send at most ${body.limit}.` };
   if (!expectsBody) return NO_BODY;
@@ -85,7 +85,8 @@ export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, 
   }
   // JSON.parse rounds integers past 2^53-1: refuse those outside int64, and note the others so no answer shows them rounded.
   const found = longIntegers(text);
-  const outside = outsideInt64(found);
+  // `allowedBeyondInt64`: where the operation's schema bounds an integer past int64 (body-integers.ts boundBeyondInt64).
+  const outside = outsideInt64(found, allowedBeyondInt64);
   if (outside !== undefined) return { ok: false, code: 'VALIDATION_FAILED', message: outside.message, details: outside.details };
   return found.length > 0 ? { ok: true, value, longIntegers: found } : { ok: true, value };
 }

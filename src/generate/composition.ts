@@ -241,3 +241,24 @@ export function firstExample(s: Schema): unknown {
 export function constOf(s: Schema): { readonly value: unknown } | undefined {
   return 'const' in s ? { value: (s as { const?: unknown }).const } : undefined;
 }
+
+/**
+ * The schema a JSON pointer into a value of `schema` names (`/items/0/amount`): through properties (allOf folded,
+ * then oneOf/anyOf branches, propertiesOf), additionalProperties and items; undefined where the walk loses it.
+ */
+export function schemaAtPointer(schema: Schema | undefined, pointer: string): Schema | undefined {
+  let at = schema;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (at === undefined) return undefined;
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const merged = mergeAllOf(at);
+    const items = typeOf(merged) === 'array' && 'items' in merged ? asSchema(merged.items as Schema) : undefined;
+    if (items !== undefined && /^\d+$/.test(segment)) {
+      at = items;
+      continue;
+    }
+    const additional: unknown = merged.additionalProperties;
+    at = propertiesOf(merged).get(segment) ?? (isObject(additional) ? asSchema(additional as Schema) : undefined);
+  }
+  return at === undefined ? undefined : mergeAllOf(at);
+}
