@@ -347,7 +347,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = []): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, record, sent[index])));
+      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record), sent[index])));
       return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
     };
     const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown): HandlerResult => okAll(status, [record], headers, [sent]);
@@ -604,6 +604,23 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     for (const [name] of echoes) if (all[name] === undefined) delete all[name];
     return all;
   };
+  /**
+   * The record with its id also under the item path's parameter name, where this answer declares that member and not
+   * the record's id field (Mistral's create answers `{object, conversation_id}`, closed, for a conversation read as
+   * `{id, ...}` at `/conversations/{conversation_id}`): else the answer's key was invented, the same for every create.
+   */
+  const namedByParam = (operation: Operation, status: number, resource: Resource, record: StoredRecord): StoredRecord => {
+    const { idField, idParam } = resource;
+    if (!idField || idParam === idField || !Object.hasOwn(record, idField) || Object.hasOwn(record, idParam)) return record;
+    const declared = planOf(operation, status).recordProperties;
+    if (!declared || declared.has(idField) || !declared.has(idParam)) return record;
+    const property = mergeAllOf(declared.get(idParam)!);
+    const id = record[idField];
+    // The member's type says how the id reads there: a number's text where it is a string, and the reverse.
+    const value = typeOf(property) === 'string' ? String(id) : (typeOf(property) === 'integer' || typeOf(property) === 'number') && typeof id === 'string' && /^-?\d+$/.test(id) ? Number(id) : id;
+    return { ...record, [idParam]: value };
+  };
+
   const withEchoAnswer = (operation: Operation, answer: HandlerResult, sent: unknown): HandlerResult => {
     if (!('body' in answer) || !isObject(answer.body) || !isObject(sent)) return answer;
     const body = withEcho(operation, answer.status, answer.body, sent, true);

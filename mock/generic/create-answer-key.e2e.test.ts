@@ -1,0 +1,61 @@
+/**
+ * A create whose answer names the record by the item path's parameter, not by the record's id field (Mistral's
+ * conversations, unseen by the kit's tests before: `POST /v1/conversations` answers `{object, conversation_id}`,
+ * closed; `GET /v1/conversations/{conversation_id}` answers `{id, created_at, ...}`). The answer's key was invented,
+ * the same for every create, and read back nowhere (404): now it is the stored record's id. Every answer is checked
+ * against the document, and the runner finds nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../conformance/runner.js';
+import { startDocumentMock, type DocumentMock } from './test-support/document-mock.js';
+
+const json = (schema: unknown): unknown => ({ 'application/json': { schema } });
+const CONVERSATION = { type: 'object', required: ['id', 'created_at', 'model'], properties: { id: { type: 'string' }, created_at: { type: 'string', format: 'date-time' }, model: { type: 'string' } } };
+const DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'Conversations', version: '1.0.0' },
+  paths: {
+    '/v1/conversations': {
+      post: {
+        operationId: 'startConversation',
+        requestBody: { required: true, content: json({ type: 'object', required: ['inputs', 'model'], properties: { inputs: { type: 'string' }, model: { type: 'string' } } }) },
+        responses: { '200': { description: 'started', content: json({ type: 'object', additionalProperties: false, required: ['conversation_id'], properties: { object: { const: 'conversation.response' }, conversation_id: { type: 'string' } } }) }, '422': { description: 'refused' } },
+      },
+    },
+    '/v1/conversations/{conversation_id}': {
+      parameters: [{ name: 'conversation_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getConversation', responses: { '200': { description: 'the conversation', content: json(CONVERSATION) }, '404': { description: 'none' } } },
+      delete: { operationId: 'deleteConversation', responses: { '204': { description: 'deleted' }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe("a create answering the record's key under the item path's parameter name (Mistral's conversations)", () => {
+  let served: DocumentMock;
+  beforeAll(async () => {
+    served = await startDocumentMock(DOCUMENT);
+  });
+  afterAll(() => served?.close());
+
+  it('answers each new record under its own key, read back and deleted there', async () => {
+    const keys: string[] = [];
+    for (const inputs of ['hello', 'again']) {
+      const started = await served.client.send('POST', '/v1/conversations', { json: { inputs, model: 'small' } });
+      expect(started.status).toBe(200);
+      const key = (started.body as { conversation_id: string }).conversation_id;
+      keys.push(key);
+      const read = await served.client.send('GET', `/v1/conversations/${encodeURIComponent(key)}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id: key, model: 'small' });
+    }
+    expect(new Set(keys).size).toBe(2);
+    expect((await served.client.send('DELETE', `/v1/conversations/${encodeURIComponent(keys[0]!)}`)).status).toBe(204);
+  });
+
+  it('the runner finds nothing', async () => {
+    const report = await runConformance({ baseUrl: served.mock.url, specPath: served.file, seed: 4 });
+    const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`);
+    expect(failed).toEqual([]);
+    expect(report.results.filter((r) => r.checkId === 'create-read-back' && r.verdict === 'passed').length).toBeGreaterThan(0);
+  }, 90_000);
+});
