@@ -124,7 +124,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (other !== undefined) record[name] = other;
       }
     }
-    const fitted = schema ? fitTo(record, schema, generator, 'response', problems) : record;
+    const fitted = schema ? keyKept(resource, record, fitTo(record, schema, generator, 'response', problems), schema) : record;
     // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
     const stored = immutableJson(isObject(fitted) ? fitted : record);
     if (isObject(input) && isObject(fitted) && fitted !== record) {
@@ -132,6 +132,19 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       if (changed.length > 0) refitted.set(stored, new Set(changed));
     }
     return stored;
+  };
+
+  /**
+   * The fitted record with the key it is kept under, where the fit changed it and either the key fits too or nothing
+   * fits at all (a record schema no value meets: GrowthBook's experiments, read as `ExperimentWithEnhancedStatus`): a
+   * fit that drew the whole record afresh invented a key (`shark`) under which nothing was kept. A key the schema
+   * refuses and the fit made valid (`mycompany` → `custom:mycompany`) stays as fitted: the create keeps it under that.
+   */
+  const keyKept = (resource: Resource, record: JsonObject, fitted: unknown, schema: Schema): unknown => {
+    const { idField } = resource;
+    if (!idField || !isObject(fitted) || !Object.hasOwn(record, idField) || sameJson(fitted[idField], record[idField])) return fitted;
+    const kept = { ...fitted, [idField]: record[idField] };
+    return problems(schema, kept).length === 0 || problems(schema, fitted).length > 0 ? kept : fitted;
   };
 
   /**
@@ -425,7 +438,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             // The record's key as its schema let it be answered (`mycompany` stored as `custom:mycompany`): the record is
             // kept under that one, so it is read back at the path its answer names, not at the word its client sent.
             const answeredKey = resource.idField && !replaced ? record[resource.idField] : undefined;
-            const rekeyed = (typeof answeredKey === 'string' || typeof answeredKey === 'number') && String(answeredKey) !== chosen && fitsPath(resource, answeredKey) ? String(answeredKey) : undefined;
+            // A key the client named is followed only where the fitted one still holds its word (makeRecord keeps the
+            // key where the fit failed: keyKept); one of the mock's own, wherever the schema let it be answered.
+            const rekeyed = (typeof answeredKey === 'string' || typeof answeredKey === 'number') && String(answeredKey) !== chosen && (given === undefined || String(answeredKey).includes(chosen)) && fitsPath(resource, answeredKey) ? String(answeredKey) : undefined;
             // Held already (the same word sent twice): the conflict a create that refuses taken keys answers.
             if (rekeyed !== undefined && store.get(resource.key, scope, rekeyed) && given !== undefined && refusable) return conflict(operation, `${singularOf(resource.name)} ${rekeyed} already exists in ${resource.collectionPath}; nothing was stored.`);
             const id = rekeyed !== undefined && !store.get(resource.key, scope, rekeyed) ? rekeyed : chosen;
