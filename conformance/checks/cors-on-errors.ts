@@ -1,6 +1,7 @@
 import type { HttpResult } from '../http.js';
 import { ABSENT_ID, parameterMutations } from '../generate.js';
 import type { Finding } from '../model.js';
+import { wireTemplate } from '../requests/paths.js';
 import type { Operation } from '../../src/contract/index.js';
 import type { CheckDefinition } from './types.js';
 
@@ -67,10 +68,13 @@ export const corsOnErrors: CheckDefinition = {
       const c = ctx.newCase('cors-on-errors', `GET ${list.pathTemplate} with Accept: text/html from ${origin}`, list.operationId);
       judge(c, (await c.call(list, { headers: { origin, accept: 'text/html' } })).result);
     }
-    const missing = ['PATCH', 'PUT', 'DELETE'].find((method) => !(ctx.contract.pathMethods.get(list.pathTemplate) ?? []).includes(method));
+    // The methods of the path on the wire: a key with a `#fragment` (`/things#stream`) is the same path (RFC 3986 §3.5).
+    const wire = wireTemplate(list.pathTemplate);
+    const onWire = [...ctx.contract.pathMethods].filter(([key]) => wireTemplate(key) === wire).flatMap(([, methods]) => methods);
+    const missing = ['PATCH', 'PUT', 'DELETE'].find((method) => !onWire.includes(method));
     if (missing && !ctx.settings.readOnly) {
-      const c = ctx.newCase('cors-on-errors', `${missing} ${list.pathTemplate}, a method it does not have, from ${origin}`, list.operationId);
-      judge(c, await c.send({ method: missing, path: list.pathTemplate, headers: { origin, 'content-type': 'application/json' }, ...(missing === 'DELETE' ? {} : { body: '{}' }) }, { kind: 'unmatched', which: 'wrongMethod' }));
+      const c = ctx.newCase('cors-on-errors', `${missing} ${wire}, a method it does not have, from ${origin}`, list.operationId);
+      judge(c, await c.send({ method: missing, path: wire, headers: { origin, 'content-type': 'application/json' }, ...(missing === 'DELETE' ? {} : { body: '{}' }) }, { kind: 'unmatched', which: 'wrongMethod' }));
     }
   },
 };

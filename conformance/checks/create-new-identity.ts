@@ -1,5 +1,5 @@
 import { compareFields, declaredFields } from '../compare.js';
-import type { Contract } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/index.js';
 import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema } from '../generate.js';
 import { createdSchema, identityField, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
@@ -20,7 +20,11 @@ import type { CheckDefinition } from './types.js';
  * run already made either refuses it or makes a new record with an id of its
  * own, and the first record reads back as it was. A server that honours the
  * id the client sent either answers a second record under one id or
- * overwrites the first: data another client owns is lost.
+ * overwrites the first: data another client owns is lost. Except where the
+ * document leaves that answer open: a create that documents no refusal (no
+ * 400, 409, 422, 4XX or default) and whose id the document does not call the
+ * server's may write the record the id names (an upsert); it is then held to
+ * what it answered, in the reads after it.
  */
 export const createNewIdentity: CheckDefinition = {
   id: 'create-new-identity',
@@ -43,7 +47,11 @@ export const createNewIdentity: CheckDefinition = {
       if ((bodySchema.required ?? []).includes(field)) continue;
       // The id goes into the body only where the document lets a client send it there.
       const sendsId = declared !== undefined && !mergeAllOf(declared).readOnly;
-      await collide(ctx.newCase('create-new-identity', `${kind.create.operationId} twice${sendsId ? `, the second with the ${field} of the first` : ''}: two records, two ids`, kind.create.operationId), kind, field, sendsId);
+      // Where the client may send the id, the create documents no refusal of any kind, and the document does not say
+      // the server gives ids, a create that names an existing record may write that record (an upsert, Sonarr's
+      // `POST /api/v3/tag {"id": 14}`): the document leaves the server no other answer to give but a success.
+      const mayUpsert = sendsId && !documentsRefusal(kind.create) && !serverAssigned(ctx.contract, kind, field);
+      await collide(ctx.newCase('create-new-identity', `${kind.create.operationId} twice${sendsId ? `, the second with the ${field} of the first` : ''}: two records, two ids`, kind.create.operationId), kind, field, sendsId, mayUpsert);
     }
   },
 };
@@ -52,7 +60,7 @@ export const createNewIdentity: CheckDefinition = {
  * Two creates: the second answers an id of its own, and the first reads back unchanged. Where the body may carry the
  * id, the second is sent with the first's: the only thing that can make them collide besides a server reusing ids.
  */
-async function collide(c: Case, kind: ResourceKind, field: string, sendsId: boolean): Promise<void> {
+async function collide(c: Case, kind: ResourceKind, field: string, sendsId: boolean, mayUpsert: boolean): Promise<void> {
   const first = await c.create(kind, { setup: true });
   if (!first.ok) return c.setupFailed(first);
   const existing = idOf(first.record);
@@ -63,13 +71,22 @@ async function collide(c: Case, kind: ResourceKind, field: string, sendsId: bool
   if (!second.ok && !sendsId) return c.setupFailed(second);
   const findings: Finding[] = [];
   const answeredId = second.ok ? idOf(second.record) : undefined;
+  const recordSchema = schema(createdSchema(kind));
+  if (second.ok && mayUpsert && second.record.sent[field] !== undefined && answeredId !== undefined && String(answeredId) === String(existing)) {
+    // The create wrote the record the id names, as the document allows: that record now reads as the second create
+    // answered it, which is what the later reads must show (a server that answers the write and keeps the old record lost it).
+    const expected = { ...declaredFields(second.record.sent, recordSchema), ...declaredFields(second.record.body, recordSchema) };
+    for (const target of recordReads(kind)) {
+      findings.push(...(await readBack(c, second.record, target, expected)).map((f) => ({ ...f, message: `the record with ${field} ${String(existing)}, after a create that named it (the document allows it to write that record): ${f.message}` })));
+    }
+    return c.conclude(findings);
+  }
   if (second.ok && answeredId !== undefined && String(answeredId) === String(existing)) {
     const why = second.record.sent[field] !== undefined ? 'a create took the id the client sent' : 'the server gave a new record an id it had already given';
     findings.push({ pointer: `/body/${field}`, keyword: 'identity', message: `${answered(second.record.call)} with ${field} ${String(existing)}, the id of a record that already existed: ${why}`, expected: `an id other than ${String(existing)}`, actual: answeredId });
   }
   if (second.ok) {
     // The record that had the id is still what it was: a server that overwrote it lost another client's data.
-    const recordSchema = schema(createdSchema(kind));
     const expected = { ...declaredFields(first.record.sent, recordSchema), ...declaredFields(first.record.body, recordSchema) };
     for (const target of recordReads(kind)) {
       findings.push(...(await readBack(c, first.record, target, expected)).map((f) => ({ ...f, message: `the record with ${field} ${String(existing)}, after another create: ${f.message}` })));
@@ -78,6 +95,15 @@ async function collide(c: Case, kind: ResourceKind, field: string, sendsId: bool
   // Where the document says the id is the server's to give, an id no record has is not taken either.
   if (findings.length === 0 && sendsId && serverAssigned(c.ctx.contract, kind, field)) findings.push(...(await freshId(c, kind, field, existing)));
   c.conclude(findings);
+}
+
+/**
+ * Whether the create documents any refusal of what it is sent: a 400, 409 or 422, the 4XX range, or `default`
+ * (OpenAPI 3.0.3 §4.7.16). Where it documents none, a create with the id of an existing record cannot be refused in
+ * the document's terms, and writing that record is an answer the document allows.
+ */
+export function documentsRefusal(operation: Operation): boolean {
+  return [...operation.responses.keys()].some((key) => key === 'default' || /^(400|409|422|4XX)$/i.test(key));
 }
 
 /**

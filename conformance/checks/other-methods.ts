@@ -1,5 +1,5 @@
 import { ABSENT_ID } from '../generate.js';
-import { expandPath } from '../requests/paths.js';
+import { expandPath, wireTemplate } from '../requests/paths.js';
 import { judgeRefusal } from './errors-before-routing.js';
 import type { CheckDefinition } from './types.js';
 
@@ -28,10 +28,17 @@ export const otherMethods: CheckDefinition = {
   writes: false,
   unsafeUnderReadOnly: 'this check sends TRACE and PROPFIND, and --read-only sends only GET, HEAD and OPTIONS',
   async run(ctx) {
-    for (const [template, methods] of ctx.contract.pathMethods) {
+    const sent = new Set<string>();
+    for (const [key] of ctx.contract.pathMethods) {
       if (ctx.aborted) break;
-      const operations = ctx.contract.operations.filter((op) => op.pathTemplate === template);
+      const operations = ctx.contract.operations.filter((op) => op.pathTemplate === key);
       if (!operations.some((op) => ctx.isSelected(op))) continue;
+      // A key with a `#fragment` is the path without it on the wire (RFC 3986 §3.5): that path is tried once, with the
+      // methods of every key that names it, and never with a literal `#`.
+      const template = wireTemplate(key);
+      if (sent.has(template) || (template !== key && ctx.contract.pathMethods.has(template))) continue;
+      sent.add(template);
+      const methods = [...new Set([...ctx.contract.pathMethods].filter(([other]) => wireTemplate(other) === template).flatMap(([, m]) => m))];
       const path = expandPath(template, Object.fromEntries(operations.flatMap((op) => op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ABSENT_ID] as const))));
       for (const method of OTHER_METHODS) {
         if (methods.includes(method)) continue;

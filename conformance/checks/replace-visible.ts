@@ -7,7 +7,7 @@ import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject
 import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
-import { answerSchema, observing, prepareInputs, promisedBy, type PreparedInputs } from './support.js';
+import { answerSchema, carryRefusal, observing, prepareInputs, promisedBy, type PreparedInputs } from './support.js';
 import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
@@ -103,6 +103,9 @@ async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<v
   const prepared = await prepareInputs(c, put);
   if (!prepared.ok) return prepared.fail(c);
   const { inputs } = prepared;
+  // The GET is sent the PUT's path and query values: each must be one the GET's own parameters take.
+  const refusal = carryRefusal(c.ctx, put, get, inputs);
+  if (refusal !== undefined) return c.skip(refusal);
   const bodies = replacements(c, put, inputs.bindings, new Set(Object.keys(inputs.bindings)));
   if (typeof bodies === 'string') return c.skip(bodies);
   // The record at the path may be one the run does not own (a PUT that only replaces): the reads and writes are one

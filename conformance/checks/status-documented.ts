@@ -2,6 +2,7 @@ import { isCredentialRefusal } from '../credentials.js';
 import { NOT_APPLICABLE, verdictOf } from '../judge.js';
 import type { Operation } from '../../src/contract/index.js';
 import { twinOf } from '../twins.js';
+import { templateParameters } from '../requests/paths.js';
 import type { CheckDefinition } from './types.js';
 
 /** The status is one the document lists for the operation (OpenAPI 3.0.3 §4.7.16: exact code, then `4XX`, then `default`). */
@@ -27,6 +28,10 @@ export const statusDocumented: CheckDefinition = {
     // A URL with a path parameter may name nothing: 404 is a correct answer there whatever the operation lists (RFC 9110
     // §15.5.5), and the runner often has to make such values up (a parent id for Twilio's ListCall no record holds).
     if (x.status === 404 && x.operation.parameters.some((p) => p.in === 'path')) return NOT_APPLICABLE;
+    // A required path parameter the operation's path has no `{name}` for (Sonarr's `GET /` declares `path`): no request
+    // can carry it (OpenAPI 3.0.3 §4.7.12.1 says the name MUST occur in the path), so a server that holds to the
+    // document refuses every request and one that does not serves it. The document's defect, not the target's.
+    if (x.status >= 400 && x.status < 500 && pathParameterNoRequestCarries(x.operation)) return NOT_APPLICABLE;
     // A URL the document names by two templates may be routed to the other one, whose parameters refuse it (twins.ts).
     if (x.status >= 400 && x.status < 500 && twinOf(ctx.contract, x.operation)) return NOT_APPLICABLE;
     // An operation that documents no success answer at all says nothing of which 2xx a success gets (OpenAPI 3.0.3
@@ -53,4 +58,10 @@ function documentsErrors(operation: Operation): boolean {
 /** Whether an operation documents a success answer: a 2xx code, the 2XX range or `default` (OpenAPI 3.0.3 §4.7.16). */
 function documentsSuccess(operation: Operation): boolean {
   return [...operation.responses.keys()].some((key) => key === 'default' || /^2(\d\d|XX)$/i.test(key));
+}
+
+/** Whether an operation declares a required path parameter that its path template has no `{name}` for. */
+function pathParameterNoRequestCarries(operation: Operation): boolean {
+  const names = new Set(templateParameters(operation.pathTemplate));
+  return operation.parameters.some((p) => p.in === 'path' && p.required && !names.has(p.name));
 }

@@ -94,7 +94,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
         }
         path[parameter.name] = String(value);
       } else {
-        path[parameter.name] = styledValue(c, parameter) ?? sampleParameterText(parameter, c.generator);
+        path[parameter.name] = madeUpPathValue(c, operation, parameter);
         madeUpPath = true;
       }
     } else if (parameter.in === 'query' && parameter.required) {
@@ -124,6 +124,69 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const valid = c.checkValid(operation, { path, query, body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
   return { ok: true, inputs: { path, query, body, bindings, ...(madeUpPath ? { madeUpPath } : {}) } };
+}
+
+/**
+ * A value the runner makes up for a path parameter, valid for the parameter of the same name of every other operation
+ * on the path too, where their schemas differ (Sonarr's `PUT /api/v3/config/host/{id}` takes a string id, its GET an
+ * int32): the checks carry one operation's path values to the others on its path (replace-visible's read after the
+ * PUT, a snapshot's read: carryRefusal), and a value only one of them takes is a request the runner made invalid. The
+ * operation's own value where the others take it; else the first of theirs the operation takes as well; else its own
+ * (the read that cannot take it is then skipped with the reason, never sent).
+ */
+function madeUpPathValue(c: Case, operation: Operation, parameter: ParameterSpec): ParamValue {
+  const own = styledValue(c, parameter) ?? sampleParameterText(parameter, c.generator);
+  const others = samePathParameters(c.ctx.contract, operation, parameter);
+  if (others.every((other) => parameterValueValid(c.ctx, other, own))) return own;
+  for (const other of others) {
+    const candidates = [c.ctx.requests.validParameterValue(other, c.generator), sampleParameterText(other, c.generator), ...absentIdCandidates(other, c.generator)];
+    const both = candidates.find((candidate): candidate is ParamValue => candidate !== undefined && [parameter, ...others].every((p) => parameterValueValid(c.ctx, p, candidate)));
+    if (both !== undefined) return both;
+  }
+  return own;
+}
+
+/** The path parameters named `parameter.name` of the other operations on `operation`'s path whose schema differs from its own. */
+function samePathParameters(contract: Contract, operation: Operation, parameter: ParameterSpec): ParameterSpec[] {
+  return contract.operations
+    .filter((op) => op !== operation && op.pathTemplate === operation.pathTemplate)
+    .flatMap((op) => op.parameters.filter((p) => p.in === parameter.in && p.name === parameter.name && !sameParameterSchema(p, parameter)));
+}
+
+/** Whether two parameters have one schema (the same object, or the same JSON text; a schema that holds itself is compared by object only). */
+function sameParameterSchema(a: ParameterSpec, b: ParameterSpec): boolean {
+  if (a.schema === b.schema) return true;
+  try {
+    return JSON.stringify(a.schema) === JSON.stringify(b.schema);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a parameter value is valid for the parameter's schema: a scalar as the text sent, an array or object as typed. */
+function parameterValueValid(ctx: RunContext, parameter: ParameterSpec, value: ParamValue): boolean {
+  if (typeof value === 'object') return ctx.compiled.validate(parameter.schema, value, 'request').length === 0;
+  return parameterTextValid(ctx, parameter, String(value));
+}
+
+/**
+ * Why path and query values prepared for `from` must not be carried to `to`, another operation on the same path (the
+ * read replace-visible makes after a PUT, the read a snapshot makes around a write), or undefined when they may: a
+ * value `to` declares a parameter for, with another schema than `from`'s, that `to`'s own schema refuses (Sonarr's GET
+ * with an int32 `id` sent the string `brief` a PUT takes). Such a read would be a request the runner made invalid,
+ * and its refusal no answer about the record; the check skips it with this reason instead.
+ */
+export function carryRefusal(ctx: RunContext, from: Operation, to: Operation, input: { readonly path?: Readonly<Record<string, ParamValue>>; readonly query?: Readonly<Record<string, ParamValue>> }): string | undefined {
+  for (const location of ['path', 'query'] as const) {
+    for (const [name, value] of Object.entries(input[location] ?? {})) {
+      const receiving = to.parameters.find((p) => p.in === location && p.name === name);
+      const sending = from.parameters.find((p) => p.in === location && p.name === name);
+      if (!receiving || (sending && sameParameterSchema(sending, receiving))) continue;
+      if (parameterValueValid(ctx, receiving, value)) continue;
+      return `the ${location} parameter ${name} = ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)}, valid for ${from.operationId}, is not valid for ${to.operationId}'s own ${name} schema, and no value valid for both was found: ${to.operationId} is not sent it`;
+    }
+  }
+  return undefined;
 }
 
 /** A typed value for a path parameter written by its style (an array, an object, label or matrix); undefined for a plain one. */
@@ -197,6 +260,8 @@ export async function snapshot(c: Case, operation: Operation, inputs: PreparedIn
   } else {
     const get = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
     if (!get || ctx.settings.readOnly) return { kind: 'none', reason: 'no read of the same path' };
+    const refusal = carryRefusal(ctx, operation, get, { path: inputs.path });
+    if (refusal !== undefined) return { kind: 'none', reason: refusal };
     const recordSchema = okSchema(get);
     read = { key: `record ${get.operationId}`, operation: get, input: { path: inputs.path }, ...(recordSchema ? { schema: schema(recordSchema) } : {}) };
     describe = `the record read by ${get.operationId}`;

@@ -1,6 +1,6 @@
 import { createRouter } from '../../src/router.js';
 import { targetUrl } from '../http.js';
-import { expandPath } from '../requests/paths.js';
+import { expandPath, wireTemplate } from '../requests/paths.js';
 import { pathRefusal } from '../safe-path.js';
 import { ABSENT_ID } from '../generate.js';
 import type { Case } from '../context.js';
@@ -28,7 +28,8 @@ export const unknownPath404: CheckDefinition = {
     const tag = ctx.runTag;
     const candidates = [`/petstore-kit-unknown-${tag}`];
     // One level below a templated path too: `/pets/1/unknown-…` must not fall through to `/pets/{petId}`.
-    const templated = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate.includes('{'));
+    // Not a key with a `#fragment`: its expansion would carry the `#`, and the URL sent would stop there (RFC 3986 §3.5).
+    const templated = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate.includes('{') && wireTemplate(op.pathTemplate) === op.pathTemplate);
     if (templated) candidates.push(`${expandPath(templated.pathTemplate, Object.fromEntries(templated.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ABSENT_ID])))}/unknown-${tag}`);
     for (const path of candidates) {
       if (router.match('GET', path).kind !== 'no-path') continue;

@@ -22,3 +22,13 @@ export function expandPath(template: string, values: Readonly<Record<string, Par
 export function templateParameters(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
+
+/**
+ * The path a template names on the wire: without a `#fragment` (`/v1/conversations#stream` is `/v1/conversations`).
+ * A fragment is never part of a request-target (RFC 3986 §3.5, RFC 9110 §7.1); documents use one to give a second
+ * operation to the same path and method (Mistral's streaming variants, Box's `#add`/`#update`).
+ */
+export function wireTemplate(template: string): string {
+  const hash = template.indexOf('#');
+  return hash < 0 ? template : template.slice(0, hash);
+}
