@@ -6,6 +6,7 @@
  * for real answers and forced ones alike, with no path typed in a handler.
  */
 import type { Contract, ResponseSpec } from '../src/contract/index.js';
+import { wirePath } from '../src/router.js';
 
 export type LocationOf = (body: unknown) => string | undefined;
 
@@ -18,8 +19,9 @@ export function locationFromLinks(spec: ResponseSpec, contract: Contract, basePa
     const names = target.parameters.filter((p) => p.in === 'path').map((p) => p.name);
     const pointers = names.map((name) => link.parameters[name]);
     if (names.length === 0 || !pointers.every((p): p is string => typeof p === 'string' && p.startsWith(BODY))) continue;
-    // Compiled once: the template cut at its parameters, each pointer cut into its keys (issue 5: nothing re-parsed per request).
-    const parts = target.pathTemplate.split(/\{([^}]+)\}/);
+    // Compiled once: the template cut at its parameters, each pointer cut into its keys (issue 5: nothing re-parsed per
+    // request). A key's `#fragment` (`/v1/connectors/{id}#id`) is not part of the path a client requests (RFC 3986 §3.5).
+    const parts = wirePath(target.pathTemplate).split(/\{([^}]+)\}/);
     const keysOf = new Map(names.map((name, i) => [name, parsePointer((pointers[i] ?? BODY).slice(BODY.length))]));
     return (body) => {
       let path = `${basePath}${parts[0] ?? ''}`;
