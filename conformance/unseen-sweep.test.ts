@@ -707,3 +707,37 @@ components:
     expect(results).toEqual([{ verdict: 'failed', reason: expect.stringMatching(/does not list the created record/) }]);
   }, 60_000);
 });
+
+describe('a repeatable query parameter of listed values (Asana\'s opt_fields: an array of an enum, no maxItems)', () => {
+  const FIELDS = ['approval_status', 'message', 'requester'];
+  const REQUESTS = `openapi: 3.0.3
+info: { title: Requests, version: 1.0.0 }
+paths:
+  /access_requests:
+    get:
+      operationId: listRequests
+      parameters:
+        - { name: opt_fields, in: query, required: false, style: form, explode: false, schema: { type: array, items: { type: string, enum: [${FIELDS.join(', ')}] } } }
+      responses:
+        '200': { description: the requests, content: { application/json: { schema: { type: array, items: { type: object, properties: { gid: { type: string } } } } } } }
+        '400': { description: invalid, content: { application/json: { schema: { type: object, required: [message], properties: { message: { type: string } } } } } }
+`;
+  let server: DocumentedServer;
+  beforeAll(async () => {
+    server = await serveDocumented('requests.yaml', REQUESTS, (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname !== '/access_requests') return sendJson(res, 404, { message: 'no such path' });
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { message: 'method not allowed' }, { allow: 'GET, HEAD' });
+      const asked = url.searchParams.get('opt_fields');
+      if (asked !== null && !asked.split(',').every((field) => FIELDS.includes(field))) return sendJson(res, 400, { message: `unknown field in ${asked}` });
+      return sendJson(res, 200, [{ gid: '1' }]);
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('is sent repeated with its listed values, and a correct server takes it', async () => {
+    const report = await runConformance({ baseUrl: server.baseUrl, specPath: server.specPath, seed: 5, only: ['accepts-valid-queries'] });
+    const repeated = report.results.filter((r) => r.checkId === 'accepts-valid-queries' && /opt_fields repeated/.test(r.title));
+    expect(repeated.map((r) => `${r.verdict}: ${r.reason ?? ''}`)).toEqual(['passed: ']);
+  }, 60_000);
+});

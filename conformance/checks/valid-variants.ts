@@ -85,9 +85,13 @@ export function queryVariants(parameter: ParameterSpec, carriesIds: boolean): { 
   const out: { description: string; value: ParamValue }[] = [];
   const name = parameter.name;
   if (s.type === 'array') {
-    const count = Math.min(s.maxItems ?? 3, 100);
-    const ids = Array.from({ length: count }, (_, i) => String(ABSENT_ID - i));
-    out.push({ description: `${name} repeated ${count} times (its maxItems)`, value: ids });
+    // Values of its items: listed ones where the items are an enum (Asana's `opt_fields`, whose 110 variants of absent
+    // ids were all invalid and never sent), else ids no record has.
+    const itemEnum: unknown = s.items !== undefined && 'enum' in s.items ? s.items.enum : undefined;
+    const listed = Array.isArray(itemEnum) ? itemEnum.filter((v): v is string | number | boolean => v !== null && typeof v !== 'object').map(String) : undefined;
+    const count = Math.min(s.maxItems ?? 3, listed && s.uniqueItems === true ? listed.length : 100);
+    const values = Array.from({ length: count }, (_, i) => (listed && listed.length > 0 ? listed[i % listed.length]! : String(ABSENT_ID - i)));
+    out.push({ description: `${name} repeated ${count} times${s.maxItems !== undefined ? ' (its maxItems)' : ''}`, value: values });
     if (carriesIds) out.push({ description: `${name}=${INT64_MAX_TEXT} and ${name}=${ABSENT_ID}`, value: [INT64_MAX_TEXT, String(ABSENT_ID)] });
     return out;
   }
