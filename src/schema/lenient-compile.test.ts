@@ -46,6 +46,19 @@ describe.each(COMPILERS)('lenient compilation (%s validators)', (_name, compile)
     expect(problems(compiled, { name: 'x' })).not.toEqual([]);
   });
 
+  it("regression: an example holding a `$id` member, in two places, compiles and is enforced (Box's metadata)", () => {
+    const metadata = { type: 'object', example: { marketingCollateral: { $id: '01234500-12f1-1234-aa12-b1d234cb567e' } }, additionalProperties: { type: 'object' } };
+    const file = { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['file'] }, metadata } };
+    const folder = { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['folder'] }, metadata: { ...metadata } } };
+    const contract = inMemory({}, { oneOf: [file, folder] });
+    const compiled = compile(contract);
+    compiled.compileAll();
+    expect(contract.warnings).toEqual([]);
+    expect(problems(compiled, { type: 'file' })).toEqual([]);
+    expect(problems(compiled, { type: 'folder' })).toEqual([]);
+    expect(problems(compiled, { type: 'link' })).not.toEqual([]);
+  });
+
   it('a type list, an items tuple and properties without type compile (strictTypes, strictTuples off)', () => {
     const contract = inMemory({}, { properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } }, required: ['pair'] });
     const compiled = compile(contract);

@@ -69,8 +69,9 @@ const DEREFERENCED_IDENTIFIERS = new Set(['$id', '$anchor', '$dynamicAnchor', '$
  *   has them) become the draft-07 numeric form;
  * - `readOnly` properties leave `required` in the request view, `writeOnly`
  *   ones in the response view;
- * - `nullable`, `discriminator`, `example`, `readOnly`, `writeOnly` stay in
- *   strict mode: the Ajv factory knows them.
+ * - `example` is dropped (Ajv reads ids in every member, an example's `$id` too);
+ * - `nullable`, `discriminator`, `readOnly`, `writeOnly` stay in strict mode: the
+ *   Ajv factory knows them.
  *
  * A dereferenced document is a graph: a recursive schema (a tree node whose
  * `children` are tree nodes) contains itself. Inlining it would never end, so
@@ -118,7 +119,10 @@ export class SchemaConverter {
   #convertBody(schema: JsonSchema, view: SchemaView): JsonSchema {
     let out: JsonSchema = {};
     for (const [key, value] of Object.entries(schema)) {
-      if (key.startsWith('x-')) continue;
+      // `example` says nothing Ajv checks, and Ajv reads every member of a schema for ids, annotations included: a
+      // `$id` in an example (Box's metadata `{ "$id": "01234500-…" }`, in two components) made both uncompilable
+      // ("resolves to more than one schema"), and each accepted anything.
+      if (key.startsWith('x-') || key === 'example') continue;
       if (this.#oas31 && (DEREFERENCED_IDENTIFIERS.has(key) || key === 'nullable')) continue;
       if (SUBSCHEMA_MAP_KEYWORDS.has(key)) {
         out[key] = isRecord(value) ? mapValues(value, (child) => this.#convertChild(child, view)) : value;
