@@ -390,6 +390,16 @@ function writeResponse(res: ServerResponse, method: string, response: MockRespon
     return;
   }
   const headers = response.headers;
+  // 204 and 304 carry no content, and no Content-Length (RFC 9110 §8.6, §15.3.5, §15.4.5), whatever the document
+  // gives them: SendGrid documents 42 of its 204s with a JSON body, and a Content-Length for the body Node then left
+  // out made every such answer invalid HTTP/1.1 to its client (undici: "body length does not match").
+  if (response.status === 204 || response.status === 304) {
+    delete headers['content-length'];
+    if (close) headers['connection'] = 'close';
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
   // Bytes already kept for this body answer at once: walking a frozen record's keys (isLargeBody) costs V8 about
   // 2 µs, as much as the rest of a read's core (issue 22, point 8). A body that streams never has kept bytes.
   const kept = response.raw === undefined && response.fault === undefined ? keptBytesOf(response.body) : undefined;
