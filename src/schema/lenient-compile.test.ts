@@ -59,6 +59,23 @@ describe.each(COMPILERS)('lenient compilation (%s validators)', (_name, compile)
     expect(problems(compiled, { type: 'link' })).not.toEqual([]);
   });
 
+  it('regression: `nullable` without `type` compiles whatever its value (was "nullable" cannot be used without "type": PagerDuty status pages, Intercom conversations)', () => {
+    // PagerDuty's StatusPageService.business_service writes the default out (`nullable: false`, no type); Intercom's
+    // audience_ids has `nullable: true` beside a oneOf.
+    const service = { description: 'Business Service', nullable: false, properties: { id: { type: 'string' } }, required: ['id'] };
+    const audiences = { nullable: true, oneOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' } }] };
+    const contract = inMemory({}, { type: 'object', properties: { service, audiences, name: { type: 'string', nullable: false } } });
+    const compiled = compile(contract);
+    compiled.compileAll();
+    expect(contract.warnings).toEqual([]);
+    expect(problems(compiled, { service: { id: 'a' }, audiences: [1, 2], name: 'n' })).toEqual([]);
+    expect(problems(compiled, { service: null, audiences: null })).toEqual([]);
+    expect(problems(compiled, { audiences: 5 })).toEqual([]);
+    expect(problems(compiled, { service: { id: 1 } })).toEqual(['/body/service/id type']);
+    expect(problems(compiled, { audiences: 'five' })).not.toEqual([]);
+    expect(problems(compiled, { name: null })).toEqual(['/body/name type']);
+  });
+
   it('a type list, an items tuple and properties without type compile (strictTypes, strictTuples off)', () => {
     const contract = inMemory({}, { properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } }, required: ['pair'] });
     const compiled = compile(contract);

@@ -29,6 +29,7 @@ export interface ConverterOptions {
    * Ajv cannot compile as written are rewritten into what they mean —
    * `discriminator` is dropped (an annotation: `oneOf`/`anyOf` already
    * validate), `nullable` without `type` accepts null beside the rest, a
+   * `nullable` that is not true (`false`, the default) is left out, a
    * nullable `enum` accepts null, a repeated `enum` value is kept once, and a
    * `pattern` the linear-time engine cannot run is dropped (reported as a warning by
    * scanForeignSchemas, schema-registry.ts).
@@ -164,6 +165,13 @@ export class SchemaConverter {
         case 'pattern':
           // Lenient: run by the linear-time engine (see createLenientAjv), so a pattern it cannot run is dropped (and warned of).
           if (!this.#lenient || isLinearPattern(value)) out[key] = value;
+          break;
+        case 'nullable':
+          // OpenAPI 3.0.3 §4.7.24: only a true value changes what is allowed (it adds null). Lenient: `nullable: false`
+          // (the default, written out: PagerDuty's status page services, Intercom's content source list) or a value
+          // that is not a boolean adds nothing, and Ajv refuses it beside no `type` ("nullable" cannot be used without
+          // "type") or `type: null`, so it is left out; a true one is read by nullableAsWritten below.
+          if (!this.#lenient || value === true) out[key] = value;
           break;
         case 'enum':
           // JSON Schema wants enum values unique; a repeated one allows nothing more, so a document from elsewhere keeps the rest.
