@@ -116,7 +116,7 @@ export async function loadDocument(path: string, options: LoadOptions = {}): Pro
     return keepDocument(key, { file, sha256, document, oasVersion }, bytes.length, refs.$refs.paths().length === 1);
   }
   const warnings: LoadWarning[] = [];
-  const reader = await documentReader(file, bytes, options.allowRefs ?? [], lenient ? warnings : undefined);
+  const reader = await documentReader(file, bytes, options.allowRefs ?? [], warnings, lenient);
   const SwaggerParser = await swaggerParser();
 
   // One reference parser for the whole load: the root file is read and parsed once, validated as parsed, then
@@ -262,7 +262,82 @@ function textReferences(value: unknown, warnings: LoadWarning[], at = '', depth 
   }
 }
 
-async function documentReader(file: string, rootBytes: Buffer, allowRefs: readonly string[], lenientWarnings?: LoadWarning[]): Promise<DocumentReader> {
+/**
+ * Members whose keys are names (of components, properties, headers, media types…), where an `x-` key is a name
+ * (a header `x-rate-limit`, a property `x-id`), not a specification extension. `responses` is one under
+ * `components` only: an operation's responses take extensions.
+ */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions', 'schemas', 'responses', 'parameters', 'examples', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'webhooks', 'content', 'encoding', 'variables', 'mapping', 'scopes']);
+/** Members holding data as written (a schema's example, default, enum or const, an Example's value): not walked. */
+const DATA_MEMBERS = new Set(['example', 'default', 'enum', 'const', 'value']);
+
+/** The specification extensions the kit itself reads, whose $refs it follows (docs/any-document.md, rules.md). */
+function kitExtension(key: string): boolean {
+  return key === 'x-unmatched-requests' || key === 'x-error-codes' || key.startsWith('x-mock-');
+}
+
+/**
+ * OpenAPI 3.0.3 §4.9: a specification extension's value is plain data ("null, a primitive, an array or an object");
+ * a `$ref` in it is no Reference Object and describes nothing the kit reads. Documentation tools use it to pull in
+ * code samples (Dropbox Sign: `x-codeSamples: [{ source: { $ref: examples/X.php } }]` on 75 operations), which the
+ * reference policy would refuse, and the whole document with them. So a `$ref` to another file (anything but `#…`)
+ * inside an `x-` member of an OpenAPI object is taken out of the parsed file before anything resolves it: never read,
+ * never refused; `found` is told of each. A `$ref` within the document (`#/…`) stays, as do those in the
+ * extensions the kit reads (kitExtension), and a `$ref` anywhere else meets the policy as before.
+ */
+function extensionReferences(value: unknown, found: (pointer: string, reference: string) => void, at = '', depth = 0, names = false, parentKey = ''): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => extensionReferences(item, found, `${at}/${index}`, depth + 1, false, parentKey));
+    return;
+  }
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const pointer = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (names) {
+      extensionReferences(member, found, pointer, depth + 1, false, key);
+      continue;
+    }
+    if (DATA_MEMBERS.has(key) || (key === 'examples' && Array.isArray(member))) continue;
+    if (key.startsWith('x-')) {
+      if (!kitExtension(key)) dropFileReferences(member, found, pointer, depth + 1);
+      continue;
+    }
+    extensionReferences(member, found, pointer, depth + 1, NAME_MAPS.has(key) && (key !== 'responses' || parentKey === 'components'), key);
+  }
+}
+
+/** A `$ref` whose value does not start with `#`, in JSON or YAML text (quoted or not): a file that may refer to another. */
+const EXTERNAL_REF = /["']?\$ref["']?\s*:\s*["']?(?!#)[^\s"']/;
+
+/** Every `$ref` to another file within an extension's value, removed (the object it sat in stays, as data). */
+function dropFileReferences(value: unknown, found: (pointer: string, reference: string) => void, at: string, depth: number): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => dropFileReferences(item, found, `${at}/${index}`, depth + 1));
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const ref = record['$ref'];
+  if (typeof ref === 'string' && !ref.startsWith('#')) {
+    delete record['$ref'];
+    found(`${at}/$ref`, ref);
+  }
+  for (const [key, member] of Object.entries(record)) dropFileReferences(member, found, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+}
+
+async function documentReader(file: string, rootBytes: Buffer, allowRefs: readonly string[], warnings: LoadWarning[], lenient: boolean): Promise<DocumentReader> {
+  const lenientWarnings = lenient ? warnings : undefined;
+  // One warning for the whole document, at the first $ref left out of an extension (extensionReferences).
+  let extensionRefWarned = false;
+  const extensionRef = (url: string, pointer: string, reference: string): void => {
+    if (extensionRefWarned) return;
+    extensionRefWarned = true;
+    const where = url === file || decodeURIOrSelf(url) === file ? '' : ` of ${url}`;
+    warnings.push({
+      pointer: where ? '' : pointer,
+      message: `a $ref to ${reference.slice(0, 100)}${where ? ` at ${pointer}${where}` : ''}, inside a specification extension (whose value is plain data, OpenAPI 3.0.3 §4.9): not read and left out; any other such $ref to another file inside an extension is left out the same way, without a further warning`,
+    });
+  };
   let refusal: KitError | undefined;
   let rootValue: unknown;
   let oas31 = false;
@@ -298,6 +373,9 @@ async function documentReader(file: string, rootBytes: Buffer, allowRefs: readon
         const version = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['openapi'] : undefined;
         oas31 = typeof version === 'string' && /^3\.1\.\d+$/.test(version);
       }
+      // Only a file with a $ref to another file can hold one in an extension: the walk is spared for the rest (GitHub's
+      // 13 MB description refers only within itself).
+      if (EXTERNAL_REF.test(typeof input.data === 'string' ? input.data : input.data.toString('latin1'))) extensionReferences(value, (pointer, reference) => extensionRef(input.url, pointer, reference));
       if (oas31) prepareOas31References(value);
       if (lenientWarnings && value === rootValue) textReferences(value, lenientWarnings);
       parsedOnce.set(key, value === rootValue ? value : structuredClone(value));

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCappedBytes } from './bounded-files.js';
 import { CapExceeded, DOCUMENT_CAPS } from './caps.js';
@@ -68,10 +68,12 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
   const allowedPrefixes = (policy.allow ?? []).filter(isRemote);
   const roots = realRoots([dirname(root), cwd, ...allowedDirs]);
 
-  const refuse = (file: RefFile, why: string): never => {
+  // `remedy`: what the user can do about it, only when something can (--allow-refs widens the places read, never the
+  // kinds of file nor the schemes: suggesting it for a `.php` file sent users round in circles).
+  const refuse = (file: RefFile, why: string, remedy?: string): never => {
     const reference = file.reference ?? file.url;
     const at = file.baseUrl;
-    const error = new RefRefused(reference, at, `$ref ${JSON.stringify(reference)}${at ? ` (at ${at})` : ''} is not followed: ${why}. Pass --allow-refs DIR (or an https:// prefix) to allow what it names.`);
+    const error = new RefRefused(reference, at, `$ref ${JSON.stringify(reference)}${at ? ` (at ${at})` : ''} is not followed: ${why}.${remedy ? ` ${remedy}.` : ''}`);
     refused(error);
     throw error;
   };
@@ -91,9 +93,9 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
       canRead: (file) => !isRemote(file.url),
       async read(file) {
         const path = toPath(file.url);
-        if (path === undefined) return refuse(file, 'it is neither a file path nor a file: URL');
+        if (path === undefined) return refuse(file, 'it is neither a file path nor a file: URL', 'Only files and, when allowed, http(s):// URLs are read; --allow-refs does not change that');
         if (path === root) return policy.rootBytes ?? readPart(path);
-        if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) return refuse(file, 'a document is split only into .yaml, .yml and .json files');
+        if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) return refuse(file, 'a document is split only into .yaml, .yml and .json files', 'Whatever --allow-refs allows, no other kind of file is read: write what it names as YAML or JSON, or into the document');
         let real: string;
         try {
           real = await realpath(path);
@@ -103,8 +105,8 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
         }
         // Hidden is judged below the place that allows the file: a document kept in `.github/api/` may use its own folder.
         const containing = (await roots).filter((base) => isInside(real, base));
-        if (containing.length === 0) return refuse(file, "it names a file outside the document's folder and the working directory");
-        if (!containing.some((base) => !relative(base, real).split(sep).some((segment) => segment.startsWith('.')))) return refuse(file, 'it names a hidden file or a file in a hidden folder');
+        if (containing.length === 0) return refuse(file, "it names a file outside the document's folder and the working directory", `Pass --allow-refs ${dirname(real)} (or a folder above it) to allow it`);
+        if (!containing.some((base) => !relative(base, real).split(sep).some((segment) => segment.startsWith('.')))) return refuse(file, 'it names a hidden file or a file in a hidden folder', basename(real).startsWith('.') ? 'A hidden file is not read, whatever --allow-refs allows' : `Pass --allow-refs ${dirname(real)} to allow that folder, hidden or not`);
         return readPart(real);
       },
     },
@@ -112,7 +114,7 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
       order: 200,
       canRead: (file) => isRemote(file.url),
       async read(file) {
-        if (!allowedPrefixes.some((prefix) => file.url.startsWith(prefix))) return refuse(file, 'remote references are not followed unless allowed');
+        if (!allowedPrefixes.some((prefix) => file.url.startsWith(prefix))) return refuse(file, 'remote references are not followed unless allowed', `Pass --allow-refs ${remotePrefix(file.url)} (an http(s):// prefix) to allow it`);
         // No redirect: it could lead off the allowed prefix.
         const response = await fetch(file.url, { redirect: 'error', signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`${file.url} answered ${response.status}`);
@@ -132,6 +134,15 @@ export function policyResolvers(policy: RefPolicy, refused: (error: RefRefused) 
       },
     },
   };
+}
+
+/** The folder of a remote URL (`https://host/specs/`), as an --allow-refs prefix. */
+function remotePrefix(url: string): string {
+  try {
+    return new URL('.', url).href;
+  } catch {
+    return url;
+  }
 }
 
 function isRemote(url: string): boolean {
