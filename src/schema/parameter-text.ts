@@ -145,10 +145,12 @@ function one(value: string | readonly string[] | undefined): string | undefined 
 }
 
 /** Whether an object schema takes a member of this name: one it lists, or any where it allows more. */
-function ownsMember(schema: OpenAPIV3.SchemaObject, name: string): boolean {
+function ownsMember(schema: OpenAPIV3.SchemaObject, name: string, depth = 0): boolean {
   const properties = schema.properties ?? {};
   if (Object.hasOwn(properties, name)) return true;
-  for (const part of schema.allOf ?? []) if (ownsMember(part as OpenAPIV3.SchemaObject, name)) return true;
+  // Members declared in a part or a branch are the object's too (Intercom's `filter`: `oneOf` of `{user_id}` and
+  // `{email}`, each closed): `user_id=u1` is the parameter, not an unknown name. A few levels deep (a schema may hold itself).
+  if (depth < 8) for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) if (ownsMember(part as OpenAPIV3.SchemaObject, name, depth + 1)) return true;
   return schema.additionalProperties !== undefined && schema.additionalProperties !== false && Object.keys(properties).length === 0;
 }
 
