@@ -48,7 +48,8 @@ describe("a required exploded form object whose members are declared in its oneO
   afterAll(() => served?.close());
 
   it('is read from either branch\'s member, and named nowhere as an unknown parameter', async () => {
-    for (const query of [{ type: 'final', user_id: 'u1' }, { type: 'final', email: 'a@example.com' }]) {
+    const queries: Record<string, string>[] = [{ type: 'final', user_id: 'u1' }, { type: 'final', email: 'a@example.com' }];
+    for (const query of queries) {
       const answer = await served.client.send('GET', '/events', { query });
       expect(answer.status).toBe(200);
       expect(answer.headers['x-mock-unknown-query']).toBeUndefined();
