@@ -59,3 +59,49 @@ describe("a create answering the record's key under the item path's parameter na
     expect(report.results.filter((r) => r.checkId === 'create-read-back' && r.verdict === 'passed').length).toBeGreaterThan(0);
   }, 90_000);
 });
+
+/**
+ * A record with no id field of its own, answered where the create requires one (SendGrid's contact segments: the read
+ * is `Segment {name, ...}`, the create answers `allOf [{id: number, required}, Segment]`, the item path
+ * `/segments/{segment_id}`). The `id` was drawn afresh (`12.77`), the same for every create and read back nowhere:
+ * it is now the key the record is kept under, which its Location names too.
+ */
+const SEGMENT = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+const SEGMENTS = {
+  openapi: '3.0.3',
+  info: { title: 'Segments', version: '1.0.0' },
+  paths: {
+    '/segments': {
+      post: {
+        operationId: 'createSegment',
+        requestBody: { required: true, content: json(SEGMENT) },
+        responses: { '200': { description: 'created', content: json({ allOf: [{ type: 'object', required: ['id'], properties: { id: { type: 'number' } } }, SEGMENT] }) } },
+      },
+    },
+    '/segments/{segment_id}': {
+      parameters: [{ name: 'segment_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getSegment', responses: { '200': { description: 'the segment', content: json(SEGMENT) }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe("a record with no id field, answered where the create requires one (SendGrid's segments)", () => {
+  let served: DocumentMock;
+  beforeAll(async () => {
+    served = await startDocumentMock(SEGMENTS);
+  });
+  afterAll(() => served?.close());
+
+  it('answers the key it is kept under, one per record, read back there', async () => {
+    const ids = new Set<number>();
+    for (const name of ['first', 'second']) {
+      const created = await served.client.send('POST', '/segments', { json: { name } });
+      expect(created.status).toBe(200);
+      const { id } = created.body as { id: number };
+      ids.add(id);
+      expect(created.headers['location']).toBe(`/segments/${id}`);
+      expect((await served.client.send('GET', `/segments/${id}`)).body).toEqual({ name });
+    }
+    expect(ids.size).toBe(2);
+  });
+});

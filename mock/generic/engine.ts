@@ -358,12 +358,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
-    const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = []): HandlerResult => {
+    const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = [], keys: readonly string[] = []): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record), sent[index])));
+      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record, keys[index]), sent[index])));
       return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
     };
-    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown): HandlerResult => okAll(status, [record], headers, [sent]);
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown, key?: string): HandlerResult => okAll(status, [record], headers, [sent], key === undefined ? [] : [key]);
     switch (role) {
       case 'list': {
         // The answers given since the store last changed, by scope and query: a list read again (a front end polling
@@ -418,6 +418,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             }
           }
           const records: StoredRecord[] = [];
+          // The key each record is kept under, for an answer that names it where the record has no id field (namedByParam).
+          const keys: string[] = [];
           const created: string[] = [];
           for (const element of sent.records) {
             const held = heldBy(element);
@@ -427,6 +429,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
               const refused = write(operation, store, { kind: 'update', resource, scope, id, before: held, after: record });
               if (refused) return refused;
               records.push(record);
+              keys.push(id);
               continue;
             }
             const given = givenOf(element);
@@ -447,14 +450,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const refused = write(operation, store, replaced ? { kind: 'update', resource, scope, id, before: replaced, after: record } : { kind: 'create', resource, scope, id, after: record });
             if (refused) return refused;
             records.push(record);
+            keys.push(id);
             created.push(id);
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
           const location = created.length === 1 && records.length === 1 ? { location: locationOf(resource, input, created[0]!) } : undefined;
-          return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records);
+          return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records, keys);
         });
       case 'read':
-        return (input) => held(resource, input, (_store, _scope, _id, record) => ok(successStatus(operation, [200]), record));
+        return (input) => held(resource, input, (_store, _scope, id, record) => ok(successStatus(operation, [200]), record, undefined, undefined, id));
       case 'replace':
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
@@ -471,8 +475,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
           const refused = write(operation, store, existing ? { kind: 'update', resource, scope, id, before: existing, after: record } : { kind: 'create', resource, scope, id, after: record });
           if (refused) return refused;
-          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body);
-          return ok(successStatus(operation, [200, 204]), record, undefined, body);
+          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body, id);
+          return ok(successStatus(operation, [200, 204]), record, undefined, body, id);
         });
       case 'update':
         return inTurn((input) =>
@@ -483,12 +487,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, nullsKept(operation, resource, patch, mergePatch(existing, patch)), id, serverOwned(resource, existing));
-            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch);
+            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch, id);
           }),
         );
       default:
         return inTurn((input) =>
-          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing)),
+          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing, undefined, undefined, id)),
         );
     }
   };
@@ -624,10 +628,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * the record's id field (Mistral's create answers `{object, conversation_id}`, closed, for a conversation read as
    * `{id, ...}` at `/conversations/{conversation_id}`): else the answer's key was invented, the same for every create.
    */
-  const namedByParam = (operation: Operation, status: number, resource: Resource, record: StoredRecord): StoredRecord => {
+  const namedByParam = (operation: Operation, status: number, resource: Resource, record: StoredRecord, key?: string): StoredRecord => {
     const { idField, idParam } = resource;
-    if (!idField || idParam === idField || !Object.hasOwn(record, idField) || Object.hasOwn(record, idParam)) return record;
     const declared = planOf(operation, status).recordProperties;
+    // A record with no id field of its own (its key is in the path only: SendGrid's segments, read as `{name, ...}`)
+    // answered where the answer requires one (`allOf [{id: number, required}, Segment]`): the key it is kept under,
+    // not a number drawn afresh, the same for every record and read back nowhere.
+    const member = !idField && declared ? (declared.has('id') ? 'id' : declared.has(idParam) ? idParam : undefined) : undefined;
+    if (member !== undefined && key !== undefined && !Object.hasOwn(record, member)) return { ...record, [member]: typedKey(key, mergeAllOf(declared!.get(member)!)) };
+    if (!idField || idParam === idField || !Object.hasOwn(record, idField) || Object.hasOwn(record, idParam)) return record;
     if (!declared || declared.has(idField) || !declared.has(idParam)) return record;
     const property = mergeAllOf(declared.get(idParam)!);
     const id = record[idField];
@@ -702,6 +711,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
+}
+
+/** A key as the member that answers it is typed: a number where it is a number and the key is one, else its text. */
+function typedKey(key: string, property: Schema): string | number {
+  const type = typeOf(property);
+  return (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(key) ? Number(key) : key;
 }
 
 /** Whether an operation's request body is an object with `member` as an object member: the record sent in its envelope. */
