@@ -104,6 +104,7 @@ describe('100,000-deep JSON', () => {
     expect(sameValue(a, c)).toBe(false);
     expect(sameRecord(a, b, PET)).toBe(true);
     expect(sameRecord(a, c, PET)).toBe(false);
-    expect(compareFields(a as Record<string, unknown>, c, '/body', PET).map((f) => f.pointer)).toEqual(['/body/name']);
+    // PET's name is a string, which no list sent can come back as (answerHolds): compared where the answer says nothing.
+    expect(compareFields(a as Record<string, unknown>, c, '/body').map((f) => f.pointer)).toEqual(['/body/name']);
   });
 });

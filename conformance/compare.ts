@@ -119,6 +119,25 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
   return findings;
 }
 
+/**
+ * A record answered as an array of records (SendGrid's `POST /v3/ips/warmup {ip}` answers `[{ip, start_date}]`, and
+ * so does its read): the item that holds what was sent is the record, and it is compared whole; no item holding it,
+ * undefined: the document does not say which item is the record (nor that the array holds it), so nothing is blamed.
+ * `s` is the array's schema or its items'.
+ */
+export function compareInArray(expected: Readonly<Record<string, unknown>>, actual: readonly unknown[], root: string, s?: Schema, what = 'sent'): Finding[] | undefined {
+  const items = itemSchema(s) ?? s;
+  for (const [index, item] of actual.entries()) {
+    if (isObject(item) && compareFields(expected, item, `${root}/${index}`, items, what).length === 0) return [];
+  }
+  return undefined;
+}
+
+/** Whether a schema is an array's (its `type`, or its `items`), through `allOf`. */
+export function isArraySchema(s: Schema | undefined): boolean {
+  return itemSchema(s) !== undefined || (s !== undefined && (s as { type?: unknown }).type === 'array');
+}
+
 /** Keeps only the fields the schema declares: what two representations of one record can be compared on. */
 export function declaredFields(value: unknown, s: Schema | undefined): Record<string, unknown> {
   if (!isObject(value)) return {};
@@ -261,9 +280,16 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
     // permission records): an item the answer's items cannot hold in any form says the list is the document's own.
     const items = itemSchema(s);
     if (items && depth < MAX_BRANCH_DEPTH && value.some((item) => (typeof item !== 'object' || item === null) && answerHolds(item, items, depth + 1) === 'never')) return 'never';
+    // A list sent where the answer's member is no list (Intercom's ticket `contacts: [{id}]` sent, answered as an
+    // object `{type, contacts: [...]}`): the answer's member is the document's own shape, not what was sent.
+    if (!mayHold(s, 'array')) return 'never';
+    // A list of records sent where the answer lists scalars (Intercom's `options: [{value}]` sent, answered as
+    // `items: {type: string}`), and a list of lists where the answer lists records: no item can come back as sent.
+    if (items && value.some((item) => (Array.isArray(item) && !mayHold(items, 'array')) || (isObject(item) && !mayHold(items, 'object')))) return 'never';
     return 'verbatim';
   }
-  if (typeof value === 'object' && value !== null) return 'verbatim';
+  // A record sent where the answer's member is a list or a scalar: the same, the other way round.
+  if (typeof value === 'object' && value !== null) return mayHold(s, 'object') ? 'verbatim' : 'never';
   const parts: Schema[] = [s, ...(s.allOf ?? []).map((part) => schema(part))];
   let never = false;
   let byMeaning = false;
@@ -298,6 +324,23 @@ export function answerHolds(value: unknown, s: Schema, depth = 0): Holding {
     }
   }
   return never ? 'never' : byMeaning ? 'by-meaning' : 'verbatim';
+}
+
+/**
+ * Whether a schema may hold a JSON array or object: false only where its `type` (3.1 type lists too) says it cannot,
+ * through `allOf` (every part must allow it) and `oneOf`/`anyOf` (a branch must). A schema that names no type may
+ * hold anything.
+ */
+function mayHold(s: Schema, kind: 'array' | 'object', depth = 0): boolean {
+  if (depth > MAX_BRANCH_DEPTH) return true;
+  const type = (s as { type?: unknown }).type;
+  const types = Array.isArray(type) ? (type as unknown[]) : type === undefined ? undefined : [type];
+  if (types && !types.includes(kind)) return false;
+  if ((s.allOf ?? []).some((part) => !mayHold(schema(part), kind, depth + 1))) return false;
+  for (const branches of [s.oneOf, s.anyOf]) {
+    if (Array.isArray(branches) && branches.length > 0 && !branches.some((branch) => mayHold(schema(branch), kind, depth + 1))) return false;
+  }
+  return true;
 }
 
 export type Holding = 'verbatim' | 'by-meaning' | 'never';

@@ -26,7 +26,7 @@ import { templateParameters } from './requests/paths.js';
 import { forTarget, pathOf, sentJson, sentQuery } from './requests/send.js';
 import { checkValid, type Validity } from './requests/validity.js';
 import type { ParamValue } from './requests/values.js';
-import { enveloped, envelopedIdentity, ownIntegerKeys } from './own-keys.js';
+import { enveloped, envelopedIdentity, envelopedItemKey, itemParameters, memberNamedBy, namesARecord, ownIntegerKeys } from './own-keys.js';
 import { SharedRecords, type Observation } from './shared-records.js';
 
 export interface CreatedRecord {
@@ -476,10 +476,40 @@ export class Case {
     return field === undefined ? body : this.ownField(operation, body, undefined, field);
   }
 
-  private ownIdentity(kind: ResourceKind, body: JsonObject): JsonObject {
+  private ownIdentity(kind: ResourceKind, sent: JsonObject): JsonObject {
+    const body = this.withoutExampleKeys(kind, sent);
     // A record sent in the envelope its answer has (`{ "file": { "id": ... } }`, Box's Doc Gen templates): its key inside.
-    const nested = envelopedIdentity(kind, body);
-    return this.ownField(kind.create, body, nested?.envelope, nested ? nested.field : clientKeyField(kind, body));
+    // With no link naming it, the member the item path's parameter names inside a one-member envelope
+    // (`{incident_type: {name}}` read at `/incidents/types/{type_id_or_name}`).
+    const top = clientKeyField(kind, body);
+    const nested = envelopedIdentity(kind, body) ?? (top === undefined ? envelopedItemKey(kind, body) : undefined);
+    return this.ownField(kind.create, body, nested?.envelope, nested ? nested.field : top);
+  }
+
+  /**
+   * `body` without the members that name a record and that the request schema does not declare (at the top and in a
+   * one-member envelope): an example's key (SendGrid's `campaign_request` example carries `id: 986724`, its schema no
+   * `id`), which every create would repeat. Left out, not made the run's own: the schema does not ask for it. Kept
+   * when the body without it is not valid.
+   */
+  private withoutExampleKeys(kind: ResourceKind, body: JsonObject): JsonObject {
+    const bodySchema = jsonBodyOf(kind.create)?.schema;
+    const parameters = itemParameters(kind);
+    const strip = (record: JsonObject, declared: Record<string, unknown>): JsonObject | undefined => {
+      if (Object.keys(declared).length === 0) return undefined;
+      const extra = Object.keys(record).filter((name) => !(name in declared) && namesARecord(name, parameters));
+      return extra.length === 0 ? undefined : Object.fromEntries(Object.entries(record).filter(([name]) => !extra.includes(name)));
+    };
+    let out = body;
+    const top = strip(body, propertiesOf(bodySchema));
+    if (top) out = top;
+    const members = Object.keys(out);
+    const inner = members.length === 1 ? out[members[0]!] : undefined;
+    if (isObject(inner)) {
+      const stripped = strip(inner, propertiesOf(propertiesOf(bodySchema)[members[0]!]));
+      if (stripped) out = { [members[0]!]: stripped };
+    }
+    return out !== body && this.checkValid(kind.create, { body: out }).ok ? out : body;
   }
 
   /** `body` with its key `field` (inside `envelope`, where given) made the run's own, in the first form `create` accepts. */
@@ -611,7 +641,8 @@ export function clientKeyField(kind: ResourceKind, body: Readonly<Record<string,
   const linked = identityField(kind) ?? enveloped(kind, body);
   if (linked !== undefined) return linked;
   const item = kind.reads.map((target) => /\{([^{}]+)\}$/.exec(target.operation.pathTemplate)?.[1]).find((name) => name !== undefined);
-  return item !== undefined && Object.hasOwn(body, item) ? item : undefined;
+  // The member the item's parameter names, or its last word (`{type_id_or_name}`: `name`, as `{pool_name}`).
+  return item !== undefined ? memberNamedBy(item, body) : undefined;
 }
 
 /** The body member named as the last parameter of an item path beside a collection (`/orders/{id}` beside `/orders`). */

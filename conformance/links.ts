@@ -352,7 +352,9 @@ export function createdSchema(kind: ResourceKind): OpenAPIV3.SchemaObject | unde
 
 /** The schema of an operation's 200 JSON body. */
 export function okSchema(operation: Operation): OpenAPIV3.SchemaObject | undefined {
-  return operation.responses.get('200')?.content.find((m) => /json/i.test(m.mediaType))?.schema;
+  // A read that documents no 200 answers its first documented 2xx (PagerDuty's incident workflow read: only a 201).
+  const success = operation.responses.get('200') ?? [...operation.responses].find(([status]) => /^2/.test(status))?.[1];
+  return success?.content.find((m) => /json/i.test(m.mediaType))?.schema;
 }
 
 /**

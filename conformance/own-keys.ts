@@ -48,6 +48,51 @@ export function envelopedIdentity(kind: ResourceKind, body: Readonly<Record<stri
   return undefined;
 }
 
+/**
+ * The member of `record` a path parameter names: the parameter itself, else its last word (`type_id_or_name` names
+ * `name`, as `pool_name` does); undefined when `record` has neither.
+ */
+export function memberNamedBy(parameter: string, record: Readonly<Record<string, unknown>>): string | undefined {
+  if (Object.hasOwn(record, parameter)) return parameter;
+  const words = parameter.split(/[_-]|(?=[A-Z])/);
+  const last = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  return last !== undefined && Object.hasOwn(record, last) ? last : undefined;
+}
+
+/** The last path parameter of the kind's item reads (`/incidents/types/{type_id_or_name}`: `type_id_or_name`). */
+export function itemParameters(kind: ResourceKind): string[] {
+  return kind.reads.map((target) => /\{([^{}]+)\}$/.exec(target.operation.pathTemplate)?.[1]).filter((name): name is string => name !== undefined);
+}
+
+/**
+ * The key inside a body of one member that wraps the record (PagerDuty's `POST /incidents/types {incident_type:
+ * {name, ...}}`, read at `/incidents/types/{type_id_or_name}`): the member the item path's parameter names, where no
+ * link names one.
+ */
+export function envelopedItemKey(kind: ResourceKind, body: Readonly<Record<string, unknown>>): { readonly envelope: string; readonly field: string } | undefined {
+  const members = Object.keys(body);
+  if (members.length !== 1) return undefined;
+  const envelope = members[0]!;
+  const inner = body[envelope];
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return undefined;
+  for (const parameter of itemParameters(kind)) {
+    const field = memberNamedBy(parameter, inner as Record<string, unknown>);
+    if (field !== undefined) return { envelope, field };
+  }
+  return undefined;
+}
+
+/**
+ * Whether a member name names a record: `id`, a name like an id (`thing_id`, `thingId`, `ID`), or one an item path's
+ * parameter names. A body member of such a name that the request schema does not declare came from an example
+ * (SendGrid's `campaign_request` example `{id: 986724, ...}`): the schema does not ask for it, and every create that
+ * repeats it names one record.
+ */
+export function namesARecord(name: string, itemParameterNames: readonly string[]): boolean {
+  if (name === 'id' || /(^|_)id$|[a-z]Id$|ID$/.test(name)) return true;
+  return itemParameterNames.some((parameter) => memberNamedBy(parameter, { [name]: true }) === name);
+}
+
 /** The top of a range an integer id without a maximum is drawn from: int32's, which every integer format holds. */
 const INT32_MAX = 2 ** 31 - 1;
 /** How far below the top the draws spread: wide enough that a run's records never meet, narrow enough to stay high. */

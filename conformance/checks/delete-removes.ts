@@ -3,7 +3,7 @@ import { evaluateExpression, identityField, namesCollection, pathProducer } from
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
-import { findItem, idOf } from './support.js';
+import { findItem, idOf, readSucceeded } from './support.js';
 
 /**
  * Delete a created record through the DELETE its 201 links to, after
@@ -76,7 +76,7 @@ export const deleteRemoves: CheckDefinition = {
       for (const target of kind.listReads) {
         const read = await c.follow(target, record);
         if (read.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${target.link.name}: ${read.problem}` });
-        else if (read.status === 200 && findItem(read.json, identityField(kind), idOf(record))) {
+        else if (readSucceeded(target.operation, read.status) && findItem(read.json, identityField(kind), idOf(record))) {
           findings.push({ pointer: '/body', keyword: 'gone', message: `${target.link.name} (${target.operation.operationId}) still lists the deleted record ${String(idOf(record))}`, actual: idOf(record) });
         }
       }

@@ -7,7 +7,7 @@ import { isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
 import { createdSchema, evaluateExpression, identityField, unqualified } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
-import { findItem, idOf, otherValue } from './support.js';
+import { findItem, idOf, otherValue, readSucceeded, readSuccess } from './support.js';
 
 /**
  * The collection a create operation adds to lists the new record, and its
@@ -115,9 +115,9 @@ function missing(list: Operation, query: Record<string, ParamValue>, record: Cre
 async function listPage(c: Case, list: Operation, query: Record<string, ParamValue>): Promise<{ items: unknown[] } | { finding: Finding }> {
   const call = await c.call(list, { query });
   if (call.problem) return { finding: { pointer: '/status', keyword: 'list', message: call.problem } };
-  const items = call.status === 200 ? pageItems(call.json, list.pathTemplate.split('/').pop() ?? '') : undefined;
+  const items = readSucceeded(list, call.status) ? pageItems(call.json, list.pathTemplate.split('/').pop() ?? '') : undefined;
   if (items === undefined) {
-    return { finding: { pointer: '/status', keyword: 'list', message: `${answered(call)}${call.status === 200 ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected 200 with a page`, expected: 200, actual: call.status } };
+    return { finding: { pointer: '/status', keyword: 'list', message: `${answered(call)}${readSucceeded(list, call.status) ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected ${readSuccess(list)} with a page`, expected: readSuccess(list), actual: call.status } };
   }
   return { items };
 }
@@ -264,9 +264,9 @@ async function boundedSearch(c: Case, list: Operation, records: readonly Created
   const unbound = list.parameters.find((p) => p.in === 'query' && p.required === true && !(p.name in limit));
   if (unbound) return { skip: `${list.operationId} requires ${unbound.name}, which the created records give no value for; a made-up one would list none of them` };
   const first = await c.call(list, { query: limit });
-  const items = first.status === 200 ? pageItems(first.json, lastSegment) : undefined;
+  const items = readSucceeded(list, first.status) ? pageItems(first.json, lastSegment) : undefined;
   if (first.problem || items === undefined) {
-    return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}${first.status === 200 ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected 200 with a page`, expected: 200, actual: first.status }];
+    return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}${readSucceeded(list, first.status) ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected ${readSuccess(list)} with a page`, expected: readSuccess(list), actual: first.status }];
   }
   const seen = [...items];
   let notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
@@ -274,7 +274,7 @@ async function boundedSearch(c: Case, list: Operation, records: readonly Created
   const total = totalCount(first.headers['x-total-count']) ?? envelopeTotal(first.json);
   if (hasParam(list, 'offset') && total !== undefined && total > items.length) {
     const last = await c.call(list, { query: { ...limit, offset: Math.max(0, total - max) } });
-    seen.push(...(last.status === 200 ? (pageItems(last.json, lastSegment) ?? []) : []));
+    seen.push(...(readSucceeded(list, last.status) ? (pageItems(last.json, lastSegment) ?? []) : []));
     notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
     if (notFound.length === 0) return [];
     if (total > 2 * max) return { skip: `${list.operationId} has no filter that narrows it to this run's records, and they are in neither its first nor its last page; the runner does not page through a whole collection` };

@@ -1,3 +1,4 @@
+import { readSucceeded } from './support.js';
 import type { Operation } from '../../src/contract/index.js';
 import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from '../generate.js';
 import { stringifyJson } from '../json.js';
@@ -59,7 +60,7 @@ async function plantAndCreate(c: Case, kind: ResourceKind): Promise<void> {
   findings.push(...inherited(later.record.body, planted, `${kind.create.operationId}'s answer`));
   for (const target of recordReads(kind)) {
     const call = await c.follow(target, later.record);
-    if (call.status === 200) findings.push(...inherited(call.json, planted, `${target.operation.operationId}`));
+    if (readSucceeded(target.operation, call.status)) findings.push(...inherited(call.json, planted, `${target.operation.operationId}`));
   }
   c.conclude(findings);
 }

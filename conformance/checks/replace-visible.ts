@@ -7,7 +7,7 @@ import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject
 import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
-import { answerSchema, carryRefusal, observing, prepareInputs, promisedBy, type PreparedInputs } from './support.js';
+import { answerSchema, carryRefusal, observing, prepareInputs, promisedBy, readSucceeded, readSuccess, type PreparedInputs } from './support.js';
 import { identityFields } from './identity.js';
 import type { CheckDefinition } from './types.js';
 
@@ -116,7 +116,7 @@ async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<v
 async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: PreparedInputs, bodies: readonly JsonObject[]): Promise<void> {
   const readSchema = schema(okSchema(get));
   const before = await c.call(get, { path: inputs.path, query: inputs.query });
-  if (before.status !== 200) return c.skip(`${answered(before)} before any write: nothing at the path to replace`);
+  if (!readSucceeded(get, before.status)) return c.skip(`${answered(before)} before any write: nothing at the path to replace`);
   for (const [index, replacement] of bodies.entries()) {
     const call = await c.call(put, { path: inputs.path, query: inputs.query, body: replacement });
     const refused = judgeWrite(c, call, index);
@@ -129,7 +129,7 @@ async function replaceAndRead(c: Case, put: Operation, get: Operation, inputs: P
     const shownSchema = envelope ? envelope.schema : readSchema;
     const expected = sentFieldsReflected(replacement, shownSchema);
     const after = await c.call(get, { path: inputs.path, query: inputs.query });
-    if (after.status !== 200) return c.fail(`${answered(after)} after a replace that answered ${call.status}`, [{ pointer: '/status', keyword: 'status', message: `${get.operationId} after the replace`, expected: 200, actual: after.status }]);
+    if (!readSucceeded(get, after.status)) return c.fail(`${answered(after)} after a replace that answered ${call.status}`, [{ pointer: '/status', keyword: 'status', message: `${get.operationId} after the replace`, expected: readSuccess(get), actual: after.status }]);
     const shown = envelope ? (isObject(after.json) ? after.json[envelope.member] : undefined) : after.json;
     const at = envelope ? `/body/${envelope.member.replace(/~/g, '~0').replace(/\//g, '~1')}` : '/body';
     const findings = compareFields(expected, shown, at, shownSchema, 'sent in the replacement').map((f) => ({ ...f, message: `${get.operationId} after ${put.operationId}: ${f.message}` }));

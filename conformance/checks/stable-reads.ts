@@ -1,4 +1,5 @@
 import { sameRecord } from '../compare.js';
+import { readSucceeded } from './support.js';
 import { answered } from '../requests/call.js';
 import { schema } from '../generate.js';
 import { excerptJson } from '../json.js';
@@ -50,8 +51,8 @@ export const stableReads: CheckDefinition = {
         let previous: unknown;
         for (let i = 0; i < READS; i += 1) {
           const call = await c.follow(target, outcome.record);
-          if (call.status !== 200) {
-            // Whether it should have answered 200 is create-read-back's (or, past a sunset, the deprecation checks').
+          if (!readSucceeded(target.operation, call.status)) {
+            // Whether it should have answered its documented success is create-read-back's (or, past a sunset, the deprecation checks').
             previous = undefined;
             break;
           }

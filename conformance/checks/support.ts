@@ -286,7 +286,7 @@ async function take(c: Case, read: SnapshotRead): Promise<Taken> {
     const count = totalCount(call);
     return count === undefined ? { ok: false, reason: `${answered(call)} without a usable X-Total-Count` } : { ok: true, value: count };
   }
-  return call.status === 200 ? { ok: true, value: call.json } : { ok: false, reason: answered(call) };
+  return readSucceeded(read.operation, call.status) ? { ok: true, value: call.json } : { ok: false, reason: answered(call) };
 }
 
 function same(read: SnapshotRead, a: unknown, b: unknown): boolean {
@@ -390,6 +390,23 @@ export function promisedBy(operation: Operation, expected: Readonly<Record<strin
   if (promisesNoBody(operation)) return {};
   const answer = answerSchema(operation);
   return answer ? declaredFields(expected, answer) : { ...expected };
+}
+
+/**
+ * Whether a read answered with a success its operation documents: any documented 2xx (`2XX` too), or 200 where the
+ * operation documents none (PagerDuty's `GET /incident_workflows/{id}` documents only a 201: a 201 is its success).
+ */
+export function readSucceeded(operation: Operation, status: number | undefined): boolean {
+  if (status === undefined) return false;
+  const documented = [...operation.responses.keys()].filter((code) => /^2/.test(code));
+  if (documented.length === 0) return status === 200;
+  return documented.some((code) => code.toUpperCase() === '2XX' ? status >= 200 && status < 300 : Number(code) === status);
+}
+
+/** The success a read is expected to answer, for a finding's `expected`: its first documented 2xx, else 200. */
+export function readSuccess(operation: Operation): number {
+  const first = [...operation.responses.keys()].find((code) => /^2\d\d$/.test(code));
+  return first ? Number(first) : 200;
 }
 
 /**
