@@ -136,6 +136,9 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
       // No value within the generation budget (src/generate): the generator's own words say where and why.
       if (!attempt.ok && media.examples.size === 0) return { ok: false, status, where: attempt.why.at, why: attempt.why.message };
       const candidates = [...(variant === 0 ? media.examples.values() : []), ...(attempt.ok ? [attempt.value] : [])];
+      // Nothing to fit (the examples were tried on the first turn): the generator's own words say where and why, not a
+      // validator told of a missing body (PagerDuty's invocations: "at /body: … none was sent", for two equal oneOf branches).
+      if (candidates.length === 0 && !attempt.ok) return { ok: false, status, where: attempt.why.at, why: attempt.why.message };
       for (const candidate of candidates) {
         last = validators.response(status, headers, candidate).diagnostics;
         if (last.length === 0) return { ok: true, status, headers, body: immutableJson(candidate) };
