@@ -291,7 +291,10 @@ function makeResponseCompiler(compile: Compile, strict: boolean) {
         schema: h.schema,
         validate: h.schema ? compile(h.schema, 'response', `${where}/headers/${h.name}`) : undefined,
       }));
-    const media = spec.content.map((m: MediaTypeSpec) => ({
+    // A 204 or 304 cannot contain content (RFC 9110 §15.3.5, §15.4.5), whatever the document gives it (SendGrid
+    // documents 42 of its 204s with JSON content): the answer is judged as one that documents none.
+    const noContent = spec.status === '204' || spec.status === '304';
+    const media = (noContent ? [] : spec.content).map((m: MediaTypeSpec) => ({
       mediaType: m.mediaType,
       validate: m.schema ? compile(m.schema, 'response', `${where}/content/${m.mediaType.replace(/\//g, '~1')}/schema`) : undefined,
     }));
