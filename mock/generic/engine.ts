@@ -78,6 +78,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const ids = generatorFor(seed + 1);
   const errors = createPlainErrorFactory(contract);
   const clock = (): string => (settings.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  /**
+   * The time a server stamps, in the type its field has: Unix seconds where a `date-time` is typed as a number
+   * (Intercom's `created_at: {type: integer, format: date-time}`), else RFC 3339 text. An ISO text in an integer field
+   * was refitted to the field's example, and the create answered the client's value while the record kept another.
+   */
+  const stamp = (property: Schema): string | number => {
+    const type = typeOf(property);
+    return type === 'integer' || type === 'number' ? Math.floor((settings.now ?? new Date()).getTime() / 1000) : clock();
+  };
   const valid = (schema: Schema, value: unknown): boolean => compiled.validate(schema, value, 'response').length === 0;
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const planOf = createAnswerPlans((operation) => resources.roles.get(operation.operationId)?.resource);
@@ -103,7 +112,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       for (const [name, raw] of propertiesOf(schema)) {
         const property = mergeAllOf(raw);
         if (name === resource.idField) continue;
-        if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = clock();
+        if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = stamp(property);
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
         else if (property.readOnly && !Object.hasOwn(record, name)) {
           const value = generator.value(property, 'response', 0, 1, name);

@@ -100,3 +100,40 @@ describe('values a server shapes itself (Supabase Auth)', () => {
     }
   });
 });
+
+/**
+ * A creation time typed as Unix seconds (Intercom's tickets: `created_at: {type: integer, format: date-time}`): the
+ * mock stamped RFC 3339 text, which the field refused, so the record kept the field's example while the create
+ * answered the client's value, and the read disagreed with the create. The stamp now takes the field's type.
+ */
+const TICKET = { type: 'object', required: ['title'], properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' }, created_at: { type: 'integer', format: 'date-time', example: 1663597223 } } };
+const TICKETS = {
+  openapi: '3.0.3',
+  info: { title: 'Tickets', version: '1.0.0' },
+  paths: {
+    '/tickets': { post: { operationId: 'createTicket', requestBody: { required: true, content: json(TICKET) }, responses: { '200': { description: 'created', content: json(TICKET) } } } },
+    '/tickets/{ticket_id}': {
+      parameters: [{ name: 'ticket_id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getTicket', responses: { '200': { description: 'the ticket', content: json(TICKET) }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe('a creation time typed as Unix seconds (Intercom\'s tickets)', () => {
+  let mock: DocumentMock;
+  beforeAll(async () => {
+    mock = await startDocumentMock(TICKETS);
+  }, 30_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('is stamped in seconds, and the read answers what the create answered', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const created = await mock.client.send('POST', '/tickets', { json: { title: 'a problem', created_at: 1590000000 } });
+    expect(created.status).toBe(200);
+    const ticket = created.body as { id: string; created_at: number };
+    expect(ticket.created_at).toBeGreaterThanOrEqual(before);
+    expect((await mock.client.send('GET', `/tickets/${ticket.id}`)).body).toEqual(ticket);
+  });
+});
