@@ -105,3 +105,45 @@ describe("a record with no id field, answered where the create requires one (Sen
     expect(ids.size).toBe(2);
   });
 });
+
+/**
+ * An item path that names a record by either of two fields (PagerDuty's `/incidents/types/{type_id_or_name}`): the
+ * record is read at its name and at its id alike. The mock kept it under one and answered 404 at the other.
+ */
+const INCIDENT_TYPE = { type: 'object', required: ['name'], properties: { id: { type: 'string', readOnly: true }, name: { type: 'string', maxLength: 50 }, display_name: { type: 'string' } } };
+const INCIDENT_TYPES = {
+  openapi: '3.0.3',
+  info: { title: 'Incident types', version: '1.0.0' },
+  paths: {
+    '/incidents/types': {
+      post: {
+        operationId: 'createIncidentType',
+        requestBody: { required: true, content: json({ type: 'object', required: ['incident_type'], properties: { incident_type: INCIDENT_TYPE } }) },
+        responses: { '201': { description: 'created', content: json({ type: 'object', required: ['incident_type'], properties: { incident_type: INCIDENT_TYPE } }) }, '400': { description: 'refused' } },
+      },
+    },
+    '/incidents/types/{type_id_or_name}': {
+      parameters: [{ name: 'type_id_or_name', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getIncidentType', responses: { '200': { description: 'the type', content: json({ type: 'object', required: ['incident_type'], properties: { incident_type: INCIDENT_TYPE } }) }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe("an item path naming a record by either of two fields (PagerDuty's {type_id_or_name})", () => {
+  let served: DocumentMock;
+  beforeAll(async () => {
+    served = await startDocumentMock(INCIDENT_TYPES);
+  });
+  afterAll(() => served?.close());
+
+  it('reads the record at its id and at its name', async () => {
+    const created = await served.client.send('POST', '/incidents/types', { json: { incident_type: { name: 'fraud', display_name: 'Fraud' } } });
+    expect(created.status).toBe(201);
+    const type = (created.body as { incident_type: { id: string; name: string } }).incident_type;
+    for (const key of [type.id, type.name]) {
+      const read = await served.client.send('GET', `/incidents/types/${encodeURIComponent(key)}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ incident_type: type });
+    }
+  });
+});

@@ -343,7 +343,24 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const scope = scopeOf(resource, input);
     const id = idText(resource, input);
     const record = store.get(resource.key, scope, id);
-    return record ? then(store, scope, id, record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
+    if (record) return then(store, scope, id, record);
+    const aliased = byAlias(resource, store, scope, id);
+    return aliased ? then(store, scope, aliased.key, aliased.record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
+  };
+
+  /**
+   * A record an item path names by either of two fields (`{type_id_or_name}`, `{connector_id_or_name}`, `{idOrSlug}`:
+   * PagerDuty's incident types, kept under the name a client chose, read back by the id the create answered): looked
+   * up by the other field where the key finds none. Only on a miss, and only for such a parameter.
+   */
+  const byAlias = (resource: Resource, store: GenericStore, scope: string, value: string): { key: string; record: StoredRecord } | undefined => {
+    const fields = aliasFields(resource.idParam);
+    const { idField } = resource;
+    if (fields.length === 0 || !idField) return undefined;
+    for (const record of store.records(resource.key, scope)) {
+      if (fields.some((field) => field !== idField && record[field] !== undefined && record[field] !== null && String(record[field]) === value)) return { key: String(record[idField]), record };
+    }
+    return undefined;
   };
 
   /**
@@ -720,6 +737,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
+}
+
+/** The two fields a path parameter named `X_or_Y` or `xOrY` names (`type_id_or_name` → id, name), each by its last word. */
+function aliasFields(parameter: string): readonly string[] {
+  const match = /^(.+?)(?:_or_|Or(?=[A-Z]))(.+)$/.exec(parameter);
+  if (!match) return [];
+  const lastWord = (part: string): string => {
+    const words = part.split(/_|(?=[A-Z])/).filter((word) => word !== '');
+    const last = words[words.length - 1] ?? part;
+    return last.charAt(0).toLowerCase() + last.slice(1);
+  };
+  return [lastWord(match[1]!), lastWord(match[2]!)];
 }
 
 /** A key as the member that answers it is typed: a number where it is a number and the key is one, else its text. */
