@@ -147,3 +147,45 @@ describe("an item path naming a record by either of two fields (PagerDuty's {typ
     }
   });
 });
+
+/**
+ * A record the create names by a member its item path's parameter ends with (SendGrid's IP pools: `POST /ips/pools
+ * {name}`, read at `/ips/pools/{pool_name}` as `{pool_name, ips}`): kept under the name sent, as the path addresses it.
+ * It was kept under an id of the mock's own (`20`), and its name read 404.
+ */
+const POOL = { type: 'object', properties: { pool_name: { type: 'string' }, ips: { type: 'array', items: { type: 'string' } } } };
+const POOLS = {
+  openapi: '3.0.3',
+  info: { title: 'IP pools', version: '1.0.0' },
+  paths: {
+    '/ips/pools': {
+      post: {
+        operationId: 'createPool',
+        requestBody: { required: true, content: json({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) },
+        responses: { '200': { description: 'created', content: json({ type: 'object', properties: { name: { type: 'string' } } }) }, '400': { description: 'refused' } },
+      },
+    },
+    '/ips/pools/{pool_name}': {
+      parameters: [{ name: 'pool_name', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { operationId: 'getPool', responses: { '200': { description: 'the pool', content: json(POOL) }, '404': { description: 'none' } } },
+    },
+  },
+};
+
+describe("a record named by the member its item path's parameter ends with (SendGrid's {pool_name})", () => {
+  let served: DocumentMock;
+  beforeAll(async () => {
+    served = await startDocumentMock(POOLS);
+  });
+  afterAll(() => served?.close());
+
+  it('is kept under the name sent, read at it, and a second create of the name is refused', async () => {
+    const created = await served.client.send('POST', '/ips/pools', { json: { name: 'marketing' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ name: 'marketing' });
+    const read = await served.client.send('GET', '/ips/pools/marketing');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ pool_name: 'marketing' });
+    expect((await served.client.send('POST', '/ips/pools', { json: { name: 'marketing' } })).status).toBe(400);
+  });
+});

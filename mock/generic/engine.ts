@@ -383,6 +383,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     };
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
+    const namingMember = memberNamingRecord(resource);
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = [], keys: readonly string[] = []): HandlerResult => {
       const code = status ?? 200;
@@ -418,7 +419,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           const givenOf = (element: unknown): string | number | undefined => {
-            const given = resource.idField && isObject(element) ? element[resource.idField] : undefined;
+            const given = resource.idField && isObject(element) ? (element[resource.idField] ?? (namingMember ? element[namingMember] : undefined)) : undefined;
             return typeof given === 'string' || typeof given === 'number' ? given : undefined;
           };
           // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
@@ -737,6 +738,20 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     dropNotice: (session) => registry.dropNotice(session),
     admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
   };
+}
+
+/**
+ * The member of a create's body that names the record where the body has no id field: the item path parameter's last
+ * word, where the parameter has several and the record's own schema has no member of that name (SendGrid's
+ * `POST /ips/pools {name}`, read at `/ips/pools/{pool_name}` as `{pool_name, ips}`: the pool was kept under an id of the
+ * mock's own, `20`, and its name read 404). Never `id` (the record's own id field says that), never a member the record
+ * keeps apart.
+ */
+function memberNamingRecord(resource: Resource): string | undefined {
+  const words = resource.idParam.split(/[_-]|(?=[A-Z])/).filter((word) => word !== '');
+  const last = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  if (last === undefined || last === 'id' || last === resource.idField?.toLowerCase() || !resource.recordSchema) return undefined;
+  return propertiesOf(resource.recordSchema).has(last) ? undefined : last;
 }
 
 /** The two fields a path parameter named `X_or_Y` or `xOrY` names (`type_id_or_name` → id, name), each by its last word. */
