@@ -5,6 +5,7 @@
  * it for either. A text key gets the run's tag (context.ts ownIdentity); an integer one is drawn from the top of its
  * range instead, from the tag, where a server's own sequence (1, 2, 3, ...) and seed data do not reach.
  */
+import { lastOfSeveralWords } from '../src/parameter-words.js';
 import type { ResourceKind } from './links.js';
 
 /** The bounds of an integer schema, in OpenAPI 3.0's words (boolean exclusive bounds) or 3.1's (numeric ones). */
@@ -54,8 +55,7 @@ export function envelopedIdentity(kind: ResourceKind, body: Readonly<Record<stri
  */
 export function memberNamedBy(parameter: string, record: Readonly<Record<string, unknown>>): string | undefined {
   if (Object.hasOwn(record, parameter)) return parameter;
-  const words = parameter.split(/[_-]|(?=[A-Z])/);
-  const last = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const last = lastOfSeveralWords(parameter);
   return last !== undefined && Object.hasOwn(record, last) ? last : undefined;
 }
 

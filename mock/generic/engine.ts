@@ -8,6 +8,7 @@
 import type { Contract, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
+import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
@@ -748,8 +749,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
  * keeps apart.
  */
 function memberNamingRecord(resource: Resource): string | undefined {
-  const words = resource.idParam.split(/[_-]|(?=[A-Z])/).filter((word) => word !== '');
-  const last = words.length > 1 ? words[words.length - 1]!.toLowerCase() : undefined;
+  const last = lastOfSeveralWords(resource.idParam);
   if (last === undefined || last === 'id' || last === resource.idField?.toLowerCase() || !resource.recordSchema) return undefined;
   return propertiesOf(resource.recordSchema).has(last) ? undefined : last;
 }
@@ -758,11 +758,7 @@ function memberNamingRecord(resource: Resource): string | undefined {
 function aliasFields(parameter: string): readonly string[] {
   const match = /^(.+?)(?:_or_|Or(?=[A-Z]))(.+)$/.exec(parameter);
   if (!match) return [];
-  const lastWord = (part: string): string => {
-    const words = part.split(/_|(?=[A-Z])/).filter((word) => word !== '');
-    const last = words[words.length - 1] ?? part;
-    return last.charAt(0).toLowerCase() + last.slice(1);
-  };
+  const lastWord = (part: string): string => wordsOf(part).at(-1) ?? part;
   return [lastWord(match[1]!), lastWord(match[2]!)];
 }
 
