@@ -13,10 +13,10 @@ import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
-import { HttpClient, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
+import { BREAKER_OPEN, HttpClient, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
 import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
-import { NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
+import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import type { ExchangeTarget, RecordedExchange } from './recorded.js';
 import { encodeBody, otherBodyMedia } from './requests/bodies.js';
 import { buildRequest, isDocumentedRedirect, notSentCall, toCall, type Call, type CallInput, type WireBody } from './requests/call.js';
@@ -563,6 +563,11 @@ export class Case {
     if (budget && verdict !== 'skipped') {
       // Not sent is not failed: the check did not run (issue 21, point 3); the run says it is incomplete.
       return this.finish('skipped', `${NOT_RUN_PREFIX} ${budget.error!.message}`, []);
+    }
+    const keptBack = this.evidence.find((x) => x.error?.code === BREAKER_OPEN);
+    if (keptBack && verdict !== 'skipped') {
+      // A request the breaker kept back was never sent: the failures it follows are the earlier requests', reported there.
+      return this.finish('skipped', `${BREAKER_PREFIX} ${keptBack.error!.message}`, []);
     }
     if (this.refusedForCredentials !== undefined && verdict !== 'skipped') {
       // Refused before it was judged: neither a valid request refused nor an invalid one refused for the right reason.

@@ -29,6 +29,9 @@ const BREAKER_PROBE_EVERY = 20;
 
 export const REDACTED = '[redacted]';
 
+/** The error code of a request the breaker kept back: the target failed the requests before it, this one was not sent. */
+export const BREAKER_OPEN = 'BREAKER_OPEN';
+
 export interface HttpClientOptions {
   /** The target, with its path prefix if any (`http://host/api/v1`). */
   readonly baseUrl: string;
@@ -221,7 +224,8 @@ export class HttpClient {
     if (refusal !== undefined) return fail(UNSAFE_PATH, refusal, 0);
     if (this.failuresInARow >= BREAKER_THRESHOLD && this.lastFailure && (this.failuresInARow - BREAKER_THRESHOLD) % BREAKER_PROBE_EVERY !== 0) {
       this.failuresInARow += 1;
-      return fail(this.lastFailure.code, `${this.lastFailure.message} (not sent: the last ${BREAKER_THRESHOLD} requests failed the same way)`, 0);
+      // Its own code: the request was never sent, so no case may fail on it (context.ts skips a case holding one).
+      return fail(BREAKER_OPEN, `not sent: the last ${BREAKER_THRESHOLD} requests failed the same way (${this.lastFailure.code}: ${this.lastFailure.message})`, 0);
     }
 
     const release = await this.limiter.acquire();

@@ -168,3 +168,6 @@ export interface Reporter {
 
 /** How the reason of a case the request budget stopped begins: the CLI exits 2 and the summary says INCOMPLETE when any result says so. */
 export const NOT_RUN_PREFIX = 'not run (REQUEST_BUDGET):';
+
+/** How the reason of a case begins when the breaker kept its request back (http.ts): the failures are the requests before it. */
+export const BREAKER_PREFIX = 'not run (BREAKER_OPEN):';
