@@ -54,8 +54,16 @@ function unsafeValue(segment: string): string | undefined {
   return undefined;
 }
 
-/** A template segment as a pattern: its literal parts exact, each `{name}` any text; with the names, in order. */
+/** A template segment as a pattern: its literal parts exact, each `{name}` any text; with the names, in order. Made once per segment: every request is compared. */
 function segmentPattern(segment: string): { pattern: RegExp; names: string[] } {
+  let made = SEGMENT_PATTERNS.get(segment);
+  if (!made) SEGMENT_PATTERNS.set(segment, (made = newSegmentPattern(segment)));
+  return made;
+}
+
+const SEGMENT_PATTERNS = new Map<string, { pattern: RegExp; names: string[] }>();
+
+function newSegmentPattern(segment: string): { pattern: RegExp; names: string[] } {
   const names: string[] = [];
   const source = segment
     .split(/(\{[^}]+\})/)

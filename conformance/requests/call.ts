@@ -101,14 +101,7 @@ export function buildRequest(operation: Operation, input: CallInput, fill: CallF
 }
 
 export function toCall(result: HttpResult, path: string, method: string, body: string | undefined, pathValues: Readonly<Record<string, ParamValue>>, query: Record<string, string | string[]>, documentedRedirect = false): Call {
-  let requestBody: unknown;
-  if (body !== undefined) {
-    try {
-      requestBody = parseJson(body);
-    } catch {
-      requestBody = undefined;
-    }
-  }
+  let parsedBody: unknown = NOT_PARSED;
   const response = result.response;
   const json = response?.body.kind === 'json' ? response.body.value : response?.body.kind === 'text' ? response.body.lenient : undefined;
   const problem = documentedRedirect ? undefined : describeProblem(result);
@@ -123,13 +116,29 @@ export function toCall(result: HttpResult, path: string, method: string, body: s
       url: result.url.href,
       method,
       ...(response ? { status: response.status } : {}),
-      requestBody,
+      // Parsed when a link's `$request.body` asks for it: most calls never do, and some bodies are a padded megabyte.
+      get requestBody() {
+        if (parsedBody === NOT_PARSED) parsedBody = requestBodyOf(body);
+        return parsedBody;
+      },
       requestPath: pathValues,
       requestQuery: query,
       responseBody: json,
       responseHeaders: response?.headers ?? {},
     },
   };
+}
+
+const NOT_PARSED = Symbol('not parsed');
+
+/** The JSON a request body holds, or undefined for none or text that is not JSON. */
+function requestBodyOf(body: string | undefined): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return parseJson(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The outcome of a call that was not sent (`reason` says why), as a Call the check can read like any other. */
