@@ -163,10 +163,11 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const replace = stateless(itemMethods.get('put'));
     const patch = stateless(itemMethods.get('patch'));
     const remove = stateless(itemMethods.get('delete'));
+    const kindCreates = suffix === '' ? createsByKind(byPath, collectionPath, name, idParam, stateless) : [];
     // A resource someone can read back: an item GET, and a way to make records (or a list that shows them). Without an
     // item GET, a write on the item (PATCH, PUT or DELETE: Adyen's `PATCH /scaDevices/{deviceId}`) beside a create or
     // a list on its collection is a resource too: its ids are the ones those made, and any other id is the 404.
-    if (read ? !(create || replace || list) : !((replace || patch || remove) && (create || list))) continue;
+    if (read ? !(create || replace || list || kindCreates.length > 0) : !((replace || patch || remove) && (create || list || kindCreates.length > 0))) continue;
 
     const found = recordSchemaOf(name, idParam, read, create, replace, list);
     // An item with no PATCH is updated by its POST (Xero's `updateItem`) when that POST is sent the record or its
@@ -212,10 +213,11 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
       },
       upsert,
       ...(list ? { list: listSpec(list, found.schema, found.batchKey) } : {}),
-      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})${found.batchKey ? `, records in .${found.batchKey}[]` : ''}${found.envelope ? `, a record in .${found.envelope}` : ''}`,
+      why: `id ${idField ? `field ${idField}` : 'in the path only'} (${idKind}${typeof explicitId === 'string' ? ', from x-mock-id' : ''})${found.batchKey ? `, records in .${found.batchKey}[]` : ''}${found.envelope ? `, a record in .${found.envelope}` : ''}${kindCreates.length > 0 ? `, also created by ${kindCreates.map((o) => `POST ${o.pathTemplate}`).join(', ')}` : ''}`,
     };
     resources.push(resource);
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
+    for (const operation of kindCreates) if (!roles.has(operation.operationId)) roles.set(operation.operationId, { resource, role: 'create' });
   }
   resources.sort((a, b) => a.key.localeCompare(b.key));
   const singletons = new Set<string>();
@@ -228,6 +230,30 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     if (sent && answered && typeOf(sent) === 'object' && typeOf(answered) === 'object') singletons.add(template);
   }
   return { resources, roles, singletons };
+}
+
+/**
+ * The POSTs on a fixed child of a collection path that each create one kind of its records (Coolify's
+ * `POST /applications/dockerimage` and `/applications/public` beside `GET /applications/{uuid}`, with no
+ * `POST /applications`): a create by its 201 Created (RFC 9110 §15.3.2) or its own words (`create-public-application`),
+ * whose answer is an object carrying the record's identity field (`{ uuid }`). Kept statelessly, the id each answered
+ * was a 404 at the item path. Not a child that is a collection itself (`/applications/archived/{id}`), nor one whose
+ * words say it deletes, nor an action whose answer names no record (`POST /applications/search`).
+ */
+function createsByKind(byPath: ReadonlyMap<string, ReadonlyMap<string, Operation>>, collectionPath: string, collection: string, idParam: string, stateless: (operation: Operation | undefined) => Operation | undefined): Operation[] {
+  const found: Operation[] = [];
+  const prefix = collectionPath === '/' ? '/' : `${collectionPath}/`;
+  for (const [template, methods] of byPath) {
+    if (!template.startsWith(prefix) || !/^[^/{}]+$/.test(template.slice(prefix.length))) continue;
+    if ([...byPath.keys()].some((other) => other.startsWith(`${template}/`))) continue;
+    const post = stateless(methods.get('post'));
+    if (!post || saysDelete(post)) continue;
+    const status = successStatus(post, [201, 200]);
+    if (status === undefined || !(status === 201 || saysCreate(post))) continue;
+    const answer = responseSchema(post, status);
+    if (answer && typeOf(answer) === 'object' && carriesId(answer, collection, idParam)) found.push(post);
+  }
+  return found;
 }
 
 function shapeOf(template: string): string {
