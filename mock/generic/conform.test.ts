@@ -99,4 +99,19 @@ describe('fitTo on a schema with branches', async () => {
       expect(wrapped).toMatchObject({ saml_connection: { id: '4', name: `connection ${seed}`, domain: 'a.example' } });
     }
   });
+
+  it('puts back a member the client sent that a fit drawn afresh left out (Clerk\'s deprecated `domain`, sent beside `domains`)', async () => {
+    // The runner's "every optional field" create: a value drawn afresh leaves optional (and deprecated) members out, and
+    // only members the fit kept were put back, so one answer in seven lost the `domain` the client had sent.
+    const clerk = compileContract(await loadContract(join(PACKAGE_ROOT, 'fixtures', 'documents', 'root-branches.yaml'), { strict: false }));
+    const lenient = (schema: Schema, value: unknown) => clerk.validate(schema, value, 'response');
+    const connection = clerk.contract.document.components!.schemas!['SAMLConnection'] as Schema;
+    const text = '  Line one\nline\ttwo pkpzs3h7381-9.5  ';
+    const sent = { id: '166', name: text, domain: text, provider: 'saml_custom', organization_id: '55', domains: ['meander'], idp_entity_id: text, idp_sso_url: text, idp_certificate: text, idp_metadata_url: text, idp_metadata: text, attribute_mapping: {}, force_authn: true, login_hint: { mode: 'email_address' } };
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const fitted = fitTo(sent, connection, new ValueGenerator(seed), 'response', lenient);
+      expect(lenient(connection, fitted)).toEqual([]);
+      expect(fitted, `seed ${seed}`).toMatchObject({ id: '166', name: text, domain: text, domains: ['meander'] });
+    }
+  });
 });

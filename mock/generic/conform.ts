@@ -122,7 +122,7 @@ export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator,
     if (!(error instanceof FitWorkSpent)) throw error;
     fitted = fallback(value, schema, generator, view, problems);
   }
-  return withMembersKept(value, fitted, schema, problems);
+  return withMembersKept(value, fitted, schema, view, problems);
 }
 
 /** How many changed members a fit puts back at most (one validation each). */
@@ -133,14 +133,16 @@ const MAX_KEPT_MEMBERS = 64;
  * a fit that regenerated the whole value (Clerk's SAML connection: `oneOf` at its root, fitted by drawing afresh)
  * answered a new `id` for a record kept under another, and invented values for what the client had sent.
  */
-function withMembersKept(original: unknown, fitted: unknown, schema: Schema, problems: Problems): unknown {
+function withMembersKept(original: unknown, fitted: unknown, schema: Schema, view: View, problems: Problems): unknown {
   if (!isObject(original) || !isObject(fitted) || original === fitted) return fitted;
   let out: JsonObject = fitted;
   const budget = { tries: MAX_KEPT_MEMBERS };
   // The members at the top, then those of a record in an envelope (Lago's `{ payment: { lago_id, ... } }`).
   for (const [name, was] of Object.entries(original)) {
     if (budget.tries <= 0) break;
-    if (!Object.hasOwn(out, name) || sameJson(out[name], was)) continue;
+    // A member the fit left out is put back too where the schema declares it for this view: a value drawn afresh
+    // leaves out optional members (Clerk's deprecated `domain`, sent by the client, gone from one answer in seven).
+    if (Object.hasOwn(out, name) ? sameJson(out[name], was) : !declaredFor(schema, name, view)) continue;
     budget.tries -= 1;
     const candidate = { ...out, [name]: was };
     if (problems(schema, candidate).length === 0) {
@@ -159,6 +161,14 @@ function withMembersKept(original: unknown, fitted: unknown, schema: Schema, pro
     }
   }
   return out;
+}
+
+/** Whether the schema declares a member of that name that this view may carry (OpenAPI 3.0.3 §4.7.24). */
+function declaredFor(schema: Schema, name: string, view: View): boolean {
+  const properties = mergeAllOf(schema).properties ?? {};
+  if (!Object.hasOwn(properties, name)) return false;
+  const declared = mergeAllOf(asSchema(properties[name]));
+  return !(view === 'response' ? declared.writeOnly : declared.readOnly);
 }
 
 /** Two JSON values with the same text (a member JSON.stringify refuses, a bigint, counts as changed). */
