@@ -1,5 +1,10 @@
 // The bench's pure helpers. Nothing here is timed: the bench's figures are
 // reported by `npm run bench`, never asserted by `npm test`.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCpuList } from './lib/pinning.mjs';
 import { compareMetrics, flattenMetrics, fmt, formatTable, median, percentileSorted, ratio, verdict } from './lib/stats.mjs';
@@ -131,5 +136,39 @@ describe('parseCpuList (which CPUs the bench may pin to, from /proc/self/status)
 
   it.each(['', 'ff', '3-1', '0-1,,2', '0-99999'])('%j cannot be read, so nothing is pinned', (text) => {
     expect(parseCpuList(text)).toEqual([]);
+  });
+});
+
+describe('the floor of the runner-cost section (http-floor.mjs)', () => {
+  it('sends COUNT requests in turn from the list, each body padded back to the Content-Length it was sent with', async () => {
+    const seen: { method: string; url: string; bytes: number }[] = [];
+    const server = createServer((req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('end', () => {
+        seen.push({ method: req.method ?? '', url: req.url ?? '', bytes });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const folder = await mkdtemp(join(tmpdir(), 'floor-'));
+    try {
+      const list = join(folder, 'requests.json');
+      await writeFile(list, JSON.stringify([
+        { method: 'GET', url: `http://127.0.0.1:1/pets?limit=2`, headers: { accept: 'application/json' } },
+        { method: 'POST', url: 'http://127.0.0.1:1/pets', headers: { 'content-type': 'application/json', 'content-length': '300' }, body: '{"name":"clipped"' },
+      ]));
+      const out = await new Promise<string>((done, fail) =>
+        execFile(process.execPath, ['bench/lib/http-floor.mjs', `http://127.0.0.1:${port}`, list, '5', '2'], { timeout: 30_000 }, (error, stdout) => (error ? fail(error) : done(stdout))),
+      );
+      expect(JSON.parse(out)).toEqual({ sent: 5, failed: 0 });
+      expect(seen).toHaveLength(5);
+      expect(seen.filter((x) => x.method === 'GET').every((x) => x.url === '/pets?limit=2')).toBe(true);
+      expect(seen.filter((x) => x.method === 'POST').map((x) => x.bytes)).toEqual([300, 300]);
+    } finally {
+      server.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

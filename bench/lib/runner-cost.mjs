@@ -9,6 +9,10 @@
 // CPU per exchange is the full run's CPU less the start's, over the exchanges it added. Medians of the repeats; the
 // minimum is printed too (the least the machine's other work inflated). Goals: at most 0.5 s of CPU to start and at
 // most 0.5 ms of CPU per exchange.
+//
+// Beside them, the floor (http-floor.mjs): the same number of exchanges, replayed from the full run's report by undici
+// alone in a fresh process (less that process's start), so the runner's figure reads as a ratio to what sending and
+// reading the same exchanges costs any client on this machine in this run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { runNodeWithCpu, startServer } from './procs.mjs';
@@ -23,18 +27,39 @@ async function runOnce({ root, tmpDir, url, label, i, extra }) {
   const r = await runNodeWithCpu({ args: ['bin/petstore-kit.js', 'conformance', '--base-url', url, '--format', 'json', '--output', out, '--quiet', ...extra, ...reports], cwd: root, timeoutMs: 180_000 });
   if (r.timedOut || r.code === 2 || !fs.existsSync(out) || !r.cpu) throw new Error(`conformance (${label}) exited ${r.code}${r.timedOut ? ' (timed out)' : ''}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
-  return { cpuMs: (r.cpu.userUs + r.cpu.systemUs) / 1000, exchanges: report.summary.exchanges, exchangesPerSecond: report.summary.exchangesPerSecond, wallMs: r.wallMs, exit: r.code };
+  return { cpuMs: (r.cpu.userUs + r.cpu.systemUs) / 1000, exchanges: report.summary.exchanges, exchangesPerSecond: report.summary.exchangesPerSecond, wallMs: r.wallMs, exit: r.code, report: out };
+}
+
+/** The requests a full run's report kept (method, URL, headers, body excerpt), for the floor to replay. */
+function replayable(reportFile, tmpDir) {
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const requests = report.results.flatMap((result) => result.evidence.filter((x) => x.response !== undefined).map((x) => x.request));
+  const file = path.join(tmpDir, 'cost-floor-requests.json');
+  fs.writeFileSync(file, JSON.stringify(requests));
+  return file;
+}
+
+async function floorOnce({ root, url, requests, count }) {
+  const r = await runNodeWithCpu({ args: ['bench/lib/http-floor.mjs', url, requests, String(count), '4'], cwd: root, timeoutMs: 180_000 });
+  if (r.timedOut || r.code !== 0 || !r.cpu) throw new Error(`http-floor exited ${r.code}${r.timedOut ? ' (timed out)' : ''}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  return (r.cpu.userUs + r.cpu.systemUs) / 1000;
 }
 
 export async function runRunnerCost({ root, tmpDir, repeats }) {
   const mock = await startServer({ name: 'mock (default fixtures)', args: ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet'], cwd: root, timeoutMs: 120_000 });
   const start = [];
   const full = [];
+  const floor = [];
+  const floorStart = [];
+  let requests;
   try {
     for (let i = 0; i < repeats; i++) {
       start.push(await runOnce({ root, tmpDir, url: mock.url, label: 'start', i, extra: ['--only', 'unknown-path-404'] }));
       full.push(await runOnce({ root, tmpDir, url: mock.url, label: 'full', i, extra: [] }));
-      console.log(`  run ${i + 1}/${repeats}: start ${fmt(start[i].cpuMs)} ms CPU (${start[i].exchanges} exchanges); full ${fmt(full[i].cpuMs)} ms CPU, ${fmt(full[i].exchanges)} exchanges, ${fmt(full[i].exchangesPerSecond)} exchanges/s`);
+      requests ??= replayable(full[0].report, tmpDir);
+      floorStart.push(await floorOnce({ root, url: mock.url, requests, count: 0 }));
+      floor.push(await floorOnce({ root, url: mock.url, requests, count: full[i].exchanges }));
+      console.log(`  run ${i + 1}/${repeats}: start ${fmt(start[i].cpuMs)} ms CPU (${start[i].exchanges} exchanges); full ${fmt(full[i].cpuMs)} ms CPU, ${fmt(full[i].exchanges)} exchanges, ${fmt(full[i].exchangesPerSecond)} exchanges/s; floor ${fmt(floor[i])} ms CPU (its start ${fmt(floorStart[i])} ms)`);
     }
   } finally {
     await mock.stop();
@@ -44,6 +69,7 @@ export async function runRunnerCost({ root, tmpDir, repeats }) {
   const added = median(full.map((r) => r.exchanges)) - median(start.map((r) => r.exchanges));
   const perExchangeMs = (fullMs - startMs) / added;
   const minPerExchangeMs = (Math.min(...full.map((r) => r.cpuMs)) - Math.min(...start.map((r) => r.cpuMs))) / added;
+  const floorPerExchangeMs = (median(floor) - median(floorStart)) / median(full.map((r) => r.exchanges));
   const checks = [
     { what: `CPU to start (a run of one check): at most ${GOAL_START_MS} ms`, value: startMs, unit: 'ms', pass: startMs <= GOAL_START_MS },
     { what: `CPU per exchange of a full run, every report format written: at most ${GOAL_PER_EXCHANGE_MS} ms`, value: perExchangeMs, unit: 'ms', pass: perExchangeMs <= GOAL_PER_EXCHANGE_MS },
@@ -55,6 +81,7 @@ export async function runRunnerCost({ root, tmpDir, repeats }) {
     full: { cpuMsMedian: round(fullMs), cpuMsMin: round(Math.min(...full.map((r) => r.cpuMs))), exchanges: median(full.map((r) => r.exchanges)), exchangesPerSecond: median(full.map((r) => r.exchangesPerSecond)), wallMsMedian: round(median(full.map((r) => r.wallMs))) },
     perExchangeMs: round(perExchangeMs, 3),
     minPerExchangeMs: round(minPerExchangeMs, 3),
+    floor: { cpuMsMedian: round(median(floor)), startCpuMsMedian: round(median(floorStart)), perExchangeMs: round(floorPerExchangeMs, 3), runnerRatio: round(perExchangeMs / floorPerExchangeMs, 2) },
     checks: checks.map((c) => ({ ...c, value: round(c.value, 3), verdict: c.pass ? 'PASS' : 'MISS' })),
   };
 }
@@ -71,6 +98,7 @@ export function printRunnerCost(cost) {
     ),
   );
   console.log(`  CPU per exchange: ${fmt(cost.perExchangeMs, 3)} ms (from the minimums: ${fmt(cost.minPerExchangeMs, 3)} ms)`);
+  console.log(`  floor (the same exchanges sent and read by undici alone): ${fmt(cost.floor.perExchangeMs, 3)} ms per exchange; the runner costs ${fmt(cost.floor.runnerRatio, 2)}x the floor`);
   for (const c of cost.checks) console.log(`  ${c.verdict}  ${c.what} (${fmt(c.value, c.unit === 'ms' && c.value < 10 ? 3 : 0)} ms)`);
 }
 
