@@ -482,7 +482,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             created.push(id);
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
-          const location = created.length === 1 && records.length === 1 ? { location: locationOf(resource, input, created[0]!) } : undefined;
+          const location = created.length === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, created[0]!) } : undefined;
           return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records, keys);
         });
       case 'read':

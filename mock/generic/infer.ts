@@ -79,6 +79,11 @@ export interface Resource {
   readonly list?: ListSpec;
   /** What the map printed at start-up says about this resource's inference. */
   readonly why: string;
+  /**
+   * The document has no item path for these records (a list and a create on one path, nothing under it): `itemPath`
+   * is the one a record would have, named by its id field, which no request reaches and no Location names.
+   */
+  readonly itemless?: true;
 }
 
 export interface ResourceMap {
@@ -219,6 +224,10 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
     for (const operation of kindCreates) if (!roles.has(operation.operationId)) roles.set(operation.operationId, { resource, role: 'create' });
   }
+  for (const resource of itemlessResources(byPath, pathItem, stateless, roles)) {
+    resources.push(resource);
+    for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
+  }
   resources.sort((a, b) => a.key.localeCompare(b.key));
   const singletons = new Set<string>();
   for (const [template, methods] of byPath) {
@@ -252,6 +261,57 @@ function createsByKind(byPath: ReadonlyMap<string, ReadonlyMap<string, Operation
     if (status === undefined || !(status === 201 || saysCreate(post))) continue;
     const answer = responseSchema(post, status);
     if (answer && typeOf(answer) === 'object' && carriesId(answer, collection, idParam)) found.push(post);
+  }
+  return found;
+}
+
+/**
+ * Collections the document gives no item path: a GET that lists records and a POST that creates one on the same path,
+ * and no path below it (Formbricks' `/organizations/{organizationId}/users`: a list `{ data: [user] }` and a create
+ * answering 201 with the user). Answered statelessly, a record the create answered was never in the list. Kept here as
+ * records whose only ways in are those two: a create by its 201 or its own words, answering an object with an identity
+ * field the list's records share; a search or an action on a collection (a 200 answering no record) is left alone.
+ */
+function itemlessResources(
+  byPath: ReadonlyMap<string, ReadonlyMap<string, Operation>>,
+  pathItem: (template: string) => Readonly<Record<string, unknown>>,
+  stateless: (operation: Operation | undefined) => Operation | undefined,
+  taken: ReadonlyMap<string, unknown>,
+): Resource[] {
+  const found: Resource[] = [];
+  for (const [collectionPath, methods] of byPath) {
+    const name = collectionPath.split('/').pop() ?? '';
+    if (!/^[A-Za-z][\w-]*$/.test(name) || pathItem(collectionPath)['x-mock-collection'] === false) continue;
+    if ([...byPath.keys()].some((other) => other.startsWith(`${collectionPath}/`))) continue;
+    const list = stateless(methods.get('get'));
+    const create = stateless(methods.get('post'));
+    if (!list || !create || taken.has(list.operationId) || taken.has(create.operationId) || saysDelete(create)) continue;
+    const createStatus = successStatus(create, [201, 200]);
+    if (createStatus === undefined || !(createStatus === 201 || saysCreate(create))) continue;
+    const record = responseSchema(create, createStatus);
+    const listed = listShapeOf(responseSchema(list, successStatus(list, [200]) ?? 200));
+    if (!record || typeOf(record) !== 'object' || !listed || typeOf(listed.items) !== 'object') continue;
+    const idField = identityField(record, 'id', name);
+    if (idField === undefined || idField === 'name' || !propertiesOf(listed.items).has(idField)) continue;
+    const fieldSchema = propertiesOf(record).get(idField)!;
+    const idKind = idKindOf(undefined, fieldSchema);
+    found.push({
+      key: collectionPath,
+      name,
+      collectionPath,
+      itemPath: `${collectionPath}/{${idField}}`,
+      idParam: idField,
+      scopeParams: [...collectionPath.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
+      idField,
+      idKind,
+      idIsNumber: ['integer', 'number'].includes(typeOf(fieldSchema) ?? ''),
+      recordSchema: record,
+      roles: { list: list.operationId, create: create.operationId },
+      upsert: false,
+      list: listSpec(list, record, undefined),
+      why: `id field ${idField} (${idKind}), no item path in the document`,
+      itemless: true,
+    });
   }
   return found;
 }

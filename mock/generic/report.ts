@@ -15,6 +15,7 @@ export function describeResources(contract: Contract, map: ResourceMap, proofs?:
     resources: map.resources.map((r) => ({
       collection: r.collectionPath,
       item: r.itemPath,
+      ...(r.itemless ? { itemless: true } : {}),
       name: r.name,
       id: { parameter: r.idParam, ...(r.idField ? { field: r.idField } : {}), kind: r.idKind },
       ...(r.batchKey ? { records: `.${r.batchKey}[]` } : {}),
@@ -38,7 +39,7 @@ export function resourceLines(contract: Contract, map: ResourceMap): string[] {
   const lines = map.resources.map((r) => {
     const roles = Object.entries(r.roles).map(([role]) => role).join(' ');
     const list = r.list ? `, list ${r.list.shape.kind === 'array' ? 'array' : `in .${r.list.shape.itemsKey}`}${Object.keys(r.list.paging).length ? ` paged by ${Object.values(r.list.paging).join('/')}` : ''}` : '';
-    return `  ${r.itemPath}: ${roles}; ${r.why}${r.upsert ? ', PUT creates' : ''}${list}`;
+    return `  ${r.itemless ? r.collectionPath : r.itemPath}: ${roles}; ${r.why}${r.upsert ? ', PUT creates' : ''}${list}`;
   });
   const stateless = contract.operations.length - map.roles.size;
   return [
