@@ -73,8 +73,15 @@ export class CleanupRegistry {
   /** The entries by their normalised delete path: a DELETE seen marks its records gone without a walk of every entry. */
   private readonly byDeleteKey = new Map<string, Entry[]>();
   private seq = 0;
+  /** The keys the run chose for records a PUT makes at its own key (Case.ownPathKey): only those are the run's to delete. */
+  private readonly ownKeys = new Set<string>();
 
   constructor(private readonly runTag: string) {}
+
+  /** A key the run chose for a record a PUT makes (links.ts putCreates): a record there is the run's. */
+  claimKey(key: string): void {
+    this.ownKeys.add(key);
+  }
 
   get live(): number {
     return this.entries.filter((e) => !e.gone).length;
@@ -92,10 +99,15 @@ export class CleanupRegistry {
     if ((record.method === 'PUT' || record.method === 'PATCH') && response.status >= 200 && response.status < 300) {
       for (const entry of this.byDeleteKey.get(normalised(ctx, record.path)) ?? []) entry.rewritten = true;
     }
-    const kind = ctx.links.kinds.get(operation.operationId);
+    const putKind = ctx.links.putKinds.get(operation.operationId);
+    const kind = ctx.links.kinds.get(operation.operationId) ?? putKind;
     const body = response.body.kind === 'json' ? response.body.value : response.body.kind === 'text' ? response.body.lenient : undefined;
-    if (!kind || response.status < 200 || response.status >= 300 || !isObject(body)) return;
-    this.register(ctx, kind, record, body, response.headers);
+    if (!kind || response.status < 200 || response.status >= 300) return;
+    // A PUT that makes a record at its own key (links.ts putCreates) makes it whatever it answers (204, `{result: true}`).
+    // Only at a key the run chose: a PUT a check sent to a made-up key may have written a record the target held before.
+    if (putKind && !this.ownKeys.has(String(record.target.kind === 'operation' ? record.target.pathValues?.[putKind.keyParameter!] : undefined))) return;
+    if (isObject(body)) this.register(ctx, kind, record, body, response.headers);
+    else if (putKind) this.register(ctx, kind, record, {}, response.headers);
   }
 
   private register(ctx: CleanupHost, kind: ResourceKind, record: RecordedExchange, body: JsonObject, headers: Readonly<Record<string, string>>): void {
@@ -104,6 +116,7 @@ export class CleanupRegistry {
       method: record.method,
       status: record.result.response?.status,
       requestBody: record.requestJson,
+      ...(record.target.kind === 'operation' && record.target.pathValues ? { requestPath: record.target.pathValues } : {}),
       responseBody: body,
       responseHeaders: headers,
     };

@@ -309,7 +309,7 @@ export class Case {
     const headers: Record<string, string> = { ...this.headerParameters(operation, input.headers ?? {}), ...(input.headers ?? {}) };
     const built = buildRequest(operation, input, { headers, otherBody: () => this.otherBody(operation), query: () => this.withRequiredQuery(operation, input.query) });
     // A write waits while another check observes the records its path touches (shared-records.ts).
-    const send = (): Promise<HttpResult> => this.send(built.request, { kind: 'operation', operation });
+    const send = (): Promise<HttpResult> => this.send(built.request, { kind: 'operation', operation, ...(input.path ? { pathValues: input.path } : {}) });
     const result = await (SAFE_METHODS.has(operation.method) ? send() : this.ctx.sharedRecords.write(built.path, send, this.observation));
     return toCall(result, built.path, built.request.method, built.body, input.path ?? {}, built.query, isDocumentedRedirect(operation, result));
   }
@@ -418,6 +418,14 @@ export class Case {
       if (!parent.ok) return { ...parent, setup: true };
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
+    // A record a PUT makes on its item path (links.ts putCreates): its key is the run's own, its parents made first.
+    let path: Record<string, ParamValue> | undefined;
+    if (kind.keyParameter !== undefined) {
+      const keyed = await this.keyedPath(kind, depth);
+      if (!keyed.ok) return { ok: false, reason: keyed.reason, setup: true, transport: false };
+      path = keyed.path;
+      if (jsonBodyOf(kind.create) === undefined) return this.madeByPut(kind, path, undefined, options.headers, depth);
+    }
     let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
     if (options.enrich && generated.ok && isObject(generated.body)) {
       // The record's id is the server's to assign, whatever the schema says of it: never sent, so never compared.
@@ -436,6 +444,7 @@ export class Case {
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
+    if (path !== undefined) return this.madeByPut(kind, path, body, options.headers, depth);
     if (!isObject(body)) return { ok: false, reason: `the valid body for ${kind.create.operationId} is not an object, so no record can be tracked`, setup: true, transport: false, noValidInput: true };
     const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
@@ -452,6 +461,53 @@ export class Case {
       };
     }
     return { ok: true, record: { kind, sent: body, body: created, call } };
+  }
+
+  /** The path of a PUT that makes a record at its own key: each parent's value from a record made for it, the key the run's own. */
+  private async keyedPath(kind: ResourceKind, depth: number): Promise<{ ok: true; path: Record<string, ParamValue> } | { ok: false; reason: string }> {
+    const path: Record<string, ParamValue> = {};
+    for (const parameter of kind.create.parameters) {
+      if (parameter.in !== 'path') continue;
+      if (parameter.name === kind.keyParameter) {
+        const key = this.ownPathKey(parameter);
+        if (key === undefined) return { ok: false, reason: `no value valid for ${kind.create.operationId}'s ${parameter.name} that is the run's own` };
+        path[parameter.name] = key;
+        continue;
+      }
+      const producer = this.ctx.links.pathProducers.get(kind.create.operationId)?.get(parameter.name);
+      if (!producer) return { ok: false, reason: `no record names ${kind.create.operationId}'s ${parameter.name}` };
+      const parent = await this.create(producer.kind, { depth: depth + 1 });
+      if (!parent.ok) return { ok: false, reason: parent.reason };
+      const value = evaluateExpression(producer.expression, parent.record.call.source);
+      if (typeof value !== 'string' && typeof value !== 'number') return { ok: false, reason: `the ${producer.kind.create.operationId} answer gives no ${parameter.name}` };
+      path[parameter.name] = String(value);
+    }
+    return { ok: true, path };
+  }
+
+  /**
+   * A value for a path parameter that names a record the run makes (a PUT's own key): a valid value with the run's tag
+   * in the first form the parameter's schema takes, or an integer high in its range (own-keys.ts); a made-up word
+   * alone could be a record the target already holds, which the PUT would overwrite.
+   */
+  ownPathKey(parameter: ParameterSpec): ParamValue | undefined {
+    const valid = (value: unknown): boolean => this.ctx.compiled.validate(parameter.schema, value, 'request').length === 0;
+    const tag = this.generator.nextTag().replace(/[^A-Za-z0-9]/g, '');
+    const base = this.ctx.requests.validParameterValue(parameter, this.generator);
+    const word = typeof base === 'string' ? base : 'pk';
+    const key = typeof base === 'number' && Number.isInteger(base) ? ownIntegerKeys(mergeAllOf(schema(parameter.schema)), tag).find(valid) : [`${word}-${tag}`, `${word}_${tag}`, `${word}${tag}`, tag, `pk${tag}`].find(valid);
+    if (key !== undefined) this.ctx.cleanup.claimKey(String(key));
+    return key;
+  }
+
+  /** Sends a PUT that makes a record at its own key: any 2xx makes it, whatever its body (Qdrant answers `{result: true}`). */
+  private async madeByPut(kind: ResourceKind, path: Record<string, ParamValue>, body: unknown, headers: Readonly<Record<string, string>> | undefined, depth: number): Promise<CreateOutcome> {
+    const call = await this.call(kind.create, { path, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
+    if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
+    if (call.status === undefined || call.status < 200 || call.status >= 300) {
+      return { ok: false, reason: `${kind.create.operationId} answered ${call.status} to a valid request at a key of the run's own, not ${kind.createdStatus}`, setup: depth > 0, transport: false, ...(call.status !== undefined ? { status: call.status } : {}) };
+    }
+    return { ok: true, record: { kind, sent: isObject(body) ? body : {}, body: isObject(call.json) ? call.json : {}, call } };
   }
 
   /**

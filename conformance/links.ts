@@ -39,6 +39,11 @@ export interface ResourceKind {
   readonly list?: Operation;
   /** True when the document has no links here and the runner inferred them from the paths (inferLinks). */
   readonly inferred?: boolean;
+  /**
+   * For a record made by a PUT on its item path (Qdrant's `PUT /collections/{collection_name}`): the path parameter
+   * whose value names it, chosen by the run (putCreates).
+   */
+  readonly keyParameter?: string;
 }
 
 export interface Producer {
@@ -57,6 +62,12 @@ export interface LinkModel {
    * name their item `{id}`.
    */
   readonly pathProducers: ReadonlyMap<string, ReadonlyMap<string, Producer>>;
+  /**
+   * Kinds made by a PUT on their item path, by that PUT's operationId (putCreates): only the parents of nested paths
+   * and what the clean-up deletes, not subjects of the record checks, whose create body and read answer such APIs
+   * shape apart (Qdrant's collection config sent, its status and counts read).
+   */
+  readonly putKinds: ReadonlyMap<string, ResourceKind>;
 }
 
 /**
@@ -134,9 +145,52 @@ export function buildLinkModel(contract: Contract): LinkModel {
       }
     }
   }
-  const model = { kinds, producers, pathProducers };
+  const putKinds = putCreates(contract, kinds);
+  const model = { kinds, producers, pathProducers, putKinds };
   addParentProducers(contract, model, pathProducers);
   return model;
+}
+
+/**
+ * Records made by a PUT on their own item path, the key chosen by the client (Qdrant's `PUT /collections/{name}`,
+ * an S3 bucket): where no POST makes the collection's records and the PUT says it creates, by a 201 (RFC 9110
+ * §9.3.4: "If the target resource does not have a current representation and the PUT successfully creates one, the
+ * origin server MUST inform the user agent by sending a 201") or by its words (`create_collection`, "Create
+ * collection", "Create or update"). Without such a kind, every operation below the item (`/collections/{name}/points`)
+ * was sent a made-up name, refused 404 by a correct server, and judged on nothing.
+ */
+function putCreates(contract: Contract, kinds: ReadonlyMap<string, ResourceKind>): Map<string, ResourceKind> {
+  const out = new Map<string, ResourceKind>();
+  const posted = new Set([...kinds.values()].map((kind) => kind.create.pathTemplate));
+  for (const put of contract.operations) {
+    if (put.method !== 'put') continue;
+    const key = /\{([^{}/]+)\}$/.exec(put.pathTemplate)?.[1];
+    const collection = put.pathTemplate.slice(0, put.pathTemplate.lastIndexOf('/')) || '/';
+    if (key === undefined || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
+    const item = (method: string): LinkTarget | undefined => {
+      const operation = contract.operations.find((op) => op.method === method && op.pathTemplate === put.pathTemplate);
+      return operation ? { link: { name: `inferred ${method.toUpperCase()} ${put.pathTemplate}`, operationId: operation.operationId, parameters: { [`path.${key}`]: `$request.path.${key}` } }, operation } : undefined;
+    };
+    const read = item('get');
+    const remove = item('delete');
+    const links = [read, remove].filter((target): target is LinkTarget => target !== undefined);
+    out.set(put.operationId, {
+      create: put,
+      createdStatus: put.responses.has('201') ? '201' : (['200', '204'].find((status) => put.responses.has(status)) ?? '201'),
+      links,
+      reads: read ? [read] : [],
+      listReads: [],
+      ...(remove ? { remove } : {}),
+      inferred: true,
+      keyParameter: key,
+    });
+  }
+  return out;
+}
+
+/** Whether a PUT's own words say it creates: `create_collection`, `createOrUpdateIndex`, "Create collection", "Creates or updates …". */
+function saysCreate(operation: Operation): boolean {
+  return /^(create|upsert)/i.test(operation.operationId) || /^\s*(creates?|upserts?)\b/i.test(operation.summary ?? '');
 }
 
 /**
@@ -145,8 +199,10 @@ export function buildLinkModel(contract: Contract): LinkModel {
  * `/Accounts/{Sid}.json`): the run creates one and names it, where it used to invent an id a correct server refuses
  * with 404. Matched by shape, since the parent's item path often names its id otherwise.
  */
-function addParentProducers(contract: Contract, model: LinkModel, pathProducers: Map<string, Map<string, Producer>>): void {
+function addParentProducers(contract: Contract, model: Pick<LinkModel, 'kinds' | 'putKinds' | 'pathProducers' | 'producers'>, pathProducers: Map<string, Map<string, Producer>>): void {
   const items: { shape: string; producer: Producer }[] = [];
+  // A record a PUT makes is named by the value the run chose for its item path (putCreates).
+  for (const kind of model.putKinds.values()) items.push({ shape: shapeOf(kind.create.pathTemplate), producer: { kind, expression: `$request.path.${kind.keyParameter!}` } });
   for (const kind of model.kinds.values()) {
     for (const target of kind.reads) {
       const idName = /\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(target.operation.pathTemplate)?.[1];

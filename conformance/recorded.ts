@@ -7,7 +7,8 @@ import type { Operation } from '../src/contract/index.js';
 import type { HttpRequest, HttpResult } from './http.js';
 
 export type ExchangeTarget =
-  | { readonly kind: 'operation'; readonly operation: Operation }
+  /** `pathValues`: the path parameters as the call gave them, for a link that reads `$request.path` (cleanup.ts). */
+  | { readonly kind: 'operation'; readonly operation: Operation; readonly pathValues?: Readonly<Record<string, unknown>> }
   /**
    * A request no operation answers: a path the document lacks, a method a path lacks, or one a server's HTTP layer
    * cannot parse (a malformed request line or chunk), which no document describes an answer for but its errors'.

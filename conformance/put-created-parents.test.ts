@@ -1,0 +1,69 @@
+/**
+ * Records a PUT makes at a key the client chooses (Qdrant's `PUT /collections/{collection_name}` "Create collection",
+ * answering `{result: true}`; an S3 bucket), with no POST that makes them. The runner knew only POST creates, so every
+ * operation below such a record (`/collections/{name}/points/search`) was sent a made-up name, refused 404 by a correct
+ * server, and skipped: nothing under the collection was ever judged (Qdrant, unseen before: 572 skipped). Now the run
+ * makes the parent with a PUT at a key of its own (its run tag in it), sends the nested operation there, and deletes the
+ * parent at the end; a PUT to a key the run did not choose is never taken for its own record, so never deleted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import type { RunReport } from './model.js';
+import { runConformance } from './runner.js';
+
+const json = (schema: unknown): unknown => ({ 'application/json': { schema } });
+const FLAG = { type: 'object', required: ['result'], properties: { result: { type: 'boolean' }, time: { type: 'number' } } };
+const ERROR = { type: 'object', required: ['status'], properties: { status: { type: 'object', properties: { error: { type: 'string' } } } } };
+const NAME = { name: 'collection_name', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } };
+const COLLECTION = { type: 'object', required: ['vectors'], properties: { vectors: { type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1, maximum: 4096 } } } } };
+const DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'Vector collections', version: '1.0.0' },
+  paths: {
+    '/collections/{collection_name}': {
+      parameters: [NAME],
+      put: { operationId: 'create_collection', summary: 'Create collection', requestBody: { required: true, content: json(COLLECTION) }, responses: { '200': { description: 'made', content: json(FLAG) } } },
+      get: { operationId: 'get_collection', responses: { '200': { description: 'its info', content: json({ type: 'object', required: ['result'], properties: { result: { type: 'object' } } }) }, '404': { description: 'none', content: json(ERROR) } } },
+      delete: { operationId: 'delete_collection', responses: { '200': { description: 'gone', content: json(FLAG) }, '404': { description: 'none', content: json(ERROR) } } },
+    },
+    '/collections/{collection_name}/points/search': {
+      parameters: [NAME],
+      post: {
+        operationId: 'search_points',
+        requestBody: { required: true, content: json({ type: 'object', required: ['limit'], properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } }) },
+        responses: { '200': { description: 'found', content: json({ type: 'object', required: ['result'], properties: { result: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, score: { type: 'number' } } } } } }) }, '404': { description: 'no such collection', content: json(ERROR) } },
+      },
+    },
+  },
+};
+
+describe('records a PUT makes at a key the client chooses, as the parents of nested operations', () => {
+  let served: DocumentMock;
+  let report: RunReport;
+  beforeAll(async () => {
+    served = await startDocumentMock(DOCUMENT);
+    report = await runConformance({ baseUrl: served.mock.url, specPath: served.file, seed: 3 });
+  }, 120_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('sends the nested operation under a collection the run made, and finds nothing', () => {
+    expect(report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.checkId} ${r.operationId ?? ''}: ${r.reason ?? ''}`)).toEqual([]);
+    const accepted = report.results.filter((r) => r.checkId === 'accepts-valid-bodies' && r.operationId === 'search_points');
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.filter((r) => r.verdict === 'skipped').map((r) => r.reason)).toEqual([]);
+    const searches = report.results.filter((r) => r.operationId === 'search_points').flatMap((r) => r.evidence).filter((x) => x.request.method === 'POST' && x.response?.status === 200);
+    expect(searches.length).toBeGreaterThan(0);
+    // At a key of the run's own: the run tag is in it.
+    expect(searches.every((x) => /\/collections\/[^/]*pk[a-z0-9]+[^/]*\/points\/search$/.test(new URL(x.request.url).pathname))).toBe(true);
+  });
+
+  it('deletes every collection it made, and leaves none behind', async () => {
+    expect(report.cleanup.deleted).toBeGreaterThan(0);
+    expect(report.cleanup.leftBehind).toEqual([]);
+    const state = await served.client.send('GET', '/__mock/state');
+    const held = JSON.stringify(state.body);
+    expect(held).not.toMatch(/pk[a-z0-9]{6,}/);
+  });
+});
