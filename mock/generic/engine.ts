@@ -412,10 +412,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         };
       }
       case 'create':
-      case 'createOrUpdate':
+      case 'createOrUpdate': {
+        // A create under another record's path (`POST /project/{projectId}/environment` for `/environment/{environmentId}`):
+        // that record must exist, as it must for any operation under its item path (exampleHandler).
+        const owner = operation.pathTemplate === resource.collectionPath ? undefined : ownerOf(operation, resources.resources);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
+          const absent = owner ? ownerMissing(owner, store, input) : undefined;
+          if (absent) return absent;
           const scope = scopeOf(resource, input);
           const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
@@ -485,6 +490,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const location = created.length === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, created[0]!) } : undefined;
           return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records, keys);
         });
+      }
       case 'read':
         return (input) => held(resource, input, (_store, _scope, id, record) => ok(successStatus(operation, [200]), record, undefined, undefined, id));
       case 'replace':
@@ -586,18 +592,22 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (kept.size > MAX_SINGLETONS) kept.delete(kept.keys().next().value!);
   };
 
+  /** The 404 of the record an operation's path extends (ownerOf), where no record has its id; undefined when it exists. */
+  const ownerMissing = (owner: NonNullable<ReturnType<typeof ownerOf>>, store: GenericStore, input: OperationInput): HandlerResult | undefined => {
+    // By position: the operation may call the owner's id otherwise (`{paymentInstrumentId}` under `/paymentInstruments/{id}`).
+    const values = owner.params.map((name) => pathValue(input, name));
+    const id = values[values.length - 1] ?? '';
+    return store.get(owner.resource.key, values.slice(0, -1).join('/'), id) ? undefined : notFound(owner.resource, `${singularOf(owner.resource.name)} ${id}`);
+  };
+
   /** An operation's example answer, with what its client sent echoed where the answer declares it. */
   const exampleHandler = (operation: Operation): BoundHandler => {
     let answer: HandlerResult | undefined;
     const owner = ownerOf(operation, resources.resources);
     const named = owner ? undefined : namedResourceOf(operation, resources.resources);
     return (input) => {
-      if (owner) {
-        // By position: the operation may call the owner's id otherwise (`{paymentInstrumentId}` under `/paymentInstruments/{id}`).
-        const values = owner.params.map((name) => pathValue(input, name));
-        const id = values[values.length - 1] ?? '';
-        if (!registry.get(input.session).get(owner.resource.key, values.slice(0, -1).join('/'), id)) return notFound(owner.resource, `${singularOf(owner.resource.name)} ${id}`);
-      }
+      const absent = owner ? ownerMissing(owner, registry.get(input.session), input) : undefined;
+      if (absent) return absent;
       if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
       if (answer) return withEchoAnswer(operation, answer, input.body);
       // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect.

@@ -168,13 +168,13 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     const replace = stateless(itemMethods.get('put'));
     const patch = stateless(itemMethods.get('patch'));
     const remove = stateless(itemMethods.get('delete'));
-    const kindCreates = suffix === '' ? createsByKind(byPath, collectionPath, name, idParam, stateless) : [];
+    const found = recordSchemaOf(name, idParam, read, create, replace, list);
+    const kindCreates = suffix === '' ? createsByKind(byPath, collectionPath, name, idParam, found.schema, stateless) : [];
     // A resource someone can read back: an item GET, and a way to make records (or a list that shows them). Without an
     // item GET, a write on the item (PATCH, PUT or DELETE: Adyen's `PATCH /scaDevices/{deviceId}`) beside a create or
     // a list on its collection is a resource too: its ids are the ones those made, and any other id is the 404.
     if (read ? !(create || replace || list || kindCreates.length > 0) : !((replace || patch || remove) && (create || list || kindCreates.length > 0))) continue;
 
-    const found = recordSchemaOf(name, idParam, read, create, replace, list);
     // An item with no PATCH is updated by its POST (Xero's `updateItem`) when that POST is sent the record or its
     // envelope, and its words do not say it deletes (Xero's `deleteBankTransfer` is sent `{ Status: DELETED }`).
     const itemPost = stateless(itemMethods.get('post'));
@@ -224,6 +224,13 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
     for (const operation of kindCreates) if (!roles.has(operation.operationId)) roles.set(operation.operationId, { resource, role: 'create' });
   }
+  for (const [index, resource] of resources.entries()) {
+    const elsewhere = createsUnderOthers(byPath, resource, stateless, roles);
+    if (elsewhere.length === 0) continue;
+    for (const operation of elsewhere) roles.set(operation.operationId, { resource, role: 'create' });
+    resources[index] = { ...resource, why: `${resource.why}, created by ${elsewhere.map((o) => `POST ${o.pathTemplate}`).join(', ')}` };
+    for (const entry of roles.values()) if (entry.resource === resource) entry.resource = resources[index]!;
+  }
   for (const resource of itemlessResources(byPath, pathItem, stateless, roles)) {
     resources.push(resource);
     for (const [role, operationId] of Object.entries(resource.roles) as [Role, string][]) roles.set(operationId, { resource, role });
@@ -249,18 +256,54 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
  * was a 404 at the item path. Not a child that is a collection itself (`/applications/archived/{id}`), nor one whose
  * words say it deletes, nor an action whose answer names no record (`POST /applications/search`).
  */
-function createsByKind(byPath: ReadonlyMap<string, ReadonlyMap<string, Operation>>, collectionPath: string, collection: string, idParam: string, stateless: (operation: Operation | undefined) => Operation | undefined): Operation[] {
+function createsByKind(byPath: ReadonlyMap<string, ReadonlyMap<string, Operation>>, collectionPath: string, collection: string, idParam: string, record: Schema | undefined, stateless: (operation: Operation | undefined) => Operation | undefined): Operation[] {
   const found: Operation[] = [];
   const prefix = collectionPath === '/' ? '/' : `${collectionPath}/`;
   for (const [template, methods] of byPath) {
     if (!template.startsWith(prefix) || !/^[^/{}]+$/.test(template.slice(prefix.length))) continue;
     if ([...byPath.keys()].some((other) => other.startsWith(`${template}/`))) continue;
     const post = stateless(methods.get('post'));
-    if (!post || saysDelete(post)) continue;
-    const status = successStatus(post, [201, 200]);
-    if (status === undefined || !(status === 201 || saysCreate(post))) continue;
-    const answer = responseSchema(post, status);
-    if (answer && typeOf(answer) === 'object' && carriesId(answer, collection, idParam)) found.push(post);
+    if (post && answersCreated(post, collection, idParam, record)) found.push(post);
+  }
+  return found;
+}
+
+/**
+ * Whether a POST creates a record: by its 201 Created or its own words, answering an object with an identity field,
+ * and nothing the record does not have (the record itself, or a part of it: Coolify's `{ uuid }`). An answer with
+ * members of its own is another thing (OpenAI's `POST /threads/runs` answers a run, not the thread).
+ */
+function answersCreated(post: Operation, collection: string, idParam: string, record: Schema | undefined): boolean {
+  if (saysDelete(post)) return false;
+  const status = successStatus(post, [201, 200]);
+  if (status === undefined || !(status === 201 || saysCreate(post))) return false;
+  const answer = responseSchema(post, status);
+  if (answer === undefined || typeOf(answer) !== 'object' || !carriesId(answer, collection, idParam)) return false;
+  if (record === undefined || answer === record) return true;
+  const members = propertiesOf(record);
+  return [...propertiesOf(answer).keys()].every((name) => members.has(name));
+}
+
+/**
+ * The POSTs that create a top-level resource's records under another record's path, named by the resource's word
+ * (Qovery's `POST /project/{projectId}/environment`, 201 with the Environment read at `GET /environment/{environmentId}`,
+ * which has no create of its own): a create of that resource, its records read at their own item path. Kept
+ * statelessly, the id each answered was a 404 at that path, and no environment ever existed. Not a path that is a
+ * collection itself (`/project/{projectId}/environment/{id}`), and only where the answer carries the record's
+ * identity field.
+ */
+function createsUnderOthers(byPath: ReadonlyMap<string, ReadonlyMap<string, Operation>>, resource: Resource, stateless: (operation: Operation | undefined) => Operation | undefined, taken: ReadonlyMap<string, unknown>): Operation[] {
+  if (resource.scopeParams.length > 0 || resource.suffix !== undefined || resource.itemless) return [];
+  const found: Operation[] = [];
+  for (const [template, methods] of byPath) {
+    const segments = template.split('/');
+    const last = segments[segments.length - 1] ?? '';
+    if (!template.includes('{') || last.includes('{') || singularOf(last).toLowerCase() !== singularOf(resource.name).toLowerCase()) continue;
+    if ([...byPath.keys()].some((other) => other.startsWith(`${template}/{`))) continue;
+    const post = stateless(methods.get('post'));
+    if (!post || taken.has(post.operationId) || !answersCreated(post, resource.name, resource.idParam, resource.recordSchema)) continue;
+    const answer = responseSchema(post, successStatus(post, [201, 200])!)!;
+    if (resource.idField === undefined || propertiesOf(answer).has(resource.idField)) found.push(post);
   }
   return found;
 }
