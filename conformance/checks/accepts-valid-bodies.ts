@@ -118,8 +118,8 @@ async function caseVariantCreate(c: Case, kind: ResourceKind): Promise<void> {
   ]);
 }
 
-/** Words a document uses to say a uniqueness rule ignores case. */
-const CASE_INSENSITIVE = /case[- ]?insensitiv|ignor\w* (letter )?case|regardless of case|without regard to case/i;
+/** Words a document uses to say a uniqueness rule ignores case (the name-taken workflow reads them too). */
+export const CASE_INSENSITIVE = /case[- ]?insensitiv|ignor\w* (letter )?case|regardless of case|without regard to case/i;
 
 /** The words of a create that may state its uniqueness rule: its descriptions and its error catalogue's. */
 function documentText(contract: Contract, kind: ResourceKind): string {

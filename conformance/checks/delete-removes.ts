@@ -1,9 +1,14 @@
-import { answered } from '../requests/call.js';
+import type { Operation } from '../../src/contract/index.js';
+import type { Case, CreatedRecord } from '../context.js';
+import { isObject } from '../generate.js';
+import { answered, type Call } from '../requests/call.js';
+import type { ParamValue } from '../requests/values.js';
 import { evaluateExpression, identityField, namesCollection, pathProducer } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
-import { findItem, idOf, readSucceeded } from './support.js';
+import { pageItems } from './list-contains-created.js';
+import { findItem, idOf, readSucceeded, totalCount } from './support.js';
 
 /**
  * Delete a created record through the DELETE its 201 links to, after
@@ -80,7 +85,53 @@ export const deleteRemoves: CheckDefinition = {
           findings.push({ pointer: '/body', keyword: 'gone', message: `${target.link.name} (${target.operation.operationId}) still lists the deleted record ${String(idOf(record))}`, actual: idOf(record) });
         }
       }
+      // The collection the record was created in no longer lists it, where no filtered read above looked: its first
+      // page and, by X-Total-Count, its last (where a new record is listed, oldest or newest first). A record on
+      // neither page is not searched for further.
+      const list = kind.list;
+      if (list && ctx.isSelected(list) && !kind.listReads.some((t) => t.operation === list) && !list.parameters.some((p) => p.in === 'query' && p.required === true)) {
+        findings.push(...(await stillListed(c, list, record)));
+      }
+      // A write to the deleted record finds nothing to write either: the replace its 201 links to answers the
+      // document's 404, not a 2xx that brings the record back (a soft delete a write clears). Only where the replace
+      // documents a 404 and no 201 (a PUT that may create at the URL).
+      const replace = kind.replace;
+      if (replace && ctx.isSelected(replace.operation) && replace.operation.responses.has('404') && !replace.operation.responses.has('201')) {
+        const bindings = Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name)));
+        const body = replace.operation.requestBody ? c.generator.validBodyOrReason(replace.operation, bindings) : undefined;
+        if (body === undefined || body.ok) {
+          const write = await c.follow(replace, record, body?.ok ? { body: isObject(body.body) ? { ...body.body, ...bindings } : body.body } : {});
+          if (write.problem) findings.push({ pointer: '/status', keyword: 'link', message: `${replace.operation.operationId} after the delete: ${write.problem}` });
+          else if (write.status !== undefined && write.status >= 200 && write.status < 300) {
+            findings.push({ pointer: '/status', keyword: 'gone', message: `${replace.operation.operationId} of the deleted record answered ${write.status}, not 404: a write brought back a record the delete removed`, expected: 404, actual: write.status });
+          }
+        }
+      }
       c.conclude(findings);
     }
   },
 };
+
+/** The deleted record on the first or (by X-Total-Count) the last page of its collection: a finding, else none. */
+async function stillListed(c: Case, list: Operation, record: CreatedRecord): Promise<Finding[]> {
+  const field = identityField(record.kind);
+  const id = idOf(record);
+  if (field === undefined || id === undefined) return [];
+  const max = Number(list.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum ?? 100);
+  const limit: Record<string, ParamValue> = list.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: max } : {};
+  const lastSegment = list.pathTemplate.split('/').pop() ?? '';
+  const first = await c.call(list, { query: limit });
+  if (first.problem || !readSucceeded(list, first.status)) return [];
+  const listed = (call: Call, query: Record<string, ParamValue>): Finding[] =>
+    findItem(pageItems(call.json, lastSegment) ?? [], field, id)
+      ? [{ pointer: '/body', keyword: 'gone', message: `${list.operationId}${Object.keys(query).length ? `?${Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&')}` : ''} still lists the deleted record ${String(id)}`, actual: id }]
+      : [];
+  const onFirst = listed(first, limit);
+  if (onFirst.length > 0) return onFirst;
+  const total = totalCount(first);
+  const items = pageItems(first.json, lastSegment) ?? [];
+  if (total === undefined || total <= items.length || !list.parameters.some((p) => p.in === 'query' && p.name === 'offset')) return [];
+  const query: Record<string, ParamValue> = { ...limit, offset: Math.max(0, total - max) };
+  const last = await c.call(list, { query });
+  return last.problem || !readSucceeded(list, last.status) ? [] : listed(last, query);
+}

@@ -130,7 +130,7 @@ const ENVELOPE_MEMBERS = ['data', 'items', 'results', 'records', 'content', 'ent
  * as the path's last segment (Xero's `GET /BankTransfers` → `{"BankTransfers": [...], "Warnings": [...]}`), one named
  * as lists usually are (in any case), its only array member, or its only array of objects. Undefined when there is none.
  */
-function pageItems(body: unknown, lastSegment: string): unknown[] | undefined {
+export function pageItems(body: unknown, lastSegment: string): unknown[] | undefined {
   if (Array.isArray(body)) return body;
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;

@@ -10,7 +10,7 @@ import { stringifyJson } from '../json.js';
 import { bodyProblems } from './valid-variants.js';
 import type { Operation } from '../../src/contract/index.js';
 import { answered, type CallInput } from '../requests/call.js';
-import type { RunContext } from '../context.js';
+import type { Case, RunContext } from '../context.js';
 import type { CheckResult } from '../model.js';
 import { judgeRejection, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs, type Snapshot } from './support.js';
 
@@ -26,6 +26,8 @@ export interface Provocation {
   readonly request: (inputs: PreparedInputs) => CallInput;
   /** Inputs to take the "nothing changed" snapshot with (default: the valid inputs), e.g. narrowed to the unknown reference sent. */
   readonly snapshotInputs?: (inputs: PreparedInputs) => PreparedInputs;
+  /** What the provocation needs made first (a record made and deleted, to name): a reason to skip the case, or undefined. */
+  readonly setup?: (c: Case) => Promise<string | undefined>;
 }
 
 /** Sends one provocation and reports one case: the documented status, and nothing changed. */
@@ -34,6 +36,8 @@ export async function provokeStatus(ctx: RunContext, p: Provocation): Promise<vo
   const c = ctx.newCase(p.checkId, `${where} ${p.description}`, p.operation.operationId);
   c.mutation = p.mutation;
   if (!writesAllowed(ctx, p.operation)) return c.skip('--read-only: the operation writes');
+  const unready = await p.setup?.(c);
+  if (unready !== undefined) return c.skip(unready);
   const prepared = await prepareInputs(c, p.operation);
   if (!prepared.ok) return prepared.fail(c);
   const inputs = prepared.inputs;

@@ -1,4 +1,4 @@
-import type { Operation } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/index.js';
 import { compareFields, sentFieldsReflected } from '../compare.js';
 import type { Case } from '../context.js';
 import { answered, type Call } from '../requests/call.js';
@@ -96,7 +96,43 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
     for (const target of reads) findings.push(...(await readBack(c, record, target, expected)));
     if (findings.length > 0) return c.fail(labelled(findings, index)[0]!.message, labelled(findings, index));
   }
+  // Where the replace says in words that a body without a field removes it, a third replacement leaves out the
+  // fields the second set: the answer and every read then hold none of them (a replace that merges keeps them).
+  const required = new Set(schema(jsonBodyOf(replace.operation)?.schema)?.required ?? []);
+  const dropped = droppedWhenOmitted(c.ctx.contract, replace.operation).filter((name) => bodies[1]?.[name] !== undefined && !(name in bindings) && !required.has(name));
+  if (dropped.length === 0) return c.pass();
+  const without = Object.fromEntries(Object.entries(bodies[0]!).filter(([name]) => !dropped.includes(name)));
+  const call = await c.follow(replace, record, { body: without });
+  const refused = judgeWrite(c, call, 2);
+  if (refused === 'stop') return;
+  if (refused === 'skip') return c.pass();
+  const findings: Finding[] = [...keptFields(call.json, dropped, '/body', `${replace.operation.operationId}'s answer`)];
+  for (const target of reads) {
+    const read = await c.follow(target, record);
+    if (readSucceeded(target.operation, read.status)) findings.push(...keptFields(read.json, dropped, '/body', `${target.link.name} (${target.operation.operationId})`));
+  }
+  if (findings.length > 0) return c.fail(labelled(findings, 2)[0]!.message, labelled(findings, 2));
   c.pass();
+}
+
+/**
+ * The fields a replace's description says a body without them removes (`a body without \`description\` removes
+ * it`): the document's own word that the replace does not keep them.
+ */
+function droppedWhenOmitted(contract: Contract, operation: Operation): string[] {
+  const raw: unknown = contract.document.paths?.[operation.pathTemplate]?.[operation.method];
+  const text = `${isObject(raw) ? String(raw['description'] ?? '') : ''} ${operation.summary}`;
+  const names = new Set<string>();
+  for (const match of text.matchAll(/\b(?:without|omit(?:s|ting)?|leav(?:es|ing) out)\s+`?([A-Za-z_][\w-]*)`?(?:\s+field)?\s+(?:removes|clears|deletes|drops|unsets|erases)\b/gi)) names.add(match[1]!);
+  return [...names];
+}
+
+/** A finding for each of `fields` an answer still holds (null counts as removed). */
+function keptFields(json: unknown, fields: readonly string[], at: string, where: string): Finding[] {
+  if (!isObject(json)) return [];
+  return fields
+    .filter((name) => json[name] !== undefined && json[name] !== null)
+    .map((name) => ({ pointer: `${at}/${name}`, keyword: 'removed', message: `${where} still holds ${name} after a replacement without it, which the document says removes it`, expected: 'absent', actual: json[name] }));
 }
 
 async function replaceByPath(c: Case, put: Operation, get: Operation): Promise<void> {
@@ -171,6 +207,6 @@ function declaresFields(s: ReturnType<typeof schema> | undefined): boolean {
 }
 
 function labelled(findings: readonly Finding[], index: number): Finding[] {
-  const which = index === 0 ? 'the replacement' : 'the replacement with every optional field and real-user data';
+  const which = index === 0 ? 'the replacement' : index === 1 ? 'the replacement with every optional field and real-user data' : 'the replacement without the fields the document says it removes';
   return findings.map((f) => ({ ...f, message: `${which}: ${f.message}` }));
 }

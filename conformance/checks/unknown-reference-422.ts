@@ -1,4 +1,8 @@
 import { ABSENT_ID, isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
+import type { Case } from '../context.js';
+import { evaluateExpression, type Producer } from '../links.js';
+import { answered } from '../requests/call.js';
+import { goneBySunset } from './sunset-410.js';
 import type { CheckDefinition } from './types.js';
 import { documenting, provokeStatus, validCall } from './provoke.js';
 
@@ -8,11 +12,14 @@ import { documenting, provokeStatus, validCall } from './provoke.js';
  * §15.5.21) and creates nothing. Which body fields name records comes from
  * the document's links: a field named like a parameter a create operation's
  * 201 links bind (`categoryId` ← createCategory) holds that record's id.
+ * Each such field is tried twice: with an id never used, and with the id of
+ * a record the run created and deleted (a soft delete, or a reference checked
+ * against a cache, takes the second).
  */
 export const unknownReference422: CheckDefinition = {
   id: 'unknown-reference-422',
   family: 'negative',
-  description: `A body naming a record that does not exist (id ${ABSENT_ID}) gets the documented 422 and changes nothing.`,
+  description: `A body naming a record that does not exist (id ${ABSENT_ID}, or one the run created and deleted) gets the documented 422 and changes nothing.`,
   explain: {
     why: 'A well-formed body that names a record that does not exist is a semantic error (422, RFC 9110 section 15.5.21), not a malformed request (400) and not a missing target (404): clients show a different message for each.',
     conformant: '`POST /pets` with a `categoryId` no category has answers 422 with the Error shape, and no pet is created.',
@@ -39,7 +46,47 @@ export const unknownReference422: CheckDefinition = {
           // Counted among the records under the unknown reference: a server that stores the body anyway adds one there.
           snapshotInputs: (inputs) => ({ ...inputs, bindings: { ...inputs.bindings, [name]: ABSENT_ID } }),
         });
+        // A record that existed and was deleted is no record either: a server that deletes softly, or checks
+        // references against a cache, takes its id where it refuses one never used.
+        const producer = ctx.links.producers.get(name)!;
+        if (ctx.aborted || !producer.kind.remove || !ctx.isSelected(producer.kind.remove.operation)) continue;
+        let deleted: unknown;
+        await provokeStatus(ctx, {
+          checkId: 'unknown-reference-422',
+          operation,
+          description: `with /${name} naming a record the run deleted`,
+          mutation: { kind: 'unknown-reference', pointer: `/body/${name}`, description: `/${name} set to the id of a ${producer.kind.create.operationId} record the run created and deleted` },
+          status: 422,
+          setup: async (c) => {
+            const made = await deletedRecord(c, producer);
+            if (typeof made === 'string') return made;
+            deleted = made.id;
+            return undefined;
+          },
+          request: (inputs) => ({ ...validCall(inputs), body: isObject(inputs.body) ? { ...inputs.body, [name]: deleted } : inputs.body }),
+          snapshotInputs: (inputs) => ({ ...inputs, bindings: { ...inputs.bindings, [name]: deleted } }),
+        });
       }
     }
   },
 };
+
+/**
+ * A record of the producer's kind, created and deleted through the DELETE its 201 links to, and its id as the
+ * producer's expression reads it; or why there is none. The delete must succeed and every read link then answer
+ * 404: a record still readable is delete-removes' finding, and may still be named.
+ */
+async function deletedRecord(c: Case, producer: Producer): Promise<{ id: unknown } | string> {
+  const { kind, expression } = producer;
+  const outcome = await c.create(kind, { setup: true });
+  if (!outcome.ok) return `a ${kind.create.operationId} record to delete could not be made: ${outcome.reason}`;
+  const id = evaluateExpression(expression, outcome.record.call.source);
+  if (id === undefined || id === null || typeof id === 'object') return `the ${kind.create.operationId} record's id could not be read (${expression})`;
+  const removed = await c.follow(kind.remove!, outcome.record);
+  if (removed.problem || removed.status === undefined || removed.status < 200 || removed.status >= 300) return `deleting the ${kind.create.operationId} record ${answered(removed)}, so it cannot be named as deleted`;
+  for (const read of kind.reads) {
+    const after = await c.follow(read, outcome.record);
+    if (after.status !== 404 && !goneBySunset(read.operation, after.status)) return `${read.operation.operationId} of the deleted record ${answered(after)}, not 404 (delete-removes judges it), so it is not surely gone`;
+  }
+  return { id };
+}

@@ -6,7 +6,7 @@
  * document lacks is skipped, not failed: the rules belong to this contract,
  * the runner to any document.
  */
-import type { Operation } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/index.js';
 import { stringifyJson } from '../json.js';
 import { totalCount } from '../checks/support.js';
 import { sameValue } from '../compare.js';
@@ -32,6 +32,8 @@ export type Value =
   /** The X-Total-Count of a saved answer. */
   | { readonly $count: string }
   | { readonly $add: readonly Value[] }
+  /** A text with every letter in the other case (`Rex` -> `rEX`). */
+  | { readonly $otherCase: Value }
   | readonly Value[]
   | { readonly [key: string]: Value };
 
@@ -95,6 +97,12 @@ export interface Step {
    * and a correct server passes either way.
    */
   readonly atOnce?: { readonly times: number; readonly atMost: number; readonly othersAnswer: number };
+  /**
+   * Sent only where the document says what the step relies on in words (the operation's description, its
+   * responses' and the error catalogue's descriptions for the expected status match): a rule the contract leaves to
+   * each document (names unique whatever their case) is judged only where the document states it.
+   */
+  readonly documented?: RegExp;
 }
 
 export interface Scenario {
@@ -123,6 +131,10 @@ function resolve(value: Value | undefined, saved: ReadonlyMap<string, unknown>):
     return resolvePointer(saved.get(name), pointer ?? '');
   }
   if (isCount(value)) return saved.get(`${value.$count}#count`);
+  if (isOtherCase(value)) {
+    const text = resolve(value.$otherCase, saved);
+    return typeof text === 'string' ? [...text].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('') : undefined;
+  }
   if (isAdd(value)) {
     const parts = value.$add.map((v) => resolve(v, saved));
     return parts.every((p) => typeof p === 'number') ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
@@ -140,6 +152,7 @@ export async function runScenario(c: Case, scenario: Scenario): Promise<void> {
     if (ctx.aborted) return c.skip('interrupted');
     const operation = ctx.contract.operationsById.get(step.operationId)!;
     const label = `step ${index + 1} (${step.operationId}: ${step.note})`;
+    if (step.documented && !step.documented.test(documentWords(ctx.contract, operation, step.expect.status))) continue;
     const path: Record<string, ParamValue> = {};
     const query: Record<string, ParamValue> = {};
     for (const [name, raw] of Object.entries(step.params ?? {})) {
@@ -278,6 +291,19 @@ function judgeList(json: unknown, step: Step, root: string, label: string, saved
     }
   }
   return findings;
+}
+
+function isOtherCase(value: Value): value is { readonly $otherCase: Value } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && '$otherCase' in value && Object.keys(value).length === 1;
+}
+
+/** What the document says of an operation in words: its description, its responses' and the error catalogue's for `status`. */
+function documentWords(contract: Contract, operation: Operation, status: number | 'success'): string {
+  const raw: unknown = contract.document.paths?.[operation.pathTemplate]?.[operation.method];
+  const own = isObject(raw) ? String(raw['description'] ?? '') : '';
+  const responses = [...operation.responses.values()].map((r) => r.description ?? '');
+  const codes = [...contract.errorCodes.values()].filter((code) => status === 'success' || code.status === status).map((code) => code.description);
+  return [own, ...responses, ...codes].join(' ');
 }
 
 function isCount(value: Value): value is { readonly $count: string } {

@@ -11,6 +11,7 @@
  * error-code-documented's, bodies error-shape's, a later 404 after a delete
  * delete-removes', and a filter that does not hold list-contains-created's.
  */
+import { CASE_INSENSITIVE } from '../checks/accepts-valid-bodies.js';
 import type { Scenario } from './dsl.js';
 import { category, categoryId, orderId, pet, petId, placeOrder, readPet, readStock, setStock } from './steps.js';
 
@@ -79,7 +80,7 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-order-complete-sells',
-    description: 'Completing an order sells the pet and keeps its quantity taken; a complete order can be neither reopened nor cancelled (rules 3, 4).',
+    description: 'Completing an order sells the pet and keeps its quantity taken; completing it again or moving its ship date is no reopening, but a complete order can be neither reopened nor cancelled (rules 3, 4).',
     subject: 'updateOrder',
     steps: [
       category,
@@ -91,6 +92,10 @@ export const WORKFLOWS: readonly Scenario[] = [
       readPet('a complete order sells the pet', { '/status': 'sold' }),
       // The quantity stays taken: only a cancel returns it (rule 4), and a complete order cannot be cancelled.
       readStock('the completion returns nothing to the stock', 'afterCompletion', { '/quantity': { $var: 'beforeCompletion#/quantity' } }),
+      // Completing a complete order again reopens nothing: only `complete: false` is the 409.
+      { operationId: 'updateOrder', note: 'complete it again', params: { orderId }, body: { complete: true }, expect: { status: 200, fields: { '/complete': true } } },
+      // ...and its ship date may still move (updateOrder: only a reopening is refused); what it reads back is patch-keeps-fields'.
+      { operationId: 'updateOrder', note: 'move the ship date of the complete order', params: { orderId }, body: { shipDate: '2026-12-24T10:00:00Z' }, expect: { status: 200, fields: { '/complete': true } } },
       { operationId: 'updateOrder', note: 'reopen it', params: { orderId }, body: { complete: false }, expect: { status: 409 } },
       { operationId: 'cancelOrder', note: 'cancel it', params: { orderId }, expect: { status: 409 } },
       { ...pet, note: 'a second pet', save: 'second' },
@@ -110,7 +115,7 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-order-cancel-restores',
-    description: 'Cancelling an open order returns its quantity to the inventory and the pet to available (rule 4).',
+    description: 'Cancelling an open order returns its quantity to the inventory and the pet to available, where it can be ordered again (rule 4).',
     subject: 'cancelOrder',
     steps: [
       category,
@@ -124,6 +129,9 @@ export const WORKFLOWS: readonly Scenario[] = [
       // A cancelled order is gone: its own read is delete-removes' to judge (cancelOrder is the DELETE placeOrder links to), the list's is this rule's.
       { operationId: 'getOrder', note: 'the cancelled order is gone', params: { orderId }, expect: { status: 404 }, owner: 'delete-removes' },
       { operationId: 'listOrders', note: 'the orders of the pet no longer list it', params: { petId }, expect: { status: 200, item: { field: 'id', equals: orderId, absent: true } } },
+      // A cancelled order is no open order: the pet, available again with its stock back, can be ordered again.
+      { operationId: 'placeOrder', note: 'order the pet again', body: { $valid: true, with: { petId, quantity: 1 }, without: ['complete'] }, expect: { status: 'success' }, save: 'again' },
+      { operationId: 'cancelOrder', note: 'cancel that order too', params: { orderId: { $var: 'again#/id' } }, expect: { status: 'success' } },
     ],
   },
   {
@@ -136,6 +144,10 @@ export const WORKFLOWS: readonly Scenario[] = [
       readStock('a new pet gets 1 in stock, with its status', 'stock', { '/quantity': 1, '/status': 'available' }),
       { operationId: 'replacePet', note: 'mark it sold', params: { petId }, body: { $valid: true, with: { categoryId, status: 'sold' } }, expect: { status: 200, fields: { '/status': 'sold' } } },
       readStock('the entry follows', 'stock', { '/status': 'sold' }),
+      // A restock changes the quantity only: the entry still shows its pet's status, whatever that is after it.
+      setStock(4),
+      readStock('the entry after a restock', 'restocked'),
+      readPet('the pet after the restock: the status its entry shows', { '/status': { $var: 'restocked#/status' } }),
       { operationId: 'replacePet', note: 'rename it, status omitted', params: { petId }, body: { $valid: true, with: { categoryId }, without: ['status'] }, expect: { status: 200, fields: { '/status': 'sold' } } },
       readStock('still sold', 'stock', { '/status': 'sold' }),
       { operationId: 'replacePet', note: 'make it available', params: { petId }, body: { $valid: true, with: { categoryId, status: 'available' } }, expect: { status: 200, fields: { '/status': 'available' } } },
@@ -191,7 +203,7 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-pet-open-order-blocks-delete',
-    description: 'A pet with an open order cannot be deleted; once the order is cancelled it can (rule 5).',
+    description: 'A pet with an open order cannot be deleted; once the order is cancelled, or when its order is complete, it can (rule 5).',
     subject: 'deletePet',
     steps: [
       category,
@@ -203,6 +215,10 @@ export const WORKFLOWS: readonly Scenario[] = [
       { operationId: 'deletePet', note: 'now delete the pet', params: { petId }, expect: { status: 'success' } },
       // Deleting a pet removes its inventory entry (contract.md, Details); the inventory read is a link of createPet's 201, so delete-removes owns it.
       { operationId: 'getInventoryItem', note: "the deleted pet's inventory entry is gone", params: { petId }, expect: { status: 404 }, owner: 'delete-removes' },
+      // Only an open order holds a pet: one whose order is complete (sold) can be deleted.
+      { ...pet, note: 'a second pet', save: 'second' },
+      { operationId: 'placeOrder', note: 'order it complete at once', body: { $valid: true, with: { petId: { $var: 'second#/id' }, quantity: 1, complete: true } }, expect: { status: 'success' } },
+      { operationId: 'deletePet', note: 'delete the pet whose order is complete', params: { petId: { $var: 'second#/id' } }, expect: { status: 'success' } },
     ],
   },
   {
@@ -237,11 +253,20 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-category-name-taken',
-    description: 'A category name belongs to one category: creating another, or renaming another, to a taken name is a 409; a category may keep its own name.',
+    description: 'A category name belongs to one category: creating another, or renaming another, to a taken name is a 409 (in another case too, where the document says names compare case-insensitively; and when the creates come at once); a category may keep its own name.',
     subject: 'createCategory',
+    // Alone, so the creates sent at once have every connection of --concurrency to themselves.
+    exclusive: true,
     steps: [
       category,
       { operationId: 'createCategory', note: 'a second category with the same name', body: { $valid: true, with: { name: { $var: 'category#/name' } } }, expect: { status: 409 } },
+      {
+        operationId: 'createCategory',
+        note: 'a second category with the same name in another case, where the document says names compare case-insensitively',
+        body: { $valid: true, with: { name: { $otherCase: { $var: 'category#/name' } } } },
+        expect: { status: 409 },
+        documented: CASE_INSENSITIVE,
+      },
       { operationId: 'createCategory', note: 'another category', body: { $valid: true }, expect: { status: 'success' }, save: 'other' },
       {
         operationId: 'replaceCategory',
@@ -249,6 +274,15 @@ export const WORKFLOWS: readonly Scenario[] = [
         params: { categoryId: { $var: 'other#/id' } },
         body: { $valid: true, with: { name: { $var: 'category#/name' } } },
         expect: { status: 409 },
+      },
+      // Clients that click together: one name sent by several creates at once names one category (a server that
+      // checks the name, awaits, then inserts lets them all through).
+      {
+        operationId: 'createCategory',
+        note: 'four categories of one new name, sent at once',
+        body: { $valid: true },
+        atOnce: { times: 4, atMost: 1, othersAnswer: 409 },
+        expect: { status: 'success' },
       },
       {
         operationId: 'replaceCategory',
