@@ -1,8 +1,8 @@
 import { parseJson, plainJson, stringifyJson } from '../json.js';
-import { bodyMutations, isObject, schema, type BodyMutation } from '../generate.js';
+import { bodyMutations, isObject, mergeAllOf, propertiesOf, schema, type BodyMutation, type Schema } from '../generate.js';
 import { bodyFields, nearMisses, withValueAt } from '../requests/boundaries.js';
 import type { CheckDefinition } from './types.js';
-import { judgeRejection, validationStatuses, jsonBodyOperations, snapshot, stateChanged, type Snapshot } from './support.js';
+import { answerSchema, judgeRejection, validationStatuses, jsonBodyOperations, snapshot, stateChanged, type Snapshot } from './support.js';
 
 /**
  * For every operation with a JSON body: invalid variants of a valid body,
@@ -30,7 +30,8 @@ export const negativeBody: CheckDefinition = {
       const validators = ctx.compiled.operations.get(operation.operationId)!;
       let before: Snapshot | undefined;
       const sent = new Set<string>();
-      for (const mutation of [...bodyMutations(schema(media.schema), inputs.body), ...typeMutations(schema(media.schema), inputs.body)]) {
+      const mutations = [...bodyMutations(schema(media.schema), inputs.body), ...storedFieldMutations(schema(media.schema), answerSchema(operation), inputs.body), ...typeMutations(schema(media.schema), inputs.body)];
+      for (const mutation of mutations) {
         if (ctx.aborted) break;
         // One request per text: a near miss the schema's own mutations already made is not sent twice.
         const key = stringifyJson(mutation.value);
@@ -79,6 +80,33 @@ function typeMutations(bodySchema: ReturnType<typeof schema>, valid: unknown): B
       value: withValueAt(valid, field.pointer, miss.value),
     })),
   );
+}
+
+/**
+ * On a closed body (`additionalProperties: false`), each field the operation's answer declares and the body does
+ * not (the `id` of a Pet sent to a NewPet, an Order's `quantity` sent to an OrderUpdate), with a value the answer's
+ * field takes: the unknown field a server that validates input against the stored shape lets through, where a name
+ * of the runner's own is refused.
+ */
+function storedFieldMutations(bodySchema: Schema, answer: Schema | undefined, valid: unknown): BodyMutation[] {
+  if (!isObject(valid) || bodySchema.additionalProperties !== false || answer === undefined) return [];
+  const own = propertiesOf(bodySchema);
+  return Object.entries(propertiesOf(answer))
+    .filter(([name]) => !Object.hasOwn(own, name) && !Object.hasOwn(valid, name))
+    .flatMap(([name, raw]) => {
+      const value = sampleOf(mergeAllOf(raw));
+      return value === undefined ? [] : [{ kind: 'unknown-field' as const, pointer: `/${name}`, description: `/${name}, a field of the answer the closed body does not take, set to ${stringifyJson(value)}`, value: { ...valid, [name]: value } }];
+    });
+}
+
+/** A value of a scalar schema: its example, its first enum value, or one of its type and format. */
+function sampleOf(s: Schema): unknown {
+  if (s.example !== undefined && (typeof s.example !== 'object' || s.example === null)) return s.example;
+  if (s.enum && s.enum.length > 0) return s.enum[0];
+  if (s.type === 'integer' || s.type === 'number') return typeof s.minimum === 'number' ? Math.max(1, s.minimum) : 1;
+  if (s.type === 'boolean') return true;
+  if (s.type === 'string') return s.format === 'date-time' ? '2026-01-01T00:00:00Z' : s.format === 'date' ? '2026-01-01' : 'x';
+  return undefined;
 }
 
 const INT64_MIN = -(2n ** 63n);

@@ -2,7 +2,9 @@ import type { Operation } from '../../src/contract/index.js';
 import type { Case, RunContext } from '../context.js';
 import type { Call } from '../requests/call.js';
 import type { ParamValue } from '../requests/values.js';
-import { parameterMutations } from '../generate.js';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { ParameterSpec } from '../../src/contract/index.js';
+import { parameterMutations, schema, type ParameterMutation } from '../generate.js';
 import type { CheckDefinition } from './types.js';
 import { judgeRejection, observing, validationStatuses, prepareInputs, snapshot, stateChanged, writesAllowed, type PreparedInputs } from './support.js';
 
@@ -42,7 +44,7 @@ export const negativeParameters: CheckDefinition = {
       }
       const cases = parameters.flatMap((parameter) => {
         const valid = prepared.inputs.path[parameter.name] ?? prepared.inputs.query[parameter.name] ?? '1';
-        return parameterMutations(parameter, String(Array.isArray(valid) ? valid[0] : valid)).map((mutation) => ({ parameter, mutation }));
+        return [...parameterMutations(parameter, String(Array.isArray(valid) ? valid[0] : valid)), ...enumCaseMutations(parameter)].map((mutation) => ({ parameter, mutation }));
       });
       const tryOne = async ({ mutation }: (typeof cases)[number]): Promise<void> => {
         const c = ctx.newCase('negative-parameters', `${where} with ${mutation.description}`, operation.operationId);
@@ -79,6 +81,24 @@ async function judgeOne(c: Case, operation: Operation, inputs: PreparedInputs, p
     const call = await send();
     judgeRejection(c, call, validationStatuses(c.ctx.contract, operation), await stateChanged(c, before), inputs);
   });
+}
+
+/**
+ * A string enum's first value in another case (`AVAILABLE` for `available`), where that is no value of the enum: a
+ * server that lower-cases a filter before matching takes it; the document's enum does not (JSON Schema compares
+ * strings exactly). Re-validated as sent like every mutation, so a document whose parameter takes any case skips it.
+ */
+function enumCaseMutations(parameter: ParameterSpec): ParameterMutation[] {
+  if (parameter.in !== 'path' && parameter.in !== 'query') return [];
+  const raw = parameter.schema;
+  const isArray = raw.type === 'array';
+  const item = isArray ? schema((raw as OpenAPIV3.ArraySchemaObject).items) : raw;
+  const first = item.enum?.find((value): value is string => typeof value === 'string' && /[a-z]/i.test(value));
+  if (item.type !== 'string' || first === undefined) return [];
+  const swapped = [...first].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+  const upper = first.toUpperCase() !== first ? first.toUpperCase() : swapped;
+  if (item.enum!.includes(upper)) return [];
+  return [{ kind: 'enum', location: parameter.in, name: parameter.name, pointer: `/${parameter.in}/${parameter.name}`, description: `${parameter.name}=${upper}: ${first} in another case`, text: isArray ? [upper] : upper }];
 }
 
 /** Re-validates the exact texts sent with the operation's compiled parameter validators. */
