@@ -166,7 +166,9 @@ function putCreates(contract: Contract, kinds: ReadonlyMap<string, ResourceKind>
     if (put.method !== 'put') continue;
     const key = /\{([^{}/]+)\}$/.exec(put.pathTemplate)?.[1];
     const collection = put.pathTemplate.slice(0, put.pathTemplate.lastIndexOf('/')) || '/';
-    if (key === undefined || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
+    // One path parameter, the key: a PUT under a parent (`/sets/{set}/items/{item}`) would make its own parent, and the
+    // operations beside it, each given their parent apart, would name two different ones.
+    if (key === undefined || put.parameters.filter((p) => p.in === 'path').length !== 1 || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
     const item = (method: string): LinkTarget | undefined => {
       const operation = contract.operations.find((op) => op.method === method && op.pathTemplate === put.pathTemplate);
       return operation ? { link: { name: `inferred ${method.toUpperCase()} ${put.pathTemplate}`, operationId: operation.operationId, parameters: { [`path.${key}`]: `$request.path.${key}` } }, operation } : undefined;
@@ -201,8 +203,18 @@ function saysCreate(operation: Operation): boolean {
  */
 function addParentProducers(contract: Contract, model: Pick<LinkModel, 'kinds' | 'putKinds' | 'pathProducers' | 'producers'>, pathProducers: Map<string, Map<string, Producer>>): void {
   const items: { shape: string; producer: Producer }[] = [];
-  // A record a PUT makes is named by the value the run chose for its item path (putCreates).
-  for (const kind of model.putKinds.values()) items.push({ shape: shapeOf(kind.create.pathTemplate), producer: { kind, expression: `$request.path.${kind.keyParameter!}` } });
+  // A record a PUT makes is named by the value the run chose for its item path (putCreates): the parent of the paths
+  // below it, and the record the item path's other operations (its GET, DELETE, PATCH) are sent.
+  for (const kind of model.putKinds.values()) {
+    const producer = { kind, expression: `$request.path.${kind.keyParameter!}` };
+    items.push({ shape: shapeOf(kind.create.pathTemplate), producer });
+    for (const operation of contract.operations) {
+      if (operation === kind.create || operation.pathTemplate !== kind.create.pathTemplate || pathProducer(model, operation, kind.keyParameter!) !== undefined) continue;
+      const own = pathProducers.get(operation.operationId) ?? new Map<string, Producer>();
+      own.set(kind.keyParameter!, producer);
+      pathProducers.set(operation.operationId, own);
+    }
+  }
   for (const kind of model.kinds.values()) {
     for (const target of kind.reads) {
       const idName = /\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(target.operation.pathTemplate)?.[1];

@@ -59,6 +59,12 @@ describe('records a PUT makes at a key the client chooses, as the parents of nes
     expect(searches.every((x) => /\/collections\/[^/]*pk[a-z0-9]+[^/]*\/points\/search$/.test(new URL(x.request.url).pathname))).toBe(true);
   });
 
+  it('reads the collection itself at a key the run made: its 200 is judged, not only a 404 to a made-up name', () => {
+    const reads = report.results.filter((r) => r.operationId === 'get_collection').flatMap((r) => r.evidence).filter((x) => x.request.method === 'GET' && x.response?.status === 200);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(report.results.filter((r) => r.checkId === 'accepts-json-accept' && r.operationId === 'get_collection' && r.verdict === 'skipped')).toEqual([]);
+  });
+
   it('deletes every collection it made, and leaves none behind', async () => {
     expect(report.cleanup.deleted).toBeGreaterThan(0);
     expect(report.cleanup.leftBehind).toEqual([]);
