@@ -7,7 +7,7 @@
  */
 import type { Contract, Operation } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
-import { DEFAULT_GENERATION_BUDGET, type GenerationBudget } from '../../src/generate/index.js';
+import { DEFAULT_GENERATION_BUDGET, literalPrefix, type GenerationBudget } from '../../src/generate/index.js';
 import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
@@ -199,6 +199,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const minimum = Math.max(fieldTyped ? (s.minLength ?? 0) : 0, resource.idSchema?.minLength ?? 0);
     const padded = next.padStart(minimum, '0');
     if (padded !== next && fits(padded)) return padded;
+    // A key whose pattern starts with fixed text (Okta's `goi[0-9a-zA-Z]+`, 20 characters; `^usr_[0-9]+$`): that text
+    // and the sequence number, padded to the key's length. The pattern's sample alone missed the length every draw.
+    for (const from of [resource.idSchema, fieldTyped ? s : undefined]) {
+      const pattern = from ? mergeAllOf(from).pattern : undefined;
+      const prefix = typeof pattern === 'string' ? literalPrefix(pattern.startsWith('^') ? pattern : `^${pattern}`) : '';
+      const typed = `${prefix}${next.padStart(Math.max(0, minimum - prefix.length), '0')}`;
+      if (prefix !== '' && fits(typed)) return typed;
+    }
     // A pattern's sample may break the schema's other words (a slug of 43 characters where maxLength is 40), or be
     // taken: the document decides, each draw checked, a bounded number of them.
     for (const from of [resource.idSchema, fieldTyped ? s : undefined]) {
@@ -621,7 +629,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       // No example, and no value within the budget (start-up said so): a clear Error naming the spot, never an invalid answer.
       const [first] = attempts;
       if (candidates.length === 0 && first && !first.ok) return (answer = cannotAnswer(errors, operation, first.why));
-      const body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
+      let body: unknown;
+      try {
+        body = candidates.find((candidate) => valid(schema, candidate)) ?? repair(candidates[0], schema, own, 'response');
+      } catch (error) {
+        // A schema that refers to itself with no value in between: no value can be judged. The answer guard declares
+        // the refusal (answer-guard.ts, provedOrEndless); nothing is kept to answer again.
+        if (!(error instanceof RangeError)) throw error;
+        return { status };
+      }
       // An immutable copy (not the document's own example object): its text is kept and its check remembered.
       answer = { status, body: immutableJson(body) };
       return withEchoAnswer(operation, answer, input.body);

@@ -29,6 +29,8 @@ const ID_SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = 
   objectids: { type: 'string', pattern: '^[a-f0-9]{24}$' },
   slugs: { type: 'string', pattern: '^[a-z]{2}-[0-9]{2}$' },
   uuids: { type: 'string', format: 'uuid' },
+  // Okta governance's integration ids: fixed text (unanchored) and an exact length, beside a format no validator knows.
+  typedKeys: { type: 'string', minLength: 20, maxLength: 20, format: 'integration-id', pattern: 'goi[0-9a-zA-Z]+' },
   bounded: { type: 'integer', minimum: 100, maximum: 120 },
 };
 /** At most this many creates per case: within every schema's room (`bounded` holds 21 ids). */
