@@ -104,9 +104,29 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     let byKey = proofs.get(operation);
     if (!byKey) proofs.set(operation, (byKey = new Map()));
     let proof = byKey.get(key);
-    if (!proof) byKey.set(key, (proof = prove(operation, key)));
+    if (!proof) byKey.set(key, (proof = provedOrEndless(operation, key)));
     return proof;
   };
+  /**
+   * A schema that refers to itself with no value in between (Okta's `JsonSigningWebKey`: `oneOf` a `JsonWebKeyEC`
+   * whose `allOf` is the `JsonSigningWebKey` again) has its validator call itself without end: the stack overflowed
+   * in the proof sweep, out of any request, and the process died. Such an answer can be judged by no validator, so
+   * none is made: it is declared like any other unmakeable answer.
+   */
+  const provedOrEndless = (operation: Operation, key: string): Proof => {
+    try {
+      return prove(operation, key);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return endless(operation, representative(operation, key), key);
+    }
+  };
+  const endless = (operation: Operation, status: number, key: string): Proof & { readonly ok: false } => ({
+    ok: false,
+    status,
+    where: `#/paths/${pointerText(operation.pathTemplate)}/${operation.method}/responses/${pointerText(key)}`,
+    why: 'its schema refers to itself with no value in between (an allOf/oneOf loop), so no answer can be checked against it',
+  });
 
   const prove = (operation: Operation, key: string): Proof => {
     const validators = compiled.operations.get(operation.operationId)!;
@@ -208,6 +228,17 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
   };
 
   const conform = (operation: Operation, response: MockResponse, accept?: string): MockResponse => {
+    try {
+      return conformed(operation, response, accept);
+    } catch (error) {
+      // The validator of a schema that refers to itself without end (provedOrEndless): the declared refusal.
+      if (!(error instanceof RangeError)) throw error;
+      const key = planOf(operation, response.status).key ?? String(response.status);
+      const proof = proofOf(operation, key);
+      return refusal(operation, proof.ok ? endless(operation, response.status, key) : proof, response);
+    }
+  };
+  const conformed = (operation: Operation, response: MockResponse, accept?: string): MockResponse => {
     const validators = compiled.operations.get(operation.operationId);
     if (!validators || response.raw !== undefined) return response;
     // The plan of the status meant says whether it is documented (its key): the hot path looks nothing else up.
@@ -218,6 +249,8 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     if (other) return otherMediaAnswer(operation, response, status, plan, other);
     const headers = declaredHeaders(plan, response.headers, generator, 0);
     let body = response.body;
+    // A JSON media type documented with parameters (`application/json;okta-version=1.0.0`) is sent as documented.
+    if (plan.jsonType?.includes(';') && body !== undefined) headers['content-type'] = plan.jsonType;
     const immutableBody = isImmutableJson(body) ? body : undefined;
     if (status === response.status && immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
     let verdict = validators.response(status, headers, body);

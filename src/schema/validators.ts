@@ -346,10 +346,14 @@ export function isJsonMediaType(mediaType: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** `application/json` matches itself; a documented range (`application/*`, `*\/*`) matches its members. */
+/**
+ * `application/json` matches itself; a documented range (`application/*`, `*\/*`) matches its members. `actual` is a
+ * bare type (its parameters cut); a documented key with parameters (Okta's `application/json;okta-version=1.0.0`) is
+ * matched by its type and subtype too (RFC 9110 §8.3.1), else no answer of its could ever match.
+ */
 export function mediaTypeMatches(documented: string, actual: string | undefined): boolean {
   if (!actual) return false;
-  const doc = documented.toLowerCase();
+  const doc = documented.split(';')[0]!.trim().toLowerCase();
   if (doc === actual || doc === '*/*') return true;
   if (doc.endsWith('/*')) return actual.startsWith(doc.slice(0, -1));
   return false;

@@ -35,3 +35,14 @@ export async function startDocumentMock(document: unknown, options: Omit<MockOpt
     },
   };
 }
+
+/** What GET /__mock/resources says of the documented answers once the proof sweep has gone through every operation. */
+export async function sweptAnswers(served: DocumentMock): Promise<{ proved: number; operations: number; unanswerable: { operationId: string; why: string }[] }> {
+  type Answers = { answers: { proved: number; operations: number; unanswerable: { operationId: string; why: string }[] } };
+  let state = ((await served.client.send('GET', '/__mock/resources')).body as Answers).answers;
+  for (let turn = 0; turn < 50 && state.proved < state.operations; turn += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state = ((await served.client.send('GET', '/__mock/resources')).body as Answers).answers;
+  }
+  return state;
+}
