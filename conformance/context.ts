@@ -265,6 +265,8 @@ export class Case {
   private refusedForCredentials: string | undefined;
   /** The observation of shared records this case is inside (observeRecords): its own writes go at once. */
   private observation: Observation | undefined;
+  /** The first record of each kind a PUT made for this case (create): its parents, kept to. */
+  private readonly madeByPuts = new Map<ResourceKind, CreateOutcome>();
 
   constructor(
     readonly ctx: RunContext,
@@ -419,7 +421,11 @@ export class Case {
       bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
     // A record a PUT makes on its item path (links.ts putCreates): its key is the run's own, its parents made first.
+    // A case makes one such record of a kind as a means to its end and keeps to it, so the parent an operation's
+    // parameters name one by one is the same parent its nested record was made in (`/sets/{set}/items/{item}`).
     let path: Record<string, ParamValue> | undefined;
+    const made = kind.keyParameter !== undefined && (options.setup === true || depth > 0) ? this.madeByPuts.get(kind) : undefined;
+    if (made) return made;
     if (kind.keyParameter !== undefined) {
       const keyed = await this.keyedPath(kind, depth);
       if (!keyed.ok) return { ok: false, reason: keyed.reason, setup: true, transport: false };
@@ -507,7 +513,9 @@ export class Case {
     if (call.status === undefined || call.status < 200 || call.status >= 300) {
       return { ok: false, reason: `${kind.create.operationId} answered ${call.status} to a valid request at a key of the run's own, not ${kind.createdStatus}`, setup: depth > 0, transport: false, ...(call.status !== undefined ? { status: call.status } : {}) };
     }
-    return { ok: true, record: { kind, sent: isObject(body) ? body : {}, body: isObject(call.json) ? call.json : {}, call } };
+    const outcome: CreateOutcome = { ok: true, record: { kind, sent: isObject(body) ? body : {}, body: isObject(call.json) ? call.json : {}, call } };
+    if (!this.madeByPuts.has(kind)) this.madeByPuts.set(kind, outcome);
+    return outcome;
   }
 
   /**

@@ -166,12 +166,13 @@ function putCreates(contract: Contract, kinds: ReadonlyMap<string, ResourceKind>
     if (put.method !== 'put') continue;
     const key = /\{([^{}/]+)\}$/.exec(put.pathTemplate)?.[1];
     const collection = put.pathTemplate.slice(0, put.pathTemplate.lastIndexOf('/')) || '/';
-    // One path parameter, the key: a PUT under a parent (`/sets/{set}/items/{item}`) would make its own parent, and the
-    // operations beside it, each given their parent apart, would name two different ones.
-    if (key === undefined || put.parameters.filter((p) => p.in === 'path').length !== 1 || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
+    if (key === undefined || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
+    // Every path parameter as the PUT was sent it: a record below a parent (`/sets/{set}/items/{item}`) is read and
+    // deleted in that parent (a case makes one parent of a kind and keeps to it: context.ts create).
+    const parameters = Object.fromEntries(put.parameters.filter((p) => p.in === 'path').map((p) => [`path.${p.name}`, `$request.path.${p.name}`]));
     const item = (method: string): LinkTarget | undefined => {
       const operation = contract.operations.find((op) => op.method === method && op.pathTemplate === put.pathTemplate);
-      return operation ? { link: { name: `inferred ${method.toUpperCase()} ${put.pathTemplate}`, operationId: operation.operationId, parameters: { [`path.${key}`]: `$request.path.${key}` } }, operation } : undefined;
+      return operation ? { link: { name: `inferred ${method.toUpperCase()} ${put.pathTemplate}`, operationId: operation.operationId, parameters }, operation } : undefined;
     };
     const read = item('get');
     const remove = item('delete');

@@ -76,6 +76,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const query: Record<string, ParamValue> = {};
   const bindings: Record<string, unknown> = {};
   let madeUpPath = false;
+  const putKind = ctx.links.putKinds.get(operation.operationId);
   for (const parameter of operation.parameters) {
     if (parameter.in === 'path') {
       const producer = pathProducer(ctx.links, operation, parameter.name);
@@ -93,6 +94,17 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
           return { ok: false, fail: (k) => k.skip(`the ${producer.kind.create.operationId} answer holds no ${parameter.name} where ${producer.expression} points, so there is no id to send`) };
         }
         path[parameter.name] = String(value);
+      } else if (putKind?.keyParameter === parameter.name && !ctx.settings.readOnly) {
+        // The key a PUT makes its record at (links.ts putCreates) is never a made-up word, which may name a record the
+        // target holds (the PUT would overwrite it, and what it made there would not be the run's to delete): a record
+        // the run made with that PUT, so a check replaces what it owns; for an absent id, a key of the run's own.
+        if (options.absent) {
+          path[parameter.name] = c.ownPathKey(parameter) ?? madeUpPathValue(c, operation, parameter);
+        } else {
+          const outcome = await c.create(putKind, { setup: true });
+          if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
+          path[parameter.name] = String(evaluateExpression(`$request.path.${parameter.name}`, outcome.record.call.source));
+        }
       } else {
         path[parameter.name] = madeUpPathValue(c, operation, parameter);
         madeUpPath = true;
