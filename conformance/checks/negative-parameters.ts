@@ -44,7 +44,7 @@ export const negativeParameters: CheckDefinition = {
       }
       const cases = parameters.flatMap((parameter) => {
         const valid = prepared.inputs.path[parameter.name] ?? prepared.inputs.query[parameter.name] ?? '1';
-        return [...parameterMutations(parameter, String(Array.isArray(valid) ? valid[0] : valid)), ...enumCaseMutations(parameter)].map((mutation) => ({ parameter, mutation }));
+        return [...parameterMutations(parameter, String(Array.isArray(valid) ? valid[0] : valid)), ...enumCaseMutations(parameter), ...laxBooleanMutations(parameter)].map((mutation) => ({ parameter, mutation }));
       });
       const tryOne = async ({ mutation }: (typeof cases)[number]): Promise<void> => {
         const c = ctx.newCase('negative-parameters', `${where} with ${mutation.description}`, operation.operationId);
@@ -99,6 +99,19 @@ function enumCaseMutations(parameter: ParameterSpec): ParameterMutation[] {
   const upper = first.toUpperCase() !== first ? first.toUpperCase() : swapped;
   if (item.enum!.includes(upper)) return [];
   return [{ kind: 'enum', location: parameter.in, name: parameter.name, pointer: `/${parameter.in}/${parameter.name}`, description: `${parameter.name}=${upper}: ${first} in another case`, text: isArray ? [upper] : upper }];
+}
+
+/**
+ * A boolean as lax parsers read one: `1` and `TRUE`, which a server that tests truthiness or compares without case
+ * takes as true; the document's boolean is `true` or `false` (OpenAPI 3.0.3 serialises it so). Re-validated as sent.
+ */
+function laxBooleanMutations(parameter: ParameterSpec): ParameterMutation[] {
+  if (parameter.in !== 'path' && parameter.in !== 'query') return [];
+  const raw = parameter.schema;
+  const isArray = raw.type === 'array';
+  const item = isArray ? schema((raw as OpenAPIV3.ArraySchemaObject).items) : raw;
+  if (item.type !== 'boolean') return [];
+  return (['1', 'TRUE'] as const).map((text) => ({ kind: 'wrong-type' as const, location: parameter.in as 'path' | 'query', name: parameter.name, pointer: `/${parameter.in}/${parameter.name}`, description: `${parameter.name}=${text}: not true or false (a lax parser's true)`, text: isArray ? [text] : text }));
 }
 
 /** Re-validates the exact texts sent with the operation's compiled parameter validators. */

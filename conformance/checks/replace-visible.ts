@@ -1,10 +1,10 @@
 import type { Contract, Operation } from '../../src/contract/index.js';
 import { compareFields, sentFieldsReflected } from '../compare.js';
-import type { Case } from '../context.js';
+import type { Case, CreatedRecord } from '../context.js';
 import { answered, type Call } from '../requests/call.js';
 import { edgeRoundBody } from '../requests/boundaries.js';
 import { isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from '../generate.js';
-import { createdSchema, identityField, okSchema, recordReads, type ResourceKind } from '../links.js';
+import { createdSchema, identityField, okSchema, recordReads, type LinkTarget, type ResourceKind } from '../links.js';
 import type { Finding } from '../model.js';
 import { readBack } from './create-read-back.js';
 import { answerSchema, carryRefusal, observing, prepareInputs, promisedBy, readSucceeded, readSuccess, type PreparedInputs } from './support.js';
@@ -82,7 +82,13 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
   if (typeof bodies === 'string') return c.skip(bodies);
   const reads = recordReads(kind);
   // A read before the first write: a server that caches reads must not answer the ones after it from that cache.
-  for (const target of reads) await c.follow(target, record);
+  // An ETag it gives names that state: after the write, a GET that holds it must not be told nothing changed.
+  const validators: [LinkTarget, string][] = [];
+  for (const target of reads) {
+    const before = await c.follow(target, record);
+    const etag = before.headers['etag'];
+    if (etag !== undefined && readSucceeded(target.operation, before.status)) validators.push([target, etag]);
+  }
   const recordSchema = schema(createdSchema(kind));
   for (const [index, replacement] of bodies.entries()) {
     const call = await c.follow(replace, record, { body: replacement });
@@ -94,6 +100,7 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
     // registeredDevices answers only `success`, additionalProperties: false), not the record.
     const findings: Finding[] = call.json === undefined ? [] : compareFields(promisedBy(replace.operation, expected), call.json, '/body', answerSchema(replace.operation) ?? recordSchema, 'sent in the replacement');
     for (const target of reads) findings.push(...(await readBack(c, record, target, expected)));
+    if (index === 0) findings.push(...(await revalidated(c, record, validators)));
     if (findings.length > 0) return c.fail(labelled(findings, index)[0]!.message, labelled(findings, index));
   }
   // Where the replace says in words that a body without a field removes it, a third replacement leaves out the
@@ -113,6 +120,22 @@ async function replaceLinked(c: Case, kind: ResourceKind): Promise<void> {
   }
   if (findings.length > 0) return c.fail(labelled(findings, 2)[0]!.message, labelled(findings, 2));
   c.pass();
+}
+
+/**
+ * Each read that gave an ETag before the replace, sent again with `If-None-Match` holding it: the record changed, so
+ * a 304 Not Modified tells a client that revalidates to keep the record it had (RFC 9110 §8.8.3: an entity tag
+ * changes with the representation; §13.1.2).
+ */
+async function revalidated(c: Case, record: CreatedRecord, validators: readonly [LinkTarget, string][]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const [target, etag] of validators) {
+    const call = await c.follow(target, record, { headers: { 'if-none-match': etag } });
+    if (call.status === 304) {
+      findings.push({ pointer: '/status', keyword: 'etag', message: `${target.link.name} (${target.operation.operationId}) with If-None-Match ${etag}, the ETag from before the replace, answered 304 Not Modified: the ETag did not change with the record`, expected: readSuccess(target.operation), actual: 304 });
+    }
+  }
+  return findings;
 }
 
 /**

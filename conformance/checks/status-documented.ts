@@ -28,6 +28,9 @@ export const statusDocumented: CheckDefinition = {
     // A URL with a path parameter may name nothing: 404 is a correct answer there whatever the operation lists (RFC 9110
     // §15.5.5), and the runner often has to make such values up (a parent id for Twilio's ListCall no record holds).
     if (x.status === 404 && x.operation.parameters.some((p) => p.in === 'path')) return NOT_APPLICABLE;
+    // A 304 to a conditional GET is HTTP's own answer (RFC 9110 §13.1.2, §15.4.5), listed or not: whether it was
+    // right to give it is replace-visible's to say (the validator of a record it changed).
+    if (x.status === 304 && Object.keys(x.record.result.exchange.request.headers).some((name) => /^if-(none-match|modified-since)$/i.test(name))) return NOT_APPLICABLE;
     // A required path parameter the operation's path has no `{name}` for (Sonarr's `GET /` declares `path`): no request
     // can carry it (OpenAPI 3.0.3 §4.7.12.1 says the name MUST occur in the path), so a server that holds to the
     // document refuses every request and one that does not serves it. The document's defect, not the target's.

@@ -153,7 +153,7 @@ export const WORKFLOWS: readonly Scenario[] = [
       { operationId: 'replacePet', note: 'make it available', params: { petId }, body: { $valid: true, with: { categoryId, status: 'available' } }, expect: { status: 200, fields: { '/status': 'available' } } },
       readStock('the entry follows back', 'stock', { '/status': 'available' }),
       { operationId: 'createPet', note: 'a pet created pending', body: { $valid: true, with: { categoryId, status: 'pending' } }, expect: { status: 'success', fields: { '/status': 'pending' } }, save: 'pending' },
-      { operationId: 'getInventoryItem', note: 'its entry is pending too', params: { petId: { $var: 'pending#/id' } }, expect: { status: 200, fields: { '/status': 'pending' } } },
+      { operationId: 'getInventoryItem', note: 'its entry is pending too, with 1 in stock like every new pet', params: { petId: { $var: 'pending#/id' } }, expect: { status: 200, fields: { '/status': 'pending', '/quantity': 1 } } },
       // The entry follows its pet through every transition an order makes, not only through a replace. What the pet's
       // status becomes is rules 2-4's to say: here only that the entry shows the same one.
       placeOrder(1),
