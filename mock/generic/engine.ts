@@ -618,8 +618,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       if (absent) return absent;
       if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
       if (answer) return withEchoAnswer(operation, answer, input.body);
-      // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect.
-      const status = successStatus(operation, [200, 201, 202, 204]) ?? redirectStatus(operation) ?? 200;
+      // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect; one
+      // that documents neither answers its `default` as a 200, else the first answer it documents (as Prism does).
+      const status = successStatus(operation, [200, 201, 202, 204]) ?? redirectStatus(operation) ?? (operation.responses.has('default') ? 200 : firstDocumentedStatus(operation)) ?? 200;
       const media = jsonMedia(responseFor(operation, status)?.content ?? []);
       if (!media) return (answer = { status });
       const schema = media.schema ?? {};
@@ -830,6 +831,18 @@ function catalogueCode(contract: Contract, status: number, resource: Resource): 
 function redirectStatus(operation: Operation): number | undefined {
   const codes = [...operation.responses.keys()].filter((key) => /^3\d\d$/.test(key)).map(Number).sort((a, b) => a - b);
   return codes[0] ?? (operation.responses.has('3XX') ? 302 : undefined);
+}
+
+/**
+ * The first status an operation documents, in the document's order (`4XX` as 400): the only answers it allows when it
+ * documents no success (PagerDuty's `GET /oauth_delegations/revocation_requests/status`: 400, 401, 403, 404, 429).
+ */
+function firstDocumentedStatus(operation: Operation): number | undefined {
+  for (const key of operation.responses.keys()) {
+    if (/^[1-5]\d\d$/.test(key)) return Number(key);
+    if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
+  }
+  return undefined;
 }
 
 /** The top-level members a validation's diagnostics point into. */
