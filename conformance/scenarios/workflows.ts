@@ -236,24 +236,27 @@ export const WORKFLOWS: readonly Scenario[] = [
   },
   {
     id: 'workflow-order-refused',
-    description: 'An order for more than the stock, or for a pet that is not available, is a 409 and reserves nothing (rule 2).',
+    description: 'An order for more than the stock, or for a pet that is not available, is a 409 and reserves nothing, placed complete or not (rule 2).',
     subject: 'placeOrder',
     steps: [
       category,
       pet,
       setStock(2),
       { operationId: 'placeOrder', note: 'order 3 of a stock of 2', body: { $valid: true, with: { petId, quantity: 3 }, without: ['complete'] }, expect: { status: 409 } },
+      // An order placed complete is placed too: the same stock rule holds for it.
+      { operationId: 'placeOrder', note: 'order 3 of a stock of 2, placed complete', body: { $valid: true, with: { petId, quantity: 3, complete: true } }, expect: { status: 409 } },
       readStock('nothing was reserved', 'after', { '/quantity': 2 }),
       readPet('the pet is still available', { '/status': 'available' }),
       { operationId: 'createPet', note: 'a pet created pending', body: { $valid: true, with: { categoryId, status: 'pending' } }, expect: { status: 'success' }, save: 'pending' },
       { operationId: 'placeOrder', note: 'order the pending pet', body: { $valid: true, with: { petId: { $var: 'pending#/id' }, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
       { operationId: 'createPet', note: 'a pet created sold', body: { $valid: true, with: { categoryId, status: 'sold' } }, expect: { status: 'success' }, save: 'sold' },
       { operationId: 'placeOrder', note: 'order the sold pet', body: { $valid: true, with: { petId: { $var: 'sold#/id' }, quantity: 1 }, without: ['complete'] }, expect: { status: 409 } },
+      { operationId: 'placeOrder', note: 'order the sold pet, placed complete', body: { $valid: true, with: { petId: { $var: 'sold#/id' }, quantity: 1, complete: true } }, expect: { status: 409 } },
     ],
   },
   {
     id: 'workflow-category-name-taken',
-    description: 'A category name belongs to one category: creating another, or renaming another, to a taken name is a 409 (in another case too, where the document says names compare case-insensitively; and when the creates come at once); a category may keep its own name.',
+    description: 'A category name belongs to one category: creating another, or renaming another, to a taken name is a 409 (in another case too, where the document says names compare case-insensitively; and when the creates come at once); a category may keep its own name, in another case too.',
     subject: 'createCategory',
     // Alone, so the creates sent at once have every connection of --concurrency to themselves.
     exclusive: true,
@@ -290,6 +293,14 @@ export const WORKFLOWS: readonly Scenario[] = [
         params: { categoryId },
         body: { $valid: true, with: { name: { $var: 'category#/name' } } },
         expect: { status: 200, fields: { '/name': { $var: 'category#/name' } } },
+      },
+      // Its own name in another case is no other category's, whether names compare with case or without.
+      {
+        operationId: 'replaceCategory',
+        note: 'replace the category with its own name in another case',
+        params: { categoryId },
+        body: { $valid: true, with: { name: { $otherCase: { $var: 'category#/name' } } } },
+        expect: { status: 200, fields: { '/name': { $otherCase: { $var: 'category#/name' } } } },
       },
     ],
   },
