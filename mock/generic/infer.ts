@@ -12,6 +12,7 @@
  */
 import type { Contract, Operation, ParameterSpec } from '../../src/contract/index.js';
 import { asSchema, extension, isObject, itemsOf, mergeAllOf, propertiesOf, requestSchema, responseSchema, successStatus, typeOf, type Schema } from './schemas.js';
+import { lastOfSeveralWords } from '../../src/parameter-words.js';
 
 export type IdKind = 'integer' | 'uuid' | 'string';
 /**
@@ -445,7 +446,11 @@ function batchKeyOf(schema: Schema, collection: string, idParam: string): string
  */
 function carriesId(schema: Schema, collection: string, idParam: string): boolean {
   const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return [...propertiesOf(schema).keys()].some((name) => name === 'id' || squash(name) === squash(idParam) || squash(name) === `${squash(singularOf(collection))}id`);
+  // `{synonymSetName}` names its record by `name` (identityField): Typesense's set `{ name, items: [{id, ...}] }` is
+  // the record, not an envelope of the items it holds.
+  const lastWord = lastOfSeveralWords(idParam);
+  const named = lastWord !== undefined && lastWord !== 'id' ? lastWord : undefined;
+  return [...propertiesOf(schema).keys()].some((name) => name === 'id' || squash(name) === squash(idParam) || squash(name) === `${squash(singularOf(collection))}id` || name === named);
 }
 
 /** Whether an operation's own words say it creates: its operationId (`createItems`) or summary ("Creates one or more"). */
