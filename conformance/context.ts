@@ -431,6 +431,9 @@ export class Case {
       if (!keyed.ok) return { ok: false, reason: keyed.reason, setup: true, transport: false };
       path = keyed.path;
       if (jsonBodyOf(kind.create) === undefined) return this.madeByPut(kind, path, undefined, options.headers, depth);
+      // A body member the key names (`reportId` for `{reportId}`) holds the key the path holds: never another one.
+      const member = memberNamedBy(kind.keyParameter, propertiesOf(bodySchema));
+      if (member !== undefined && !(member in bindings)) bindings[member] = path[kind.keyParameter];
     }
     let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
     if (options.enrich && generated.ok && isObject(generated.body)) {

@@ -13,6 +13,7 @@ import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
 import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
+import { memberNamedBy } from '../own-keys.js';
 import type { Finding } from '../model.js';
 import { declaredFields, declaredProperties, sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
@@ -103,7 +104,11 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
         } else {
           const outcome = await c.create(putKind, { setup: true });
           if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
-          path[parameter.name] = String(evaluateExpression(`$request.path.${parameter.name}`, outcome.record.call.source));
+          const key = evaluateExpression(`$request.path.${parameter.name}`, outcome.record.call.source);
+          path[parameter.name] = String(key);
+          // A body member the key names (`reportId` for `{reportId}`) is sent the key the path holds, and kept so.
+          const member = memberNamedBy(parameter.name, propertiesOf(jsonBodyOf(operation)?.schema));
+          if (member !== undefined) bindings[member] = key;
         }
       } else {
         path[parameter.name] = madeUpPathValue(c, operation, parameter);

@@ -1,6 +1,7 @@
 import { ABSENT_ID, isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
 import type { Case } from '../context.js';
-import { evaluateExpression, type Producer } from '../links.js';
+import { evaluateExpression, unqualified, type LinkModel, type Producer } from '../links.js';
+import { memberNamedBy } from '../own-keys.js';
 import { answered } from '../requests/call.js';
 import { goneBySunset } from './sunset-410.js';
 import type { CheckDefinition } from './types.js';
@@ -30,9 +31,19 @@ export const unknownReference422: CheckDefinition = {
     for (const operation of documenting(ctx, 422)) {
       const media = jsonBodyOf(operation);
       if (!media) continue;
+      // The member the operation's own item path names (`slug` for POST /users beside /users/{userSlug}) is the key of
+      // the record it makes, not a reference to another kind that happens to be read by a `slug` too.
+      const ownKeys = new Set(ctx.contract.operations.flatMap((item) => {
+        const parameter = item.pathTemplate.startsWith(`${operation.pathTemplate}/`) ? /^\/\{([^{}/]+)\}$/.exec(item.pathTemplate.slice(operation.pathTemplate.length))?.[1] : undefined;
+        const member = parameter === undefined ? undefined : memberNamedBy(parameter, propertiesOf(media.schema));
+        return member === undefined ? [] : [member];
+      }));
       const references = Object.keys(propertiesOf(media.schema)).filter((name) => {
         const producer = ctx.links.producers.get(name);
-        return producer !== undefined && ctx.links.kinds.get(operation.operationId) !== producer.kind;
+        // A name the links of several kinds bind (`slug`, `uuid`: every Coolify resource is read by its `uuid`) says
+        // no kind: in a body it may be the record's own key (a user's `slug`) or name a record of any of them, so
+        // no id of one kind is sure to be refused there.
+        return producer !== undefined && ctx.links.kinds.get(operation.operationId) !== producer.kind && bindingKinds(ctx.links, name) === 1 && !ownKeys.has(name);
       });
       for (const name of references) {
         if (ctx.aborted) return;
@@ -70,6 +81,11 @@ export const unknownReference422: CheckDefinition = {
     }
   },
 };
+
+/** How many kinds' links bind a parameter of this name from what their create answers. */
+function bindingKinds(links: LinkModel, name: string): number {
+  return [...links.kinds.values()].filter((kind) => kind.links.some((target) => Object.keys(target.link.parameters).some((qualified) => unqualified(qualified) === name))).length;
+}
 
 /**
  * A record of the producer's kind, created and deleted through the DELETE its 201 links to, and its id as the

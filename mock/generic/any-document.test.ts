@@ -28,6 +28,8 @@ const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[]
   { seed: 1025, showed: 'the same race on a PUT that only replaces, under a create that answers 202' },
   { seed: 1068, showed: 'a nested list read twice by the runner while another check created an item in it by PUT: the observation held the record path, not the list' },
   { seed: 1158, showed: 'the same race on a nested list beside a PUT that creates' },
+  { seed: 1040, showed: "a create's own key (`slug` of POST /users beside /users/{userSlug}) was taken for a reference to another kind read by a `slug`, and sent a deleted project's slug as an unknown reference" },
+  { seed: 1005, showed: "a PUT that creates at its own key (no record from the POST) was sent a body key (`reportId`) other than the path's, and the read compared against it" },
   { seed: 1162, showed: "the runner sent an integer key the initial data holds where the create answers { data }: the link reads the id inside the envelope" },
   { seed: 1028, showed: "the runner sent a writable integer key at its schema's minimum, which the initial data holds: the mock rightly answered the create's documented 409" },
   { seed: 1062, showed: "accepts-valid-bodies varied a create's key to its minimum (id 1), which the initial data holds: the mock now rightly refuses a taken key" },
