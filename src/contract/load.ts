@@ -205,8 +205,9 @@ async function validateDocument(SwaggerParser: Awaited<ReturnType<typeof swagger
   }
   try {
     // validate() checks the document against the OpenAPI schema of its version and
-    // resolves every $ref; it dereferences as it goes, hence the copy.
-    await SwaggerParser.validate(structuredClone(parsed) as OpenAPIV3.Document, reader.options);
+    // resolves every $ref; it dereferences as it goes, hence the copy. Given the document's path, so its relative
+    // $refs are read beside it, not in the working directory (DigitalOcean's split description).
+    await SwaggerParser.validate(file, structuredClone(parsed) as OpenAPIV3.Document, reader.options);
   } catch (error) {
     reader.rethrowRefusal();
     throw invalid(file, error as Error, oasVersion);
