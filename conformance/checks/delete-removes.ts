@@ -8,7 +8,7 @@ import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
 import { pageItems } from './list-contains-created.js';
-import { findItem, idOf, readSucceeded, totalCount } from './support.js';
+import { findItem, idOf, inRun, readSucceeded, totalCount } from './support.js';
 
 /**
  * Delete a created record through the DELETE its 201 links to, after
@@ -89,14 +89,14 @@ export const deleteRemoves: CheckDefinition = {
       // page and, by X-Total-Count, its last (where a new record is listed, oldest or newest first). A record on
       // neither page is not searched for further.
       const list = kind.list;
-      if (list && ctx.isSelected(list) && !kind.listReads.some((t) => t.operation === list) && !list.parameters.some((p) => p.in === 'query' && p.required === true)) {
+      if (list && inRun(ctx, list) && !kind.listReads.some((t) => t.operation === list) && !list.parameters.some((p) => p.in === 'query' && p.required === true)) {
         findings.push(...(await stillListed(c, list, record)));
       }
       // A write to the deleted record finds nothing to write either: the replace its 201 links to answers the
       // document's 404, not a 2xx that brings the record back (a soft delete a write clears). Only where the replace
       // documents a 404 and no 201 (a PUT that may create at the URL).
       const replace = kind.replace;
-      if (replace && ctx.isSelected(replace.operation) && replace.operation.responses.has('404') && !replace.operation.responses.has('201')) {
+      if (replace && inRun(ctx, replace.operation) && replace.operation.responses.has('404') && !replace.operation.responses.has('201')) {
         const bindings = Object.fromEntries(Object.entries(record.sent).filter(([name]) => ctx.links.producers.has(name)));
         const body = replace.operation.requestBody ? c.generator.validBodyOrReason(replace.operation, bindings) : undefined;
         if (body === undefined || body.ok) {

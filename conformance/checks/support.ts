@@ -494,6 +494,15 @@ export function resolveReference(reference: string, baseUrl: string, requestUrl:
   }
 }
 
+/**
+ * Whether a check may send an operation beside its subject (a DELETE to make a record gone, a list read after it):
+ * one that --only/--skip leave in, in whichever shard it is judged; a sharded run must send what a run in one piece
+ * sends, or their verdicts differ.
+ */
+export function inRun(ctx: RunContext, operation: Operation): boolean {
+  return ctx.settings.runSelection?.has(operation.operationId) ?? ctx.isSelected(operation);
+}
+
 /** The operations of the run (selected) that a check applies to, with a skip for each one read-only leaves out. */
 export function writesAllowed(ctx: RunContext, operation: Operation): boolean {
   return !ctx.settings.readOnly || ['get', 'head', 'options'].includes(operation.method);

@@ -6,6 +6,7 @@ import { answered } from '../requests/call.js';
 import { goneBySunset } from './sunset-410.js';
 import type { CheckDefinition } from './types.js';
 import { documenting, provokeStatus, validCall } from './provoke.js';
+import { inRun } from './support.js';
 
 /**
  * A body that names a record that does not exist (a `categoryId` or `petId`
@@ -60,7 +61,7 @@ export const unknownReference422: CheckDefinition = {
         // A record that existed and was deleted is no record either: a server that deletes softly, or checks
         // references against a cache, takes its id where it refuses one never used.
         const producer = ctx.links.producers.get(name)!;
-        if (ctx.aborted || !producer.kind.remove || !ctx.isSelected(producer.kind.remove.operation)) continue;
+        if (ctx.aborted || !producer.kind.remove || !inRun(ctx, producer.kind.remove.operation)) continue;
         let deleted: unknown;
         await provokeStatus(ctx, {
           checkId: 'unknown-reference-422',
