@@ -38,6 +38,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
   --no-fastify          section 1: leave out the second baseline (fastify 5 with the document's schemas and a Map store)
+  --engine NAME         the Pet Store's engine under test: petstore (its own handlers, the default) or generic (the
+                        generic engine with fixtures/rules/petstore.rules.yaml, issue 34's seam; sections 1 and 7)
   --before DIR          section 1: also run the mock of an earlier build (a checkout with dist/ built, made by
                         bench/before.sh) in the same rounds, and judge issue 22's point 7 by it: now/before, measured
   --update-baseline     also write this run's figures to bench/baseline.json
@@ -60,6 +62,7 @@ function parseOptions() {
       'no-pin': { type: 'boolean', default: false },
       'no-fastify': { type: 'boolean', default: false },
       before: { type: 'string' },
+      engine: { type: 'string', default: 'petstore' },
       'update-baseline': { type: 'boolean', default: false },
       'self-test': { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
@@ -92,9 +95,19 @@ function parseOptions() {
     pin: !values['no-pin'],
     fastify: !values['no-fastify'],
     before: values.before ? path.resolve(values.before) : undefined,
+    engine: values.engine,
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
   };
+  if (o.engine !== 'petstore' && o.engine !== 'generic') {
+    console.error(`bench: --engine takes petstore or generic, not '${o.engine}'`);
+    process.exit(2);
+  }
+  // The committed figures are the Pet Store engine's: another engine's would replace them with figures of another thing.
+  if (o.engine === 'generic' && o.updateBaseline) {
+    console.error('bench: --update-baseline keeps the Pet Store engine\'s figures; it does not go with --engine generic');
+    process.exit(2);
+  }
   if (o.before && !fs.existsSync(path.join(o.before, 'bin', 'petstore-kit.js'))) {
     console.error(`bench: --before ${o.before} is not a built checkout (no bin/petstore-kit.js); make one with bench/before.sh`);
     process.exit(2);
@@ -179,6 +192,9 @@ async function buildIfNeeded() {
 
 function mockArgs(o, extra = []) {
   if (o.selfTest) return ['bench/baseline-server.mjs', '--port', '0'];
+  // --engine generic: the Pet Store through the generic engine and its rule file; a scenario of another document
+  // (--spec) is the generic engine's already.
+  if (o.engine === 'generic' && !extra.includes('--spec')) return ['bench/lib/generic-petstore.mjs', '--port', '0', '--quiet', ...extra];
   return ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet', ...extra];
 }
 
@@ -217,6 +233,9 @@ function summarize(rounds, peakRssBytes) {
 async function startFastify(mockUrl, recordedFile, id, cpu) {
   const exported = await request(mockUrl, { path: '/__mock/state' });
   if (exported.status !== 200) throw new Error(`GET /__mock/state (for the fastify baseline): ${exported.status} ${exported.body.slice(0, 200)}`);
+  // fastify-server.mjs reads the contract's shape (categories, pets, orders, inventory); an engine that exports
+  // another (the generic engine's collections, issue 34) cannot hand it its records.
+  if (!Array.isArray(JSON.parse(exported.body).categories)) throw new Error('GET /__mock/state is not in the contract\'s shape (categories, pets, orders, inventory), so the fastify baseline cannot start from it; --no-fastify leaves it out');
   const stateFile = path.join(tmpDir, `${id}.state.json`);
   fs.writeFileSync(stateFile, exported.body);
   return startServer({ name: 'fastify', args: ['bench/fastify-server.mjs', '--port', '0', '--state', stateFile, '--responses', recordedFile], cwd: ROOT, timeoutMs: 30_000, cpu });
@@ -238,7 +257,7 @@ async function runScenario(o, scenario, cpu) {
     // the mock's own data once the scenario has prepared it, so both serve the same records.
     let backend;
     try {
-      if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs(o), cwd: o.before, timeoutMs: 60_000, cpu });
+      if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs({ ...o, engine: 'petstore' }), cwd: o.before, timeoutMs: 60_000, cpu });
       if (o.fastify && !scenario.spec && !o.selfTest) backend = await startFastify(mock.url, file, scenario.id, cpu);
       const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid, ctx }, baseline: { kind: 'baseline', url: base.url, pid: base.pid, ctx } };
       if (before) servers.before = { kind: 'mock', url: before.url, pid: before.pid, ctx: (await scenario.setup(before.url)).ctx };
@@ -658,9 +677,9 @@ async function main() {
     startedAt: new Date().toISOString(),
     selfTest: o.selfTest,
     machine: machine(),
-    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats, bigStarts: o.bigStarts },
+    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats, bigStarts: o.bigStarts, engine: o.engine },
   };
-  console.log(`petstore-kit bench on ${results.machine.nproc} × ${results.machine.cpu}, Node ${results.machine.node}, load average ${results.machine.loadavgAtStart.join(' ')}`);
+  console.log(`petstore-kit bench on ${results.machine.nproc} × ${results.machine.cpu}, Node ${results.machine.node}, load average ${results.machine.loadavgAtStart.join(' ')}${o.engine === 'generic' ? '; the Pet Store served by the generic engine and fixtures/rules/petstore.rules.yaml (--engine generic)' : ''}`);
   let failed = false;
 
   if (o.build && !o.selfTest) results.build = await buildIfNeeded();
