@@ -137,8 +137,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp, carry = false): Promise<MockApp> => {
     const docs = docsOf.get(from);
-    // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once.
-    const startup = servesPetStore(from.contract) && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, previous ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))));
+    // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once. The
+    // Pet Store's own mock says nothing under --quiet, whichever engine serves it (its map is the kit's, not news).
+    const petStore = servesPetStore(from.contract);
+    const announce = previous || (petStore && options.quiet) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+    const startup = petStore && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, announce);
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
     const carried = carry ? previous?.carry() : undefined;
     const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;

@@ -55,6 +55,12 @@ export interface Hooks {
 /** A behaviour module's default export: hooks for every operation, and hooks by operationId (run after those). */
 export interface Behaviour extends Hooks {
   readonly operations?: Readonly<Record<string, Hooks>>;
+  /**
+   * Runs on every state the mock takes whole, before it serves it: the initial data (fixtures, examples or generated
+   * records) and each import (`PUT /__mock/state`). It completes what such a state leaves out (a field derived from
+   * another record, which an export omits); a state it throws on is refused, nothing changed.
+   */
+  load?(store: HookStore): void;
 }
 
 /** Types a behaviour module: `export default defineBehaviour({ operations: { createOrder: { before(request, store) { … } } } })`. */
@@ -67,8 +73,11 @@ export function behaviourProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'its default export must be an object of hooks (before, after, operations)';
   const hooksProblem = (hooks: object, where: string): string | undefined => {
     for (const [name, hook] of Object.entries(hooks)) {
-      if (name === 'operations' && where === '') continue;
-      if (name !== 'before' && name !== 'after') return `${where}${name} is not a hook; a hook is before or after`;
+      if ((name === 'operations' || name === 'load') && where === '') {
+        if (name === 'load' && typeof hook !== 'function') return 'load must be a function';
+        continue;
+      }
+      if (name !== 'before' && name !== 'after') return `${where}${name} is not a hook; a hook is before or after${where === '' ? ' (or load, at the top)' : ''}`;
       if (typeof hook !== 'function') return `${where}${name} must be a function`;
     }
     return undefined;

@@ -203,7 +203,8 @@ function namedBy(rule: ReferenceRule, id: string, store: GenericStore): { readon
   return out;
 }
 
-function matches(record: StoredRecord, conditions: Conditions): boolean {
+/** Whether a record meets a rule's conditions: each field holds one of its values. */
+export function matches(record: StoredRecord, conditions: Conditions): boolean {
   return conditions.every(([field, allowed]) => includes(allowed, record[field]));
 }
 

@@ -8,7 +8,7 @@ import type { HandlerResult } from '../handlers/types.js';
 import { immutableJson } from '../json.js';
 import type { Resource, ResourceMap } from '../generic/infer.js';
 import type { BoundHandler } from '../generic/seam.js';
-import type { GenericRegistry, GenericStore } from '../generic/store.js';
+import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../generic/store.js';
 import type { Behaviour, HookAnswer, HookRequest, HookResult, HookStore } from './hooks.js';
 
 /** Every handler with the module's hooks around it; `where` names the module in errors. */
@@ -58,8 +58,27 @@ export function withHooks(behaviour: Behaviour, where: string, operations: reado
   return out;
 }
 
+/**
+ * A behaviour module's `load` hook (hooks.ts) as a function of a whole state: the state it completed, run on a store of
+ * its own (no session sees it half done). Undefined for a module without one. A hook that throws throws here, with
+ * the module named: the caller refuses the state.
+ */
+export function loadHook(behaviour: Behaviour, where: string, map: ResourceMap, idOf: (resource: string, record: StoredRecord, index: number) => string): ((state: GenericState) => GenericState) | undefined {
+  const load = behaviour.load;
+  if (!load) return undefined;
+  return (state) => {
+    const store = createGenericRegistry(state, idOf).get();
+    try {
+      load.call(behaviour, hookStore(store, map));
+    } catch (error) {
+      throw new Error(`the load hook of ${where} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return store.snapshot();
+  };
+}
+
 /** The session's store as a hook sees it: records by collection path, every write part of the request's transaction. */
-function hookStore(store: GenericStore, map: ResourceMap): HookStore {
+export function hookStore(store: GenericStore, map: ResourceMap): HookStore {
   const byPath = new Map<string, Resource>(map.resources.map((r) => [r.collectionPath, r]));
   const resourceOf = (collection: string): Resource => {
     const resource = byPath.get(collection);

@@ -3,8 +3,9 @@
  * generic stores, plus the resource map the engine inferred:
  *
  *   POST /__mock/reset[?session=NAME]   back to the initial data
- *   GET  /__mock/state[?session=NAME]   `{ "<collection path>": { "<scope>": [records] } }`
- *   PUT  /__mock/state[?session=NAME]   replace it with such a JSON (every record checked against its schema)
+ *   GET  /__mock/state[?session=NAME]   `{ "<collection path>": { "<scope>": [records] } }`, or the overlay's shape
+ *   PUT  /__mock/state[?session=NAME]   replace it with such a JSON (every record checked against its schema;
+ *                                       in the overlay's shape, its ids, references and counters too: state-shape.ts)
  *   GET  /__mock/health                 the document's title, version and hash, and the kit's version
  *   GET  /__mock/resources              what was inferred (report.ts), and how to correct it
  *
@@ -19,9 +20,11 @@ import type { ErrorFactory } from '../errors.js';
 import type { MockRequest } from '../message.js';
 import { readSession } from '../session.js';
 import { IMPORT_MAX_DEPTH } from '../state-import.js';
+import type { Rule } from '../behaviour/rules.js';
 import type { ResourceMap } from './infer.js';
 import { describeResources } from './report.js';
 import { isObject } from './schemas.js';
+import { exportShaped, importShaped, type StateShape } from './state-shape.js';
 import type { GenericRegistry, GenericState, StoredRecord } from './store.js';
 
 /** An import may be large (an export of a busy session), but bounded. */
@@ -41,6 +44,11 @@ export interface GenericAdminOptions {
   readonly proofs?: () => ProofState;
   /** The stated rules in force (behaviour/rules.ts describeRule). */
   readonly rules?: readonly object[];
+  /** The shape a state is exported and imported in, where the overlay names one (state-shape.ts), and the rules an import keeps. */
+  readonly shape?: StateShape;
+  readonly stated?: readonly Rule[];
+  /** A behaviour module's `load` hook: completes an imported state before a store holds it (run-hooks.ts loadHook). */
+  readonly complete?: (state: GenericState) => GenericState;
 }
 
 export function createGenericAdmin(options: GenericAdminOptions): Admin {
@@ -78,9 +86,28 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
     return problems.slice(0, PROBLEMS_SHOWN);
   };
 
+  /** The state completed by the behaviour's `load` hook, or the 500 its throw is answered with (nothing changed). */
+  const completed = (state: GenericState): { readonly state: GenericState } | { readonly refused: AdminAnswer } => {
+    try {
+      return { state: options.complete ? options.complete(state) : state };
+    } catch (error) {
+      return { refused: errors.error('INTERNAL_ERROR', `${(error as Error).message}; nothing was changed.`) };
+    }
+  };
+  const importShapedState = (shape: StateShape, value: unknown, name: string | undefined): AdminAnswer => {
+    const verdict = importShaped(shape, value, compiled, options.stated ?? [], registry.get(name));
+    if (!verdict.ok) return errors.validationFailed(verdict.diagnostics);
+    const done = completed(verdict.state);
+    if ('refused' in done) return done.refused;
+    const refusal = registry.load(done.state, name, verdict.floors);
+    if (refusal !== undefined) return errors.error('VALIDATION_FAILED', refusal);
+    return { status: 200, body: { loaded: verdict.loaded, ...(name === undefined ? {} : { session: name }) } };
+  };
+
   const importState = (request: MockRequest, name: string | undefined): AdminAnswer => {
     const parsed = readJsonBody(request.body, request.headers, true, IMPORT_MAX_DEPTH);
     if (!parsed.ok) return errors.error(parsed.code, parsed.message);
+    if (options.shape) return importShapedState(options.shape, parsed.value, name);
     const problems = check(parsed.value);
     if (problems.length > 0) return errors.validationFailed(problems);
     const state = parsed.value as GenericState;
@@ -99,7 +126,7 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
       registry.reset(session);
       return { status: 200, body: session === undefined ? { reset: 'all' } : { reset: 'session', session } };
     },
-    'GET /__mock/state': (_request, session) => ({ status: 200, body: registry.get(session).snapshot() }),
+    'GET /__mock/state': (_request, session) => ({ status: 200, body: options.shape ? exportShaped(options.shape, registry.get(session)) : registry.get(session).snapshot() }),
     'PUT /__mock/state': importState,
   };
 

@@ -6,6 +6,7 @@
  * the document before it leaves (`conform`), and fitted where it does not match.
  */
 import type { Contract, Operation } from '../../src/contract/index.js';
+import { KitError } from '../../src/kit-error.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { DEFAULT_GENERATION_BUDGET, literalPrefix, type GenerationBudget } from '../../src/generate/index.js';
 import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
@@ -19,7 +20,7 @@ import { createAnswerGuard } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
 import { describeRule, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
-import { withHooks } from '../behaviour/run-hooks.js';
+import { loadHook, withHooks } from '../behaviour/run-hooks.js';
 import { fitTo, repair, sameJson, type Problems } from './conform.js';
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
@@ -32,6 +33,7 @@ import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
 import type { BoundHandler, CarriedData, CarriedVerdict, MockEngine, OperationInput } from './seam.js';
 import { allowsNull, isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
+import { readStateShape } from './state-shape.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
 import { answerSpot, cannotAnswer } from './unmakeable.js';
 
@@ -223,8 +225,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // Rules stated beside the document (x-mock-unique, -references, -states, -effects), checked against it now.
   const rules = createRuleBook(readRules(compiled, resources, settings.overlay));
   if (settings.announce && rules.rules.length > 0) settings.announce(`  rules: ${rules.rules.map((rule) => { const d = describeRule(rule); return `${d.collection} ${d.says}`; }).join('; ')}`);
+  // The shape of an exported state, where the overlay names one (state-shape.ts), checked against the document now.
+  const shape = readStateShape(settings.overlay?.state, resources);
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
-  const registry = createGenericRegistry(initial.state, initial.idOf, {
+  // A behaviour module's `load` hook completes every whole state the mock takes: the initial data first.
+  const complete = settings.behaviour ? loadHook(settings.behaviour.module, settings.behaviour.file, resources, initial.idOf) : undefined;
+  let initialState = initial.state;
+  try {
+    if (complete) initialState = complete(initialState);
+  } catch (error) {
+    throw new KitError('RULES_INVALID', `${(error as Error).message} on the initial data.`, { file: settings.behaviour!.file, reason: (error as Error).message });
+  }
+  const registry = createGenericRegistry(initialState, initial.idOf, {
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
     ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),
     ...(settings.onSessionDrop ? { onDrop: settings.onSessionDrop } : {}),
@@ -764,7 +776,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     errors,
     conform: guard.conform,
     dropNotice: (session) => registry.dropNotice(session),
-    admin: (adminSettings) => createGenericAdmin({ ...adminSettings, compiled, resources, registry, idOf: initial.idOf, proofs, rules: rules.rules.map(describeRule) }),
+    admin: (adminSettings) =>
+      createGenericAdmin({
+        ...adminSettings,
+        compiled,
+        resources,
+        registry,
+        idOf: initial.idOf,
+        proofs,
+        rules: rules.rules.map(describeRule),
+        ...(shape ? { shape, stated: rules.rules } : {}),
+        ...(complete ? { complete } : {}),
+      }),
   };
 }
 

@@ -50,8 +50,9 @@ export async function readOverlay(path: string): Promise<MockOverlay> {
   const paths = isObject(value) ? value['paths'] : undefined;
   const operations = isObject(value) ? value['operations'] : undefined;
   const behaviour = isObject(value) ? value['behaviour'] : undefined;
-  if (!isObject(value) || (paths !== undefined && !isObject(paths)) || (operations !== undefined && !isObject(operations)) || (behaviour !== undefined && typeof behaviour !== 'string')) {
-    throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${file} must hold { paths: { PATH: { x-mock-…: … } }, operations: { operationId: { x-mock-stateless: true } }, behaviour: FILE }.`);
+  const state = isObject(value) ? value['state'] : undefined;
+  if (!isObject(value) || (paths !== undefined && !isObject(paths)) || (operations !== undefined && !isObject(operations)) || (behaviour !== undefined && typeof behaviour !== 'string') || (state !== undefined && !isObject(state))) {
+    throw new KitError('USAGE', `petstore-kit mock: --mock-overlay ${file} must hold { paths: { PATH: { x-mock-…: … } }, operations: { operationId: { x-mock-stateless: true } }, behaviour: FILE, state: { NAME: COLLECTION } }.`);
   }
   const entries = (group: Record<string, unknown> | undefined): Record<string, Record<string, unknown>> =>
     Object.fromEntries(Object.entries(group ?? {}).filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1])));
@@ -59,6 +60,7 @@ export async function readOverlay(path: string): Promise<MockOverlay> {
     paths: entries(isObject(paths) ? paths : undefined),
     operations: entries(isObject(operations) ? operations : undefined),
     ...(typeof behaviour === 'string' ? { behaviour: resolve(dirname(file), behaviour) } : {}),
+    ...(isObject(state) ? { state } : {}),
   };
 }
 

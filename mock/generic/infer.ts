@@ -107,6 +107,8 @@ export interface MockOverlay {
   readonly operations?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** A behaviour module (`behaviour: ./rules.mjs`), resolved against the overlay file's folder. */
   readonly behaviour?: string;
+  /** The shape `GET /__mock/state` exports and `PUT /__mock/state` takes (state-shape.ts): member name → collection. */
+  readonly state?: Readonly<Record<string, unknown>>;
 }
 
 const ENVELOPE_KEYS = ['data', 'items', 'results', 'records', 'entries', 'values', 'content', 'list', 'rows', 'nodes', 'elements', 'objects'];

@@ -28,6 +28,8 @@ export interface GenericStore {
   remove(resource: string, scope: string, id: string): boolean;
   /** The next number of a resource's integer sequence: past every integer id it holds. */
   nextNumber(resource: string): number;
+  /** The last number of a resource's integer sequence, taken or not (0 before any): what `nextNumber` passes. */
+  sequence(resource: string): number;
   /** A number that changes whenever any record of this store is set or removed: what an answer kept from the store is good for. */
   revision(): number;
   /** Every scope a resource has records in (`''` for a top-level resource; the parent ids of a nested one). */
@@ -48,8 +50,11 @@ type Lists = Map<string, Map<string, Map<string, StoredRecord>>>;
 
 const EMPTY: ReadonlyMap<string, StoredRecord> = new Map();
 
-/** Builds the never-written template from a state; `idOf` reads a record's id text. */
-function buildLists(state: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string): { lists: Lists; sequences: Map<string, number> } {
+/**
+ * Builds the never-written template from a state; `idOf` reads a record's id text. A resource's sequence starts past
+ * its highest integer id, and past its `floors` entry (numbers issued before, or named by other records: an import).
+ */
+function buildLists(state: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string, floors?: ReadonlyMap<string, number>): { lists: Lists; sequences: Map<string, number> } {
   const lists: Lists = new Map();
   const sequences = new Map<string, number>();
   for (const [resource, scopes] of Object.entries(state)) {
@@ -68,6 +73,7 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
     }
     sequences.set(resource, highest);
   }
+  for (const [resource, floor] of floors ?? []) if (floor > (sequences.get(resource) ?? 0)) sequences.set(resource, floor);
   return { lists, sequences };
 }
 
@@ -146,6 +152,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       sequences.set(resource, next);
       return next;
     },
+    sequence: (resource) => sequences.get(resource) ?? 0,
     revision: () => revision,
     scopes: (resource) => new Set([...(template.lists.get(resource)?.keys() ?? []), ...(own.get(resource)?.keys() ?? [])]),
     atomically(work, keep) {
@@ -180,8 +187,11 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
 export interface GenericRegistry {
   get(session?: string): GenericStore;
   reset(session?: string): void;
-  /** Loads a state, into a session or for everyone; answers why not (nothing changed) when a session cannot hold it. */
-  load(state: GenericState, session?: string): string | undefined;
+  /**
+   * Loads a state, into a session or for everyone; answers why not (nothing changed) when a session cannot hold it.
+   * `floors`: by resource, a number its sequence starts past even where no record holds it (buildLists).
+   */
+  load(state: GenericState, session?: string, floors?: ReadonlyMap<string, number>): string | undefined;
   sessions(): readonly string[];
   dropNotice(session: string): SessionDropReason | undefined;
   /** Bytes (estimated) all session stores hold beyond the shared initial data. */
@@ -293,16 +303,16 @@ export function createGenericRegistry(initial: GenericState, idOf: (resource: st
         }
       }
     },
-    load(state, session) {
+    load(state, session, floors) {
       if (session === undefined) {
-        fallback = fork(buildLists(state, idOf));
+        fallback = fork(buildLists(state, idOf, floors));
         return undefined;
       }
       // An imported state shares nothing with the initial data: the session holds all of it, which must fit in the
       // budget, refused as the Pet Store's import is (mock/registry.ts) rather than dropped on the next request.
       const needed = SESSION_BYTES + stateBytes(state);
       if (needed > budget) return `The state needs about ${mebibytes(needed)} MiB, more than the ${mebibytes(budget)} MiB all sessions may hold (--max-session-memory); load it without a session or raise the limit. Nothing was changed.`;
-      const lists = buildLists(state, idOf);
+      const lists = buildLists(state, idOf, floors);
       sessions.peek(session)?.meter.detach();
       sessions.delete(session);
       sessionFor(session);

@@ -1,0 +1,247 @@
+/**
+ * The shape of a state as `GET /__mock/state` exports it and `PUT /__mock/state` takes it, where the overlay names one
+ * (its `state:`). Without it a state is `{ "<collection path>": { "<scope>": [records] } }` (admin.ts); with it, each
+ * member the overlay names holds one top-level collection's records, and a member of counters holds the next number
+ * of each integer sequence, so an export imported back never issues an id issued before:
+ *
+ *   state:
+ *     categories: /categories
+ *     pets: /pets
+ *     inventory: { collection: /store/inventory, omit: [status] }   # a derived field, left out; a load hook restores it
+ *     nextIds: { counters: { category: /categories, pet: /pets } }
+ *
+ * An import in that shape is checked as a whole before any store holds it (the first problems, each with a pointer
+ * into the body): members known and present, each record valid for its schema, ids and references that JSON carries
+ * exactly (at most 2^53-1), no id twice, what the stated rules keep true at all times (x-mock-references: a record
+ * that would have kept its target from being deleted names one that exists; x-mock-unique: no two records share what
+ * is unique), and counters from 1 to 2^53-1. The shape is
+ * checked against the document when the mock starts: a collection it does not keep, or a field its records lack, is
+ * RULES_INVALID naming the spot.
+ */
+import { KitError } from '../../src/kit-error.js';
+import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
+import { matches } from '../behaviour/rule-book.js';
+import type { ReferenceRule, Rule, UniqueRule } from '../behaviour/rules.js';
+import type { Resource, ResourceMap } from './infer.js';
+import { isObject, mergeAllOf, propertiesOf, type Schema } from './schemas.js';
+import type { GenericState, GenericStore, StoredRecord } from './store.js';
+
+export interface StateMember {
+  readonly name: string;
+  readonly resource: Resource;
+  /** Fields of the records the state leaves out (derived ones: a behaviour module's `load` hook restores them). */
+  readonly omit: readonly string[];
+  /** The record schema without the omitted fields: what an imported record is checked against. */
+  readonly schema: Schema | undefined;
+}
+
+export interface StateShape {
+  readonly members: readonly StateMember[];
+  /** The member that holds the counters, and which collection's sequence each of its names is. */
+  readonly counters?: { readonly name: string; readonly of: ReadonlyMap<string, Resource> };
+}
+
+/** An import that passed every check: the records by collection, and the number each sequence starts past. */
+export type ShapedImport =
+  | { readonly ok: true; readonly state: GenericState; readonly floors: ReadonlyMap<string, number>; readonly loaded: Readonly<Record<string, number>> }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** How many problems a refused import names. */
+const PROBLEMS_SHOWN = 5;
+
+/** The overlay's `state:`, checked against the inferred collections; undefined when the overlay names none. */
+export function readStateShape(stated: Readonly<Record<string, unknown>> | undefined, map: ResourceMap): StateShape | undefined {
+  if (stated === undefined) return undefined;
+  const where = 'the overlay, state';
+  const collection = (value: unknown, at: string): Resource => {
+    const found = typeof value === 'string' ? map.resources.find((r) => r.collectionPath === value || r.itemPath === value) : undefined;
+    if (!found) fail(at, `${JSON.stringify(value)} is not a collection the mock keeps records of (it keeps ${map.resources.map((r) => r.collectionPath).join(', ') || 'none'})`);
+    if (found.scopeParams.length > 0) fail(at, `${found.collectionPath} lives under another record; a state member holds a top-level collection`);
+    return found;
+  };
+  const members: StateMember[] = [];
+  let counters: StateShape['counters'];
+  const taken = new Set<string>();
+  for (const [name, value] of Object.entries(stated)) {
+    const at = `${where}/${name}`;
+    if (isObject(value) && value['counters'] !== undefined) {
+      if (counters) fail(at, `the counters are in ${counters.name} already`);
+      const stray = Object.keys(value).find((key) => key !== 'counters');
+      if (stray !== undefined) fail(`${at}/${stray}`, 'is not a word of a counters member; it takes counters');
+      if (!isObject(value['counters'])) fail(`${at}/counters`, 'must map each counter name to the collection whose next id it holds');
+      const of = new Map<string, Resource>();
+      for (const [counter, path] of Object.entries(value['counters'])) {
+        const resource = collection(path, `${at}/counters/${counter}`);
+        if (resource.idKind !== 'integer') fail(`${at}/counters/${counter}`, `${resource.collectionPath}'s ids are not integers, so it has no counter`);
+        of.set(counter, resource);
+      }
+      counters = { name, of };
+      continue;
+    }
+    const spec = typeof value === 'string' ? { collection: value } : isObject(value) ? value : fail(at, 'must be a collection path, { collection, omit }, or { counters: { NAME: COLLECTION } }');
+    const stray = Object.keys(spec).find((key) => key !== 'collection' && key !== 'omit');
+    if (stray !== undefined) fail(`${at}/${stray}`, 'is not a word of a state member; it takes collection, omit');
+    const resource = collection(spec['collection'], `${at}/collection`);
+    if (taken.has(resource.key)) fail(`${at}/collection`, `${resource.collectionPath} is another member's already`);
+    taken.add(resource.key);
+    const omitted = spec['omit'] ?? [];
+    if (!Array.isArray(omitted) || !omitted.every((field): field is string => typeof field === 'string')) return fail(`${at}/omit`, 'must be a list of fields');
+    const fields = resource.recordSchema ? propertiesOf(resource.recordSchema) : new Map<string, Schema>();
+    omitted.forEach((field, i) => {
+      if (!fields.has(field)) fail(`${at}/omit/${i}`, `${resource.collectionPath}'s records have no field ${field} (they have ${[...fields.keys()].join(', ') || 'none'})`);
+      if (field === resource.idField) fail(`${at}/omit/${i}`, `${field} is the records' id; it cannot be left out`);
+    });
+    members.push({ name, resource, omit: omitted, schema: resource.recordSchema && omitted.length > 0 ? without(resource.recordSchema, omitted) : resource.recordSchema });
+  }
+  if (members.length === 0) fail(where, 'names no collection; give it NAME: COLLECTION for each collection a state holds');
+  return { members, ...(counters ? { counters } : {}) };
+}
+
+/** The store's state in the shape: each member's records without what it omits, and the next number of each counter. */
+export function exportShaped(shape: StateShape, store: GenericStore): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { name, resource, omit } of shape.members) {
+    const records = [...store.records(resource.key, '')];
+    out[name] = omit.length === 0 ? records : records.map((record) => Object.fromEntries(Object.entries(record).filter(([field]) => !omit.includes(field))));
+  }
+  if (shape.counters) out[shape.counters.name] = Object.fromEntries([...shape.counters.of].map(([counter, resource]) => [counter, store.sequence(resource.key) + 1]));
+  return out;
+}
+
+/**
+ * An imported value checked against the shape, the document and the stated rules; `current` is the store it
+ * replaces, whose sequences an import never takes back (an older export loaded after a delete must not reissue its id).
+ */
+export function importShaped(shape: StateShape, value: unknown, compiled: CompiledContract, rules: readonly Rule[], current: GenericStore): ShapedImport {
+  const references = rules.filter((rule): rule is ReferenceRule => rule.kind === 'reference');
+  const problems: Diagnostic[] = [];
+  const full = (): boolean => problems.length >= PROBLEMS_SHOWN;
+  const refuse = (): ShapedImport => ({ ok: false, diagnostics: problems.slice(0, PROBLEMS_SHOWN) });
+  const names = [...shape.members.map((m) => m.name), ...(shape.counters ? [shape.counters.name] : [])];
+  if (!isObject(value)) {
+    problems.push({ pointer: '/body', keyword: 'type', message: `must be an object of ${names.join(', ')}, as GET /__mock/state exports it` });
+    return refuse();
+  }
+  for (const key of Object.keys(value)) if (!names.includes(key)) problems.push({ pointer: `/body/${pointer(key)}`, keyword: 'additionalProperties', message: `is not a member of the state; it holds ${names.join(', ')}` });
+  for (const { name } of shape.members) if (!Object.hasOwn(value, name)) problems.push({ pointer: `/body/${pointer(name)}`, keyword: 'required', message: `is required: the records of ${name} (an empty list for none)` });
+  const floors = new Map<string, number>();
+  if (shape.counters && Object.hasOwn(value, shape.counters.name)) counterProblems(shape.counters, value[shape.counters.name], problems, floors);
+  if (problems.length > 0) return refuse();
+
+  const ids = new Map<string, Set<string>>();
+  for (const member of shape.members) {
+    const at = `/body/${pointer(member.name)}`;
+    const records = value[member.name];
+    if (!Array.isArray(records)) {
+      problems.push({ pointer: at, keyword: 'type', message: 'must be a list of records' });
+      continue;
+    }
+    const seen = new Set<string>();
+    ids.set(member.resource.key, seen);
+    const { idField } = member.resource;
+    for (const [index, record] of records.entries()) {
+      if (full()) return refuse();
+      const here = `${at}/${index}`;
+      if (!isObject(record)) {
+        problems.push({ pointer: here, keyword: 'type', message: 'must be an object' });
+        continue;
+      }
+      if (member.schema) problems.push(...compiled.validate(member.schema, record, 'response', here).slice(0, PROBLEMS_SHOWN));
+      // Ids and references must survive JSON: past 2^53-1 a number is rounded, and two such ids would be one.
+      const exact = [idField, ...references.filter((rule) => rule.resource === member.resource).map((rule) => rule.field)];
+      for (const field of exact) {
+        const id = field === undefined ? undefined : record[field];
+        if (typeof id === 'number' && !Number.isSafeInteger(id)) {
+          problems.push({ pointer: `${here}/${pointer(field!)}`, keyword: 'maximum', message: `must be at most ${Number.MAX_SAFE_INTEGER} (2^53-1): larger integers lose their exact value in JSON numbers (RFC 8259 §6)`, expected: Number.MAX_SAFE_INTEGER, actual: id });
+        }
+      }
+      const id = idField === undefined ? undefined : record[idField];
+      if (typeof id === 'string' || typeof id === 'number') {
+        if (seen.has(String(id))) problems.push({ pointer: `${here}/${pointer(idField!)}`, keyword: 'uniqueItems', message: `${String(id)} is the id of an earlier record of ${member.name}` });
+        seen.add(String(id));
+      }
+    }
+  }
+  if (problems.length > 0) return refuse();
+
+  // Every reference a stated rule holds to: a record that would keep its target from being deleted names one that exists.
+  const members = new Map(shape.members.map((member) => [member.resource.key, member]));
+  for (const rule of references) {
+    const from = members.get(rule.resource.key);
+    const targets = ids.get(rule.target.key);
+    if (!from || !targets) continue;
+    (value[from.name] as StoredRecord[]).forEach((record, index) => {
+      const named = record[rule.field];
+      if (named === undefined || named === null) return;
+      // A new target never takes an id a record still names (a complete order of a deleted pet).
+      if (typeof named === 'number') floors.set(rule.target.key, Math.max(floors.get(rule.target.key) ?? 0, named));
+      if (rule.onDelete === 'keep' || !matches(record, rule.when) || targets.has(String(named)) || full()) return;
+      const target = members.get(rule.target.key)!.name;
+      problems.push({ pointer: `/body/${pointer(from.name)}/${index}/${pointer(rule.field)}`, keyword: 'reference', message: `names ${String(named)}, which no record of ${target} has` });
+    });
+  }
+  for (const rule of rules) {
+    const member = rule.kind === 'unique' ? members.get(rule.resource.key) : undefined;
+    if (member && rule.kind === 'unique') duplicates(rule, member.name, value[member.name] as StoredRecord[], problems);
+  }
+  if (problems.length > 0) return refuse();
+
+  const state: Record<string, Record<string, readonly StoredRecord[]>> = { ...current.snapshot() };
+  const loaded: Record<string, number> = {};
+  for (const { name, resource } of shape.members) {
+    const records = value[name] as StoredRecord[];
+    state[resource.key] = { '': records };
+    loaded[name] = records.length;
+    floors.set(resource.key, Math.max(floors.get(resource.key) ?? 0, current.sequence(resource.key)));
+  }
+  return { ok: true, state, floors, loaded };
+}
+
+/** Records that share what a unique rule says no two records share (among those that meet its conditions). */
+function duplicates(rule: UniqueRule, name: string, records: readonly StoredRecord[], problems: Diagnostic[]): void {
+  const first = new Map<string, number>();
+  records.forEach((record, index) => {
+    if (problems.length >= PROBLEMS_SHOWN || !matches(record, rule.when)) return;
+    const values = rule.fields.map((field) => record[field]);
+    if (values.some((v) => v === undefined || v === null)) return;
+    const key = JSON.stringify(values.map((v) => (rule.ignoreCase && typeof v === 'string' ? v.toLowerCase() : v)));
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, index);
+    else problems.push({ pointer: `/body/${pointer(name)}/${index}/${pointer(rule.fields[0]!)}`, keyword: 'unique', message: `${rule.fields.join(' + ')} ${values.map((v) => JSON.stringify(v)).join(' + ')} is /body/${pointer(name)}/${earlier}'s already${rule.ignoreCase ? ' (case aside)' : ''}; no two records share it` });
+  });
+}
+
+/** The counters member: an object of the shape's counter names, each an integer from 1 to 2^53-1 (the next id). */
+function counterProblems(counters: NonNullable<StateShape['counters']>, value: unknown, problems: Diagnostic[], floors: Map<string, number>): void {
+  const at = `/body/${pointer(counters.name)}`;
+  if (!isObject(value)) {
+    problems.push({ pointer: at, keyword: 'type', message: `must be an object of ${[...counters.of.keys()].join(', ')}` });
+    return;
+  }
+  for (const key of Object.keys(value)) if (!counters.of.has(key)) problems.push({ pointer: `${at}/${pointer(key)}`, keyword: 'additionalProperties', message: `is not a counter; they are ${[...counters.of.keys()].join(', ')}` });
+  for (const [name, resource] of counters.of) {
+    const next = value[name];
+    const here = `${at}/${pointer(name)}`;
+    if (next === undefined) problems.push({ pointer: here, keyword: 'required', message: `is required: the next id of ${resource.collectionPath}` });
+    else if (typeof next !== 'number' || !Number.isInteger(next)) problems.push({ pointer: here, keyword: 'type', message: 'must be an integer', actual: next });
+    else if (next < 1) problems.push({ pointer: here, keyword: 'minimum', message: 'must be at least 1', expected: 1, actual: next });
+    else if (!Number.isSafeInteger(next)) problems.push({ pointer: here, keyword: 'maximum', message: `must be at most ${Number.MAX_SAFE_INTEGER} (2^53-1)`, expected: Number.MAX_SAFE_INTEGER, actual: next });
+    else floors.set(resource.key, next - 1);
+  }
+}
+
+/** A record schema without some fields: neither required nor described. */
+function without(schema: Schema, omit: readonly string[]): Schema {
+  const merged = mergeAllOf(schema);
+  const properties = Object.fromEntries(Object.entries(merged.properties ?? {}).filter(([name]) => !omit.includes(name)));
+  return { ...merged, properties, ...(merged.required ? { required: merged.required.filter((name) => !omit.includes(name)) } : {}) } as Schema;
+}
+
+/** RFC 6901: `~` and `/` escaped. */
+function pointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function fail(where: string, message: string): never {
+  throw new KitError('RULES_INVALID', `${where}: ${message}.`, { pointer: where, reason: message });
+}
