@@ -1,5 +1,6 @@
 import { ABSENT_ID, isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
 import type { Case } from '../context.js';
+import { referenceTexts, saysUnknownReferenceRefused } from '../documented-references.js';
 import { evaluateExpression, unqualified, type LinkModel, type Producer } from '../links.js';
 import { memberNamedBy } from '../own-keys.js';
 import { answered } from '../requests/call.js';
@@ -14,6 +15,8 @@ import { inRun } from './support.js';
  * §15.5.21) and creates nothing. Which body fields name records comes from
  * the document's links: a field named like a parameter a create operation's
  * 201 links bind (`categoryId` ← createCategory) holds that record's id.
+ * Only where the document says so (documented-references.ts): a 422 whose words say nothing of absent records does
+ * not promise that a reference is checked.
  * Each such field is tried twice: with an id never used, and with the id of
  * a record the run created and deleted (a soft delete, or a reference checked
  * against a cache, takes the second).
@@ -39,8 +42,11 @@ export const unknownReference422: CheckDefinition = {
         const member = parameter === undefined ? undefined : memberNamedBy(parameter, propertiesOf(media.schema));
         return member === undefined ? [] : [member];
       }));
-      const references = Object.keys(propertiesOf(media.schema)).filter((name) => {
+      const members = propertiesOf(media.schema);
+      const references = Object.keys(members).filter((name) => {
         const producer = ctx.links.producers.get(name);
+        // Only where the document says a missing record is refused: a 422 of "Validation exception" does not.
+        if (!saysUnknownReferenceRefused(referenceTexts(ctx.contract, operation, descriptionOf(members[name])))) return false;
         // A name the links of several kinds bind (`slug`, `uuid`: every Coolify resource is read by its `uuid`) says
         // no kind: in a body it may be the record's own key (a user's `slug`) or name a record of any of them, so
         // no id of one kind is sure to be refused there.
@@ -82,6 +88,10 @@ export const unknownReference422: CheckDefinition = {
     }
   },
 };
+
+function descriptionOf(member: unknown): string | undefined {
+  return isObject(member) && typeof member.description === 'string' ? member.description : undefined;
+}
 
 /** How many kinds' links bind a parameter of this name from what their create answers. */
 function bindingKinds(links: LinkModel, name: string): number {
