@@ -338,7 +338,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
         body: body.value,
         locationTaken: (location) => exists(sessionName, location),
         // The Pet Store's forced refusals name its real records (the open order of the pet); a foreign document has no such words.
-        ...(engine ? {} : { ownMessage: (code: string, id: number) => storeMessage(registry.get(sessionName), code, id) }),
+        // The generic engine's are its stated rules' words, about the records it holds (rule-book.ts forcedMessage).
+        ...(engine ? (engine.forcedMessage ? { ownMessage: (code: string, id: number, status: number) => engine.forcedMessage!(sessionName, code, id, status) } : {}) : { ownMessage: (code: string, id: number, status: number) => storeMessage(registry.get(sessionName), code, id, status) }),
       });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);
@@ -385,7 +386,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const params = route.validators.parameters({ path: match.pathParams, query: {}, headers: {} });
     if (!params.ok) return false;
     try {
-      return !('error' in route.handler({ session, params: params.values, pathParams: match.pathParams, body: undefined, location: noLocation }));
+      // The Pet Store's handlers refuse with an error; the generic engine's answer the 404 as a status.
+      const found = route.handler({ session, params: params.values, pathParams: match.pathParams, body: undefined, location: noLocation });
+      return !('error' in found) && found.status < 400;
     } catch {
       return false;
     }

@@ -46,7 +46,7 @@ export interface ForceContext {
    * the example's own story: "Pet 2 has the open order 1" became "Pet 7 has the open order 1" although pet 7's
    * open order is 3 (issue 23, point 6).
    */
-  readonly ownMessage?: (code: string, id: number) => string | undefined;
+  readonly ownMessage?: (code: string, id: number, status: number) => string | undefined;
 }
 
 export interface ExampleCatalog {
@@ -147,7 +147,7 @@ function followRequest(answer: ForcedAnswer, response: Documented, context: Forc
   if (answer.status >= 400) {
     if (subject === undefined || typeof body['message'] !== 'string') return answer;
     const code = codeOf(body);
-    const own = code === undefined ? undefined : context.ownMessage?.(code, Number(subject));
+    const own = code === undefined ? undefined : context.ownMessage?.(code, Number(subject), answer.status);
     if (own !== undefined) return { ...answer, body: { ...body, message: own } };
     // The example's first number is the id its message is about ("No pet has id 42.", "Pet 2 has the open order 1").
     return { ...answer, body: { ...body, message: body['message'].replace(/\b\d+\b/, subject) } };

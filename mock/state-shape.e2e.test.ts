@@ -3,20 +3,18 @@
  * (behaviour/hooks.ts), through HTTP: `GET /__mock/state` exports each named collection under its member and the next
  * id of each counter; `PUT /__mock/state` takes that shape back, checked as a whole (members, records, exact ids,
  * stated references and uniqueness, counters) with a 400 pointing into the body and nothing changed; the load hook
- * completes the initial data and every import. First on a small foreign document, then on the Pet Store served by the
- * generic engine with its rule file (issue 34's seam), in the contract's shape.
+ * completes the initial data and every import, on a small foreign document. The Pet Store's state in the contract's
+ * shape, through the generic engine, is petstore-generic.e2e.test.ts's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KitError } from '../src/kit-error.js';
-import { PACKAGE_ROOT } from '../src/package-info.js';
 import { compileContract } from '../src/schema/index.js';
-import type { InventoryItem, Pet } from '../src/types.js';
 import { createForeignClient, type ForeignClient } from './generic/test-support/foreign-client.js';
 import { startMock, type RunningMock } from './server.js';
-import { detailPaths, expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
+import { sessionName } from './test-support/harness.js';
 import { libraryDocument } from './test-support/library.js';
 
 const work = mkdtempSync(join(tmpdir(), 'state-shape-'));
@@ -117,52 +115,5 @@ describe('a state shape and a load hook on a foreign document', () => {
     expect(error).toBeInstanceOf(KitError);
     expect((error as KitError).code).toBe('RULES_INVALID');
     expect((error as KitError).message).toMatch(message);
-  });
-});
-
-describe("the Pet Store's state in the contract's shape, through the generic engine", () => {
-  let t: TestMock;
-  beforeAll(async () => {
-    t = await startTestMock({ useGenericEngine: true, mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'), fixtures: join(PACKAGE_ROOT, 'fixtures/seed') });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it("exports categories, pets, orders, inventory (without the pet's status) and nextIds; every entry has its pet's status", async () => {
-    const session = sessionName('petstore-shape');
-    const exported = (await t.client.state(session)) as { categories: unknown[]; pets: Pet[]; orders: unknown[]; inventory: object[]; nextIds: Record<string, number> };
-    expect(Object.keys(exported).sort()).toEqual(['categories', 'inventory', 'nextIds', 'orders', 'pets']);
-    expect(exported.inventory.every((entry) => !Object.hasOwn(entry, 'status'))).toBe(true);
-    expect(exported.nextIds).toEqual({ pet: Math.max(...exported.pets.map((p) => p.id)) + 1, category: expect.any(Number), order: expect.any(Number) });
-    // The fixtures' entries carry no status: the load hook gave each its pet's (rule 6).
-    const statusOf = new Map(exported.pets.map((p) => [p.id, p.status]));
-    const listed = (await t.client.session(session).get('/store/inventory', { query: { limit: 100 } })).body as InventoryItem[];
-    for (const entry of listed) expect(entry.status).toBe(statusOf.get(entry.petId));
-  });
-
-  it("imports it back: an entry takes its pet's status again, and the pet's open order holds", async () => {
-    const from = sessionName('petstore-shape-from');
-    const to = sessionName('petstore-shape-to');
-    const api = t.client.session(from);
-    const pet = await newPet(api, (await newCategory(api)).id);
-    await newOrder(api, pet.id);
-    const exported = await t.client.state(from);
-    expect((await t.client.send('PUT', '/__mock/state', { query: { session: to }, json: exported })).status).toBe(200);
-    expect(await t.client.state(to)).toEqual(exported);
-    expect((await t.client.session(to).get(`/store/inventory/${pet.id}`)).body).toEqual({ petId: pet.id, quantity: 0, status: 'pending' });
-    expectError(await t.client.session(to).post('/store/orders', { petId: pet.id, quantity: 1 }), 409, 'PET_HAS_OPEN_ORDER');
-  });
-
-  it.each([
-    ['two categories of one name, case aside', { categories: [{ id: 1, name: 'Dogs' }, { id: 2, name: 'DOGS' }], pets: [], orders: [], inventory: [] }, '/body/categories/1/name'],
-    ['two open orders of one pet', { categories: [{ id: 1, name: 'Dogs' }], pets: [{ id: 1, name: 'Rex', categoryId: 1, status: 'pending' }], orders: [{ id: 1, petId: 1, quantity: 1, complete: false }, { id: 2, petId: 1, quantity: 1, complete: false }], inventory: [{ petId: 1, quantity: 0 }] }, '/body/orders/1/petId'],
-    ['an open order of no pet', { categories: [], pets: [], orders: [{ id: 1, petId: 5, quantity: 1, complete: false }], inventory: [] }, '/body/orders/0/petId'],
-    ['an inventory entry of no pet', { categories: [], pets: [], orders: [], inventory: [{ petId: 5, quantity: 1 }] }, '/body/inventory/0/petId'],
-  ])('refuses %s with a 400 pointing at it; nothing changes', async (_label, state, pointer) => {
-    const session = sessionName('petstore-shape-refused');
-    const answer = await expectUnchanged(t.client, session, () => t.client.send('PUT', '/__mock/state', { query: { session }, json: state }));
-    expectError(answer, 400, 'VALIDATION_FAILED');
-    expect(detailPaths(answer)).toContain(pointer);
   });
 });

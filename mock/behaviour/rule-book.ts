@@ -9,6 +9,7 @@
  * and no index is kept for them yet.
  */
 import type { Operation } from '../../src/contract/index.js';
+import { askedFor } from '../forced-messages.js';
 import { singularOf, type Resource } from '../generic/infer.js';
 import { isObject } from '../generic/schemas.js';
 import type { GenericStore, StoredRecord } from '../generic/store.js';
@@ -35,6 +36,12 @@ export interface RuleBook {
   readonly rules: readonly Rule[];
   before(event: WriteEvent, store: GenericStore, operation: Operation): Refusal | undefined;
   after(event: WriteEvent, store: GenericStore, operation: Operation): Refusal | undefined;
+  /**
+   * What an Error of `code` forced with `Prefer: code=` says about record `id`, in the words of the reference rule whose
+   * refused delete has that code, about the records the store holds (`Pet 7 has the open order 3`), or, where none
+   * names it, the rule's `none` words; undefined where no rule says it (the example's words are kept).
+   */
+  forcedMessage(code: string, id: string, status: number, store: GenericStore): string | undefined;
 }
 
 /** How deep deletes may cascade: records that name records that name records … (a cycle ends here). */
@@ -107,7 +114,19 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
     return undefined;
   };
 
-  return { rules, before, after: (event, store, operation) => after(event, store, operation) };
+  const forcedMessage = (code: string, id: string, status: number, store: GenericStore): string | undefined => {
+    for (const rule of references) {
+      if (rule.onDelete !== 'restrict' || rule.inUse.code !== code || rule.inUse.message === undefined) continue;
+      const naming = namedBy(rule, id, store);
+      const record = store.get(rule.target.key, '', id) ?? {};
+      const [first] = naming;
+      if (first) return render(rule.inUse.message, { record, id, count: naming.length, other: first.record, otherId: first.id });
+      if (rule.inUse.none !== undefined) return `${render(rule.inUse.none, { record, id, count: 0 })}; ${askedFor(status)}`;
+    }
+    return undefined;
+  };
+
+  return { rules, before, after: (event, store, operation) => after(event, store, operation), forcedMessage };
 }
 
 /** The record of the same scope that already holds the rule's fields (compared ignoring case where it says so). */

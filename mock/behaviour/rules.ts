@@ -28,6 +28,11 @@ export interface RuleAnswer {
   readonly code?: string;
   /** A message with `{field}` for the record's fields, `{id}`, `{count}` and `{other.field}` for the other record. */
   readonly message?: string;
+  /**
+   * A reference's `inUse` only: what this code forced with `Prefer: code=` says where no record names the target
+   * (`Pet {id} has no open order`); the mock adds that the answer was asked for. Without it, the example's words.
+   */
+  readonly none?: string;
 }
 
 /** Fields and the values they must have (one value, or one of a list). */
@@ -294,9 +299,11 @@ class RuleReader {
     if (status !== undefined && !(typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 499)) fail(`${at}/status`, `must be a 4xx status, not ${JSON.stringify(status)}`);
     const code = spec['code'];
     const message = spec['message'];
+    const none = spec['none'];
     if (code !== undefined && typeof code !== 'string') fail(`${at}/code`, 'must be text');
     if (message !== undefined && typeof message !== 'string') fail(`${at}/message`, 'must be text');
-    return { ...(typeof status === 'number' ? { status } : {}), ...(typeof code === 'string' ? { code } : {}), ...(typeof message === 'string' ? { message } : {}) };
+    if (none !== undefined && typeof none !== 'string') fail(`${at}/none`, 'must be text');
+    return { ...(typeof status === 'number' ? { status } : {}), ...(typeof code === 'string' ? { code } : {}), ...(typeof message === 'string' ? { message } : {}), ...(typeof none === 'string' ? { none } : {}) };
   }
 
   private object(stated: unknown, at: string, allowed: readonly string[] | undefined): Record<string, unknown> {

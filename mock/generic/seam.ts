@@ -53,6 +53,11 @@ export interface MockEngine {
   startBackground?(): void;
   /** Stops what the engine does in the background (the generic engine's proof sweep): the mock closes, or is replaced. */
   close?(): void;
+  /**
+   * What a forced Error (`Prefer: code=`) of `code` says about record `id`, from the session's real records (the stated
+   * rule whose answer has that code), or undefined to keep the example's words with the id put in (examples.ts).
+   */
+  forcedMessage?(session: string | undefined, code: string, id: number, status: number): string | undefined;
   /** Its data, for the engine of a reloaded document (the generic engine; the Pet Store keeps its registry instead). */
   carry?(): CarriedData;
   /** What became of the data it was handed at its start, when it was handed any. */

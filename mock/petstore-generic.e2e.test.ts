@@ -1,0 +1,94 @@
+/**
+ * The Pet Store served by the generic engine with its rule file (fixtures/rules/petstore.rules.yaml and its behaviour
+ * module), through issue 34's seam (`useGenericEngine`), on what the Pet Store's own handlers do beyond the state rules
+ * (petstore-rules.e2e.test.ts has those): the state exported and imported in the contract's shape, with its checks;
+ * `Prefer: code=` naming the real records; nothing logged under --quiet. Every answer is checked against openapi.yaml
+ * by the contract client.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../src/package-info.js';
+import type { InventoryItem, Pet } from '../src/types.js';
+import { detailPaths, expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
+
+const SEAM = { useGenericEngine: true, mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'), fixtures: join(PACKAGE_ROOT, 'fixtures/seed') } as const;
+
+let t: TestMock;
+beforeAll(async () => {
+  t = await startTestMock(SEAM);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("the Pet Store's state in the contract's shape, through the generic engine", () => {
+  it("exports categories, pets, orders, inventory (without the pet's status) and nextIds; every entry has its pet's status", async () => {
+    const session = sessionName('petstore-shape');
+    const exported = (await t.client.state(session)) as { categories: unknown[]; pets: Pet[]; orders: unknown[]; inventory: object[]; nextIds: Record<string, number> };
+    expect(Object.keys(exported).sort()).toEqual(['categories', 'inventory', 'nextIds', 'orders', 'pets']);
+    expect(exported.inventory.every((entry) => !Object.hasOwn(entry, 'status'))).toBe(true);
+    expect(exported.nextIds).toEqual({ pet: Math.max(...exported.pets.map((p) => p.id)) + 1, category: expect.any(Number), order: expect.any(Number) });
+    // The fixtures' entries carry no status: the load hook gave each its pet's (rule 6).
+    const statusOf = new Map(exported.pets.map((p) => [p.id, p.status]));
+    const listed = (await t.client.session(session).get('/store/inventory', { query: { limit: 100 } })).body as InventoryItem[];
+    for (const entry of listed) expect(entry.status).toBe(statusOf.get(entry.petId));
+  });
+
+  it("imports it back: an entry takes its pet's status again, and the pet's open order holds", async () => {
+    const from = sessionName('petstore-shape-from');
+    const to = sessionName('petstore-shape-to');
+    const api = t.client.session(from);
+    const pet = await newPet(api, (await newCategory(api)).id);
+    await newOrder(api, pet.id);
+    const exported = await t.client.state(from);
+    expect((await t.client.send('PUT', '/__mock/state', { query: { session: to }, json: exported })).status).toBe(200);
+    expect(await t.client.state(to)).toEqual(exported);
+    expect((await t.client.session(to).get(`/store/inventory/${pet.id}`)).body).toEqual({ petId: pet.id, quantity: 0, status: 'pending' });
+    expectError(await t.client.session(to).post('/store/orders', { petId: pet.id, quantity: 1 }), 409, 'PET_HAS_OPEN_ORDER');
+  });
+
+  it.each([
+    ['two categories of one name, case aside', { categories: [{ id: 1, name: 'Dogs' }, { id: 2, name: 'DOGS' }], pets: [], orders: [], inventory: [] }, '/body/categories/1/name'],
+    ['two open orders of one pet', { categories: [{ id: 1, name: 'Dogs' }], pets: [{ id: 1, name: 'Rex', categoryId: 1, status: 'pending' }], orders: [{ id: 1, petId: 1, quantity: 1, complete: false }, { id: 2, petId: 1, quantity: 1, complete: false }], inventory: [{ petId: 1, quantity: 0 }] }, '/body/orders/1/petId'],
+    ['an open order of no pet', { categories: [], pets: [], orders: [{ id: 1, petId: 5, quantity: 1, complete: false }], inventory: [] }, '/body/orders/0/petId'],
+    ['an inventory entry of no pet', { categories: [], pets: [], orders: [], inventory: [{ petId: 5, quantity: 1 }] }, '/body/inventory/0/petId'],
+  ])('refuses %s with a 400 pointing at it; nothing changes', async (_label, state, pointer) => {
+    const session = sessionName('petstore-shape-refused');
+    const answer = await expectUnchanged(t.client, session, () => t.client.send('PUT', '/__mock/state', { query: { session }, json: state }));
+    expectError(answer, 400, 'VALIDATION_FAILED');
+    expect(detailPaths(answer)).toContain(pointer);
+  });
+});
+
+describe('Prefer: code through the generic engine', () => {
+  it("names the pet's real open order from the stated rule's words, or says it has none", async () => {
+    const session = sessionName('seam-forced');
+    const api = t.client.session(session);
+    const pet = await newPet(api, (await newCategory(api)).id);
+    expect(expectError(await api.delete(`/pets/${pet.id}`, { headers: { prefer: 'code=409' } }), 409, 'PET_HAS_OPEN_ORDER')['message']).toBe(`Pet ${pet.id} has no open order; this 409 was asked for with Prefer: code=409.`);
+    const order = await newOrder(api, pet.id);
+    expect(expectError(await api.delete(`/pets/${pet.id}`, { headers: { prefer: 'code=409' } }), 409, 'PET_HAS_OPEN_ORDER')['message']).toBe(`Pet ${pet.id} has the open order ${order.id}; complete or cancel it first.`);
+  });
+
+  it('a forced 201 names an id no record has (the generic engine answers a missing record with a 404, not an error)', async () => {
+    const session = sessionName('seam-forced-201');
+    const pets = (await t.client.state(session)) as { pets: Pet[] };
+    const answer = await t.client.session(session).post('/pets', { name: 'Rex', categoryId: 1 }, { headers: { prefer: 'code=201' } });
+    expect(answer.status).toBe(201);
+    expect(pets.pets.some((p) => p.id === (answer.body as Pet).id)).toBe(false);
+    expect((answer.body as Pet).id).toBeLessThan(100);
+  });
+});
+
+describe('--quiet through the generic engine', () => {
+  it('logs nothing, the inferred resource map included', async () => {
+    const lines: string[] = [];
+    const quiet = await startTestMock({ ...SEAM, quiet: true, log: (line) => lines.push(line) });
+    try {
+      await quiet.client.get('/pets/1');
+      expect(lines).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
