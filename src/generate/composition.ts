@@ -192,6 +192,16 @@ export function generatedTypeOf(s: Schema): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a value the document gives (an example, a default, an enum member) is of a type the schema names: Vimeo's
+ * `content_filter` is `type: array` with an enum of strings and `example: drugs`, so neither gives a value of it (no
+ * value at all, as an enum of the wrong type can never be met). Any value where no type is named.
+ */
+export function ofNamedType(s: Schema, value: unknown): boolean {
+  const types = typesOf(s);
+  return types.length === 0 || types.some((type) => isOfType(value, type)) || (value === null && allowsNull(s));
+}
+
 /** Whether a JSON value is of a JSON Schema type (JSON Schema 2020-12 validation §6.1.1: an integer is a number). */
 export function isOfType(value: unknown, type: string): boolean {
   switch (type) {

@@ -12,7 +12,7 @@
  */
 import type { BudgetCap, GenerationBudget } from './budget.js';
 import { arrayObstacle } from './arrays.js';
-import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, prefixItemsOf, restItemsOf, type Schema } from './composition.js';
+import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, ofNamedType, prefixItemsOf, restItemsOf, type Schema } from './composition.js';
 import { limitsOf } from './constraints.js';
 import type { Locate } from './locate.js';
 import { numberObstacle } from './numbers.js';
@@ -121,6 +121,8 @@ function measure(raw: Schema, context: Context): Measure {
 
 /** Why an empty enum has no value: written so, or left empty by folding allOf parts whose enums share none (netbird's `ResourceType`). */
 export const EMPTY_ENUM = 'its enum lists no value (the enums of its allOf parts have none in common)';
+/** Why an enum none of whose values is of the type the schema names has no value (Vimeo's `content_filter`: an array of strings). */
+export const ENUM_OF_OTHER_TYPE = 'no value its enum lists is of the type it names';
 
 function impossible(at: string, keyword: string, message: string, cap?: BudgetCap): Measure {
   return { ok: false, obstacle: { at, keyword, message, ...(cap ? { cap } : {}) } };
@@ -145,12 +147,14 @@ function measureMerged(s: Schema, context: Context): Measure {
   if (constant !== undefined) return ownCost(constant.value, context, 'const');
   if (Array.isArray(s.enum) && s.enum.length === 0) return impossible('', 'enum', EMPTY_ENUM);
   const given = s.example ?? firstExample(s) ?? s.default;
-  if (given !== undefined && given !== null) {
+  if (given !== undefined && given !== null && ofNamedType(s, given)) {
     const taken = ownCost(given, context, 'example');
     if (taken.ok) return taken;
   }
   if (Array.isArray(s.enum) && s.enum.length > 0) {
-    const options = s.enum.map((option) => (option === null ? { ok: true as const, cost: NULL_COST } : ownCost(option, context, 'enum')));
+    const typed = s.enum.filter((option) => option === null || ofNamedType(s, option));
+    if (typed.length === 0) return impossible('', 'enum', ENUM_OF_OTHER_TYPE);
+    const options = typed.map((option) => (option === null ? { ok: true as const, cost: NULL_COST } : ownCost(option, context, 'enum')));
     return cheapest(options) ?? options[0]!;
   }
   const branches = branchesOf(s);

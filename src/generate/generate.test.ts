@@ -431,6 +431,32 @@ describe('--generation-budget', () => {
 
 /** Random schemas of the constructs the generator promises valid values for, hostile bounds included. */
 const NAMES = ['a', 'b', 'c', 'id', 'name', 'email', 'status'] as const;
+describe("an enum none of whose values is of the type it names (Vimeo's user content_filter: type array, enum of strings, example drugs)", () => {
+  const contentFilter: Schema = { type: 'array', items: { type: 'string' }, enum: ['drugs', 'language', 'safe'], example: 'drugs' };
+  const user: Schema = { type: 'object', required: ['uri'], properties: { uri: { type: 'string' }, content_filter: contentFilter } };
+
+  it('has no value: reported where it is required, naming the enum', () => {
+    for (const style of ['plain', 'lifelike'] as const) {
+      const result = generate(contentFilter, options(style, 'response'));
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.why.keyword).toBe('enum');
+    }
+    expect(whyUnmakeable(contentFilter, { view: 'response' })?.keyword).toBe('enum');
+  });
+
+  it('is left out where it is optional: the record is made, and valid', () => {
+    for (const style of ['plain', 'lifelike'] as const) {
+      const result = generate(user, options(style, 'response'));
+      expect(result.ok).toBe(true);
+      if (result.ok) {
+        expect(result.value).not.toHaveProperty('content_filter');
+        expect(validates(user, 'response', result.value), JSON.stringify(result.value)).toBeUndefined();
+      }
+    }
+    expect(whyUnmakeable(user, { view: 'response' })).toBeUndefined();
+  });
+});
+
 const schemaArbitrary: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema; leaf: Schema; array: Schema; object: Schema; anyOf: Schema; oneOf: Schema; not: Schema; conditional: Schema }>((tie) => ({
   leaf: fc.oneof(
     fc.record({ type: fc.constant('string' as const), minLength: fc.option(fc.oneof(fc.nat(20), fc.constant(100_000_000)), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 20, max: 40 }), { nil: undefined }) }, { requiredKeys: ['type'] }),
@@ -443,6 +469,10 @@ const schemaArbitrary: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema; leaf: 
     fc.record({ type: fc.constant('number' as const), minimum: fc.option(fc.double({ min: -10, max: 0, noNaN: true }), { nil: undefined }), maximum: fc.option(fc.double({ min: 1, max: 10, noNaN: true }), { nil: undefined }), multipleOf: fc.option(fc.constantFrom(0.01, 0.1, 0.25, 0.3, 2.5, 1e-7), { nil: undefined }), format: fc.option(fc.constantFrom('float', 'int32'), { nil: undefined }) }, { requiredKeys: ['type'] }),
     fc.constant<Schema>({ type: 'boolean' }),
     fc.record({ type: fc.constant('string' as const), enum: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5, unit: fc.constantFrom('a', 'b', 'c', 'd') }), { minLength: 1, maxLength: 4 }) }),
+    // An enum (and an example) of another type than the one named (Vimeo's content_filter): no value of it exists.
+    fc
+      .record({ type: fc.constantFrom('array', 'integer', 'object'), enum: fc.uniqueArray(fc.constantFrom('drugs', 'nudity', 'safe'), { minLength: 1, maxLength: 3 }), example: fc.option(fc.constant('drugs'), { nil: undefined }) }, { requiredKeys: ['type', 'enum'] })
+      .map(({ type, ...rest }): Schema => (type === 'array' ? { ...rest, type, items: { type: 'string' } } : { ...rest, type: type === 'integer' ? 'integer' : 'object' })),
   ),
   array: fc.record({ type: fc.constant('array' as const), items: tie('schema'), minItems: fc.option(fc.oneof(fc.nat(3), fc.constant(100_000_000)), { nil: undefined }), maxItems: fc.option(fc.integer({ min: 3, max: 6 }), { nil: undefined }), uniqueItems: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['type', 'items'] }),
   object: fc
@@ -535,7 +565,7 @@ describe('property: generation terminates within budget, and what it makes valid
         // What the arbitrary can make impossible besides a hostile bound (never a cap of the default budget): a not or
         // an if that rules a value out (or that the generator cannot judge), uniqueness among fewer values than
         // minItems, a closed object that requires what it does not declare, a oneOf whose branches take the same values.
-        const ruledOut = !result.ok && result.why.cap === undefined && /"not"|"if"|"uniqueItems":true|"additionalProperties":false|"oneOf"/.test(JSON.stringify(schema));
+        const ruledOut = !result.ok && result.why.cap === undefined && /"not"|"if"|"uniqueItems":true|"additionalProperties":false|"oneOf"|"enum":\["(?:drugs|nudity|safe)"/.test(JSON.stringify(schema));
         if (!hostile && !ruledOut) expect(result.ok, JSON.stringify(result)).toBe(true);
       }),
       { numRuns: casesForTier({ fast: 200, full: 3000 }), seed: 7 },

@@ -10,8 +10,8 @@
 import type { Faker } from '@faker-js/faker';
 import { arrayValue } from './arrays.js';
 import { DEFAULT_GENERATION_BUDGET, Spend, type GenerationBudget } from './budget.js';
-import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, withBranch, type Schema } from './composition.js';
-import { cheapestBranchOrder, EMPTY_ENUM, leastCost, ownValueBytes } from './cost.js';
+import { allowsNull, asSchema, branchesOf, constOf, firstExample, generatedTypeOf, mergeAllOf, ofNamedType, withBranch, type Schema } from './composition.js';
+import { cheapestBranchOrder, EMPTY_ENUM, ENUM_OF_OTHER_TYPE, leastCost, ownValueBytes } from './cost.js';
 import { limitsOf, type Limits } from './constraints.js';
 import { judge } from './judge.js';
 import { componentLocator, type Locate } from './locate.js';
@@ -101,13 +101,14 @@ function node(walker: Walker, raw: Schema, spot: Spot, depth: number, hint: Hint
   if (Array.isArray(s.enum) && s.enum.length === 0) return unmakeable(spot, 'enum', EMPTY_ENUM);
   if (hint.variant === 0) {
     const given = s.example ?? firstExample(s) ?? s.default;
-    if (given !== undefined && given !== null) {
+    if (given !== undefined && given !== null && ofNamedType(s, given)) {
       const taken = own(walker, given, spot, 'example');
       if (taken.ok) return taken;
     }
   }
   if (Array.isArray(s.enum) && s.enum.length > 0) {
-    const options = s.enum.filter((option) => option !== null);
+    const options = s.enum.filter((option) => option !== null && ofNamedType(s, option));
+    if (options.length === 0 && !s.enum.includes(null)) return unmakeable(spot, 'enum', ENUM_OF_OTHER_TYPE);
     if (options.length === 0) return walker.spend.take(1, 4) ? made(null) : unmakeable(spot, 'enum', 'the value has grown past its budget here', 'nodes');
     return own(walker, options[(hint.ordinal ?? hint.variant) % options.length], spot, 'enum');
   }

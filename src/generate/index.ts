@@ -12,6 +12,7 @@ export {
   isObject,
   jsonTypeOf,
   mergeAllOf,
+  ofNamedType,
   prefixItemsOf,
   propertiesOf,
   typeOf,
