@@ -19,14 +19,26 @@ const FORMATS: Readonly<Record<string, (faker: Faker, style: Style) => string>> 
   'date-time': (faker, style) => instant(faker, style).replace(/\.\d{3}Z$/, 'Z'),
   date: (faker, style) => instant(faker, style).slice(0, 10),
   time: () => '09:30:00Z',
+  'iso-time': () => '09:30:00Z',
+  'iso-date-time': (faker, style) => instant(faker, style).replace(/\.\d{3}Z$/, 'Z'),
+  // ISO 8601 durations (RFC 3339 appendix A), as ajv-formats checks `duration`: a number of days or hours.
+  duration: (faker) => (faker.datatype.boolean() ? `P${faker.number.int({ min: 1, max: 30 })}D` : `PT${faker.number.int({ min: 1, max: 23 })}H`),
   uri: (faker) => `https://example.com/${slug(faker)}`,
   url: (faker) => `https://example.com/${slug(faker)}`,
   'uri-reference': (faker) => `/${slug(faker)}`,
+  // RFC 6570 level 1.
+  'uri-template': (faker) => `https://example.com/${slug(faker)}/{id}`,
   email: (faker) => faker.internet.email().toLowerCase(),
   uuid: (faker) => faker.string.uuid(),
   hostname: () => 'example.com',
   ipv4: () => '192.0.2.1',
   ipv6: () => '2001:db8::1',
+  // ECMA-262 regular expressions, as Ajv compiles them.
+  regex: () => '^[a-z0-9]+$',
+  // RFC 6901 and the relative JSON pointers of draft-handrews-relative-json-pointer.
+  'json-pointer': (faker) => `/${slug(faker)}/0`,
+  'json-pointer-uri-fragment': (faker) => `#/${slug(faker)}/0`,
+  'relative-json-pointer': (faker) => `1/${slug(faker)}`,
   // RFC 4648 base64 of a short word; every base64 text of 4n characters is valid whatever its length.
   byte: (faker) => btoa(faker.word.noun()),
 };
