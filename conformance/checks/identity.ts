@@ -43,10 +43,15 @@ export function identityFields(target: LinkTarget, record: CreatedRecord): Recor
 
 /**
  * The member a representation wraps its record in (`{ "data": {...} }`, beside at most two others such as paging or a
- * request id), as links.ts reads a wrapped record's id; undefined when the record is answered bare.
+ * request id), as links.ts reads a wrapped record's id; undefined when the record is answered bare. Where several
+ * members are objects (InfluxDB's `{ "label": {...}, "links": { "self": ... } }`), the wrapper is the one that declares
+ * the record's `fields` (those a write sends) while the top level declares none of them.
  */
-export function recordWrapper(s: Schema | undefined): string | undefined {
+export function recordWrapper(s: Schema | undefined, fields: readonly string[] = []): string | undefined {
   const members = propertiesOf(s);
   const wrappers = Object.entries(members).filter(([, member]) => Object.keys(propertiesOf(member)).length > 0);
-  return wrappers.length === 1 && Object.keys(members).length <= 3 ? wrappers[0]![0] : undefined;
+  if (wrappers.length === 1 && Object.keys(members).length <= 3) return wrappers[0]![0];
+  if (fields.length === 0 || fields.some((field) => Object.hasOwn(members, field))) return undefined;
+  const holding = wrappers.filter(([, member]) => fields.some((field) => Object.hasOwn(propertiesOf(member), field)));
+  return holding.length === 1 ? holding[0]![0] : undefined;
 }

@@ -88,7 +88,7 @@ async function patchEach(c: Case, kind: ResourceKind, target: LinkTarget): Promi
   const createdAnswer = schema(createdSchema(kind));
   // A record every answer wraps in one member (`{ "data": {...} }`) is compared inside it, field by field: the
   // wrapper as a whole changes with every patch.
-  const wrapper = recordWrapper(createdAnswer);
+  const wrapper = recordWrapper(createdAnswer, Object.keys(propertiesOf(patchSchema)));
   const recordSchema = wrapper ? schema(propertiesOf(createdAnswer)[wrapper]) : createdAnswer;
   const held = wrapper && isObject(record.body[wrapper]) ? record.body[wrapper] : record.body;
   const patches = patchesFor(c, patchSchema, { ...record.sent, ...held }, identity);
