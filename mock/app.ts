@@ -42,7 +42,7 @@ import { documentBasePath } from './generic/base-path.js';
 import { servesPetStore } from './generic/detect.js';
 import { schemaAtPointer, type Schema } from '../src/generate/composition.js';
 import type { createGenericEngine, GenericSettings } from './generic/engine.js';
-import { bindToRegistry, type BoundHandler, type CarriedData, type CarriedVerdict, type MockEngine } from './generic/seam.js';
+import { bindToRegistry, type BoundHandler, type CarriedData, type CarriedVerdict, type FixtureProblem, type MockEngine } from './generic/seam.js';
 import { bindHandlers } from './handlers/index.js';
 import { UncheckedInputError } from './handlers/read.js';
 import type { Handler, HandlerResult } from './handlers/types.js';
@@ -131,6 +131,8 @@ export interface MockApp {
   carry(): CarriedData | undefined;
   /** Whether the generic engine kept the data it was handed at its start (watch.ts says so), when it was handed any. */
   readonly carried: CarriedVerdict | undefined;
+  /** How the generic engine's fixture records break this document as they are (watch.ts); none for the Pet Store's handlers. */
+  fixtureProblems(): readonly FixtureProblem[];
 }
 
 /**
@@ -437,6 +439,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     close: () => engine?.close?.(),
     carry: () => engine?.carry?.(),
     carried: engine?.carried,
+    fixtureProblems: () => engine?.fixtureProblems?.() ?? [],
     handle(request) {
       // The document and its docs page are public and read-only: any page may read them.
       const page = docs?.answer(request.method, request.path);

@@ -2,12 +2,15 @@
  * The Pet Store served by the generic engine with its rule file (fixtures/rules/petstore.rules.yaml and its behaviour
  * module), through issue 34's seam (`useGenericEngine`), on what the Pet Store's own handlers do beyond the state rules
  * (petstore-rules.e2e.test.ts has those): the state exported and imported in the contract's shape, with its checks;
- * `Prefer: code=` naming the real records; nothing logged under --quiet. Every answer is checked against openapi.yaml
- * by the contract client.
+ * `Prefer: code=` naming the real records; nothing logged under --quiet; --watch keeping the data across a reload of
+ * the document, and refusing one the fixtures do not satisfy. Every answer is checked against openapi.yaml by the
+ * contract client.
  */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../src/package-info.js';
+import { DEFAULT_SPEC_PATH, PACKAGE_ROOT } from '../src/package-info.js';
 import type { InventoryItem, Pet } from '../src/types.js';
 import { detailPaths, expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 
@@ -89,6 +92,40 @@ describe('--quiet through the generic engine', () => {
       expect(lines).toEqual([]);
     } finally {
       await quiet.close();
+    }
+  });
+});
+
+describe('--watch through the generic engine', () => {
+  it('keeps the data across a reload of the document, and refuses one the fixtures do not satisfy', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'petstore-generic-watch-'));
+    const spec = join(dir, 'openapi.yaml');
+    await cp(DEFAULT_SPEC_PATH, spec);
+    const logged: string[] = [];
+    const watched = await startTestMock({ ...SEAM, specPath: spec, watch: true, log: (line) => logged.push(line) });
+    const reported = async (after: number): Promise<string> => {
+      for (let i = 0; i < 100; i++) {
+        const line = logged.slice(after).find((l) => l.startsWith('watch:'));
+        if (line) return line;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`the watcher said nothing; it said: ${logged.slice(after).join(' | ')}`);
+    };
+    try {
+      const api = watched.client.session(sessionName('seam-watch'));
+      const category = await newCategory(api);
+      const text = await readFile(spec, 'utf8');
+      let mark = logged.length;
+      await writeFile(spec, text.replace('- { id: 1, name: Rex, categoryId: 1, status: available }', '- { id: 1, name: Rexford, categoryId: 1, status: available }'));
+      expect(await reported(mark)).toMatch(/^watch: reloaded openapi\.yaml \(\d+ operations\); the data is kept$/);
+      expect((await api.get(`/categories/${category.id}`)).status).toBe(200);
+      mark = logged.length;
+      await writeFile(spec, text.replace(/(    PetName:\n(?:      .*\n)*?      maxLength: )100/, '$13'));
+      expect(await reported(mark)).toMatch(/^watch: openapi\.yaml was not reloaded: the fixtures do not satisfy it, pets\.json record \d+ \(id \d+\) at \/name: maxLength of the document's Pet schema: .*\(and \d+ more\); the previous document keeps serving$/);
+      expect((await api.get(`/categories/${category.id}`)).status).toBe(200);
+    } finally {
+      await watched.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

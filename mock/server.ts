@@ -134,14 +134,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // One log line for a dropped session, whichever engine holds the sessions (the Pet Store's or the generic one).
   const onDrop = (session: string, reason: SessionDropReason): void =>
     log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`);
+  // The Pet Store is served by its own handlers unless issue 34's seam asks for the generic engine; any other document by the generic engine.
+  const ownHandlers = (from: CompiledContract): boolean => servesPetStore(from.contract) && options.useGenericEngine !== true;
   const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
   const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp, carry = false): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once. The
     // Pet Store's own mock says nothing under --quiet, whichever engine serves it (its map is the kit's, not news).
-    const petStore = servesPetStore(from.contract);
-    const announce = previous || (petStore && options.quiet) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
-    const startup = petStore && options.useGenericEngine !== true ? undefined : await genericStartup(from.contract, options, announce);
+    const announce = previous || (servesPetStore(from.contract) && options.quiet) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+    const startup = ownHandlers(from) ? undefined : await genericStartup(from.contract, options, announce);
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
     const carried = carry ? previous?.carry() : undefined;
     const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
@@ -196,6 +197,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
           loadInitial: (from) => initialData(options, from),
           makeRegistry,
           makeApp,
+          ownHandlers,
           // What was reloaded is said even under --quiet, which silences only the per-request lines.
           log: options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)),
         })

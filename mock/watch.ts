@@ -17,7 +17,7 @@ import { KitError } from '../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
 import type { StoreRegistry, StoreSnapshot } from './domain.js';
-import { servesPetStore } from './generic/detect.js';
+import type { FixtureProblem } from './generic/seam.js';
 import { validateSnapshot } from './snapshot.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
@@ -48,6 +48,7 @@ export function createLiveApp(initial: MockApp): LiveApp {
     startBackground: () => current.startBackground(),
     close: () => current.close(),
     carry: () => current.carry(),
+    fixtureProblems: () => current.fixtureProblems(),
     get carried() {
       return current.carried;
     },
@@ -74,6 +75,11 @@ export interface WatchSources {
   makeRegistry(initial: StoreSnapshot): StoreRegistry;
   /** `carry`: hand the previous core's generic data to the new one (a document reloaded, not the fixtures). */
   makeApp(compiled: CompiledContract, registry: StoreRegistry, previous: MockApp, carry: boolean): Promise<MockApp>;
+  /**
+   * Whether the Pet Store's own handlers serve a document, over the store registry; else the generic engine serves it
+   * and holds the data (any other document, or the Pet Store through issue 34's seam).
+   */
+  ownHandlers(compiled: CompiledContract): boolean;
   readonly log: (line: string) => void;
 }
 
@@ -108,8 +114,8 @@ export function watchSources(sources: WatchSources): { close(): void } {
         log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
         return;
       }
-      // A document that is not the Pet Store keeps its data in the generic engine, which restarts from its own.
-      const unfit = what.fixtures || !servesPetStore(nextCompiled.contract) ? [] : validateSnapshot(initial, nextCompiled);
+      // A document the generic engine serves keeps its data there, which restarts from its own.
+      const unfit = what.fixtures || !sources.ownHandlers(nextCompiled) ? [] : validateSnapshot(initial, nextCompiled);
       if (unfit.length > 0) {
         log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeProblems(initial, unfit)}; the previous document keeps serving`);
         return;
@@ -119,12 +125,20 @@ export function watchSources(sources: WatchSources): { close(): void } {
     // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
     const previous = live.registry;
     const held = previous.get().snapshot();
-    const petStore = servesPetStore(nextCompiled.contract);
+    const petStore = sources.ownHandlers(nextCompiled);
     const unkept = what.fixtures || !petStore ? [] : validateSnapshot(held, nextCompiled, 'reachable');
     const keep = !what.fixtures && petStore && unkept.length === 0;
     const registry = keep ? previous : sources.makeRegistry(nextInitial);
     // Another document's data is the generic engine's: the new core is handed it, and keeps it where it still fits.
     const next = await sources.makeApp(nextCompiled, registry, live, !what.fixtures && !petStore);
+    // The generic engine fits fixture records to its document; a reloaded document they satisfy less than the previous
+    // one is refused as the Pet Store's is (above), naming the first record and rule it adds, not fitted in silence.
+    const added = what.fixtures || petStore ? [] : newProblems(live.fixtureProblems(), next.fixtureProblems());
+    if (added.length > 0) {
+      next.close();
+      log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeFixtureProblems(added)}; the previous document keeps serving`);
+      return;
+    }
     live.swap(next);
     compiled = nextCompiled;
     initial = nextInitial;
@@ -199,6 +213,23 @@ export function describeProblems(snapshot: StoreSnapshot, problems: readonly Dia
   const rule = DATA_RULES.has(first.keyword) || records === undefined ? first.keyword : `${first.keyword} of the document's ${SCHEMA_OF[collection]} schema`;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
   return `${where}: ${rule}: ${first.message}${more}`;
+}
+
+/** The problems of `after` that `before` did not have, by record, spot and rule. */
+function newProblems(before: readonly FixtureProblem[], after: readonly FixtureProblem[]): readonly FixtureProblem[] {
+  const key = (p: FixtureProblem): string => `${p.file}\u0000${p.index}\u0000${p.pointer}\u0000${p.keyword}`;
+  const had = new Set(before.map(key));
+  return after.filter((p) => !had.has(key(p)));
+}
+
+/** As describeProblems, for the generic engine's fixtures: `pets.json record 0 (id 1) at /name: maxLength of the document's Pet schema: …`. */
+function describeFixtureProblems(problems: readonly FixtureProblem[]): string {
+  const [first] = problems;
+  if (first === undefined) return 'no problem';
+  const named = first.id ? ` (${first.id.field} ${String(first.id.value)})` : '';
+  const schema = first.schema !== undefined ? `the document's ${first.schema} schema` : 'its record schema';
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return `${first.file} record ${first.index}${named}${first.pointer ? ` at ${first.pointer}` : ''}: ${first.keyword} of ${schema}: ${first.message}${more}`;
 }
 
 function reason(error: unknown): string {

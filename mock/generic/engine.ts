@@ -31,7 +31,7 @@ import { createAnswerPlans } from './plans.js';
 import { sweepProofs, type ProofState } from './proof-sweep.js';
 import { unanswerableLines } from './report.js';
 import { hash } from './seeded.js';
-import type { BoundHandler, CarriedData, CarriedVerdict, MockEngine, OperationInput } from './seam.js';
+import type { BoundHandler, CarriedData, CarriedVerdict, FixtureProblem, MockEngine, OperationInput } from './seam.js';
 import { allowsNull, isObject, jsonMedia, mergeAllOf, propertiesOf, requestSchema, responseFor, successStatus, typeOf, type JsonObject, type Schema } from './schemas.js';
 import { readStateShape } from './state-shape.js';
 import { createGenericRegistry, type GenericStore, type StoredRecord } from './store.js';
@@ -765,9 +765,32 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return { kept: true };
   }
 
+  /** How the fixture records break this document's record schemas as their files have them: computed once, when asked (watch.ts). */
+  let fixtureProblems: readonly FixtureProblem[] | undefined;
+  const problemsOfFixtures = (): readonly FixtureProblem[] => {
+    if (fixtureProblems) return fixtureProblems;
+    const found: FixtureProblem[] = [];
+    const files = settings.fixtures === 'none' ? undefined : settings.fixtures;
+    const schemas = Object.entries(contract.document.components?.schemas ?? {});
+    for (const resource of resources.resources) {
+      const records = files?.[resource.name];
+      if (!resource.recordSchema || resource.scopeParams.length > 0 || !Array.isArray(records)) continue;
+      const schema = schemas.find(([, s]) => s === resource.recordSchema)?.[0];
+      const idField = resource.idField;
+      records.forEach((record: unknown, index) => {
+        const id = idField !== undefined && isObject(record) && record[idField] !== undefined ? { field: idField, value: record[idField] } : undefined;
+        for (const d of compiled.validate(resource.recordSchema!, record, 'response')) {
+          found.push({ file: `${resource.name}.json`, index, ...(id ? { id } : {}), ...(schema !== undefined ? { schema } : {}), pointer: d.pointer, keyword: d.keyword, message: d.message });
+        }
+      });
+    }
+    return (fixtureProblems = found);
+  };
+
   return {
     resources,
     proofs,
+    fixtureProblems: problemsOfFixtures,
     carry: () => ({ stores: [{ state: registry.get().snapshot() }, ...registry.sessions().map((session) => ({ session, state: registry.get(session).snapshot() }))] }),
     ...(carried ? { carried } : {}),
     startBackground: () => sweep?.start(),

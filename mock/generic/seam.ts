@@ -34,6 +34,22 @@ export interface CarriedData {
   readonly stores: readonly { readonly session?: string; readonly state: GenericState }[];
 }
 
+/**
+ * One way a fixture record, as its file has it, breaks its collection's record schema (before the engine fits it): what
+ * a reloaded document must not add to (watch.ts). `pointer` is inside the record (`/name`).
+ */
+export interface FixtureProblem {
+  readonly file: string;
+  readonly index: number;
+  /** The record's id field and its value, where it has one: how the log names the record. */
+  readonly id?: { readonly field: string; readonly value: unknown };
+  /** The record schema's name in the document's components, where it has one. */
+  readonly schema?: string;
+  readonly pointer: string;
+  readonly keyword: string;
+  readonly message: string;
+}
+
 /** Whether the engine kept the data it was handed (CarriedData), and if not, why: said in the reload's log line. */
 export interface CarriedVerdict {
   readonly kept: boolean;
@@ -62,6 +78,8 @@ export interface MockEngine {
   carry?(): CarriedData;
   /** What became of the data it was handed at its start, when it was handed any. */
   readonly carried?: CarriedVerdict;
+  /** How the `--fixtures DIR` records break this document's record schemas as they are (top-level collections). */
+  fixtureProblems?(): readonly FixtureProblem[];
 }
 
 /** The Pet Store's handlers, each given the store of the request's session. */

@@ -99,3 +99,35 @@ describe('--watch on any document', () => {
     expect((await now.send('GET', '/notes')).body).toEqual([]);
   });
 });
+
+describe('--watch on any document with --fixtures DIR', () => {
+  it('refuses a reloaded document its fixtures satisfy less than the previous one, naming the record and the rule; the previous one keeps serving', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'generic-watch-fixtures-'));
+    const file = join(dir, 'notes.json');
+    const logged: string[] = [];
+    await writeFile(file, JSON.stringify(notesDocument('first')));
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'fixtures'));
+    // The second note breaks nothing of the first document; a maxLength of 10 makes it too long.
+    await writeFile(join(dir, 'fixtures', 'notes.json'), JSON.stringify([{ id: 1, text: 'short' }, { id: 2, text: 'a note of some length' }]));
+    const mock = await startMock({ port: 0, specPath: file, fixtures: join(dir, 'fixtures'), watch: true, quiet: true, log: (line) => logged.push(line) });
+    const client = createForeignClient(mock.url, compileContract(mock.app.contract), mock.app.basePath);
+    try {
+      const shorter = notesDocument('second, shorter notes') as { components: { schemas: { Note: { properties: { text: { maxLength: number } } } } } };
+      shorter.components.schemas.Note.properties.text.maxLength = 10;
+      await writeFile(file, JSON.stringify(shorter));
+      let line: string | undefined;
+      for (let i = 0; i < 100 && line === undefined; i++) {
+        line = logged.find((l) => l.startsWith('watch:'));
+        if (line === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(line).toBe("watch: notes.json was not reloaded: the fixtures do not satisfy it, notes.json record 1 (id 2) at /text: maxLength of the document's Note schema: must NOT have more than 10 characters; the previous document keeps serving");
+      expect(mock.app.contract.document.info.description).toBe('first');
+      expect((await client.send('GET', '/notes/2')).body).toMatchObject({ text: 'a note of some length' });
+    } finally {
+      await client.close();
+      await mock.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
