@@ -302,7 +302,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const fail = (answer: ErrorAnswer): MockResponse => respond(answer.status, answer.body, corsHeaders, deprecationHeaders, unknownQuery, preferences, notes);
 
     if (route.answers === undefined ? !acceptsJson(headerList(request.headers, 'accept')) : route.answers.refuses406 && !acceptsAnyOf(headerList(request.headers, 'accept'), route.answers.mediaTypes)) {
-      const what = route.answers === undefined ? 'application/json only; accept it (Accept: application/json)' : `${route.answers.mediaTypes.join(', ')}; accept one of them`;
+      // One type is named as the Pet Store's operations name theirs; several are listed.
+      const types = route.answers?.mediaTypes ?? ['application/json'];
+      const what = types.length === 1 ? `${types[0]} only; accept it (Accept: ${types[0]})` : `${types.join(', ')}; accept one of them`;
       return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 

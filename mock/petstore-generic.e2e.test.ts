@@ -3,8 +3,8 @@
  * module), through issue 34's seam (`useGenericEngine`), on what the Pet Store's own handlers do beyond the state rules
  * (petstore-rules.e2e.test.ts has those): the state exported and imported in the contract's shape, with its checks;
  * `Prefer: code=` naming the real records; nothing logged under --quiet; --watch keeping the data across a reload of
- * the document, and refusing one the fixtures do not satisfy. Every answer is checked against openapi.yaml by the
- * contract client.
+ * the document, and refusing one the fixtures do not satisfy; the scripted front-end session giving the same
+ * transcript as the Pet Store's own handlers. Every answer is checked against openapi.yaml by the contract client.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, PACKAGE_ROOT } from '../src/package-info.js';
 import type { InventoryItem, Pet } from '../src/types.js';
+import { runFrontEndSession, type Send } from './test-support/frontend-session.js';
 import { detailPaths, expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 
 const SEAM = { useGenericEngine: true, mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'), fixtures: join(PACKAGE_ROOT, 'fixtures/seed') } as const;
@@ -127,5 +128,35 @@ describe('--watch through the generic engine', () => {
       await watched.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the Pet Store's own words through the generic engine", () => {
+  it('the scripted front-end session gives the same transcript as through the Pet Store\'s handlers', async () => {
+    const own = await startTestMock();
+    const over = (mock: TestMock): Send => async ({ method, target, headers, json }) => {
+      const exchange = await mock.client.send(method, target, { ...(headers ? { headers } : {}), ...(json !== undefined ? { json } : {}) });
+      return { status: exchange.status, headers: exchange.headers, body: exchange.body };
+    };
+    try {
+      const session = sessionName('seam-transcript');
+      expect(await runFrontEndSession(over(t), session)).toEqual(await runFrontEndSession(over(own), session));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a category in use says how many pets, in the singular for one (a stated message with {count|pet|pets})', async () => {
+    const api = t.client.session(sessionName('seam-plural'));
+    const category = await newCategory(api);
+    await newPet(api, category.id);
+    expect(expectError(await api.delete(`/categories/${category.id}`), 409, 'CATEGORY_IN_USE')['message']).toBe(`Category ${category.id} still has 1 pet; move or delete it first.`);
+    await newPet(api, category.id);
+    expect(expectError(await api.delete(`/categories/${category.id}`), 409, 'CATEGORY_IN_USE')['message']).toBe(`Category ${category.id} still has 2 pets; move or delete them first.`);
+  });
+
+  it('a 406 names the one type the operation answers', async () => {
+    const answer = expectError(await t.client.get('/pets', { headers: { accept: 'text/html' } }), 406, 'NOT_ACCEPTABLE');
+    expect(answer['message']).toBe('This operation answers application/json only; accept it (Accept: application/json) or leave Accept out.');
   });
 });

@@ -260,13 +260,23 @@ function refuse(operation: Operation, preferred: readonly number[], answer: Rule
   return { status, body: { code: answer.code ?? code, message: text, status } };
 }
 
+/**
+ * A stated message with its words put in: `{id}`, `{count}`, `{field}`, `{other.field}`; `{count|pet|pets}` is the first
+ * word where the value is 1, else the second (`{count} {count|pet|pets}`: "1 pet", "2 pets").
+ */
 function render(template: string, words: Words): string {
-  return template.replace(/\{([A-Za-z0-9_.$-]+)\}/g, (whole, name: string) => {
-    if (name === 'id') return words.id;
-    if (name === 'count') return words.count === undefined ? whole : String(words.count);
-    if (name === 'other.id') return words.otherId ?? whole;
-    const [scope, field] = name.startsWith('other.') ? [words.other, name.slice('other.'.length)] : [words.record, name];
-    const value = scope?.[field];
-    return value === undefined ? whole : show(value);
+  return template.replace(/\{([A-Za-z0-9_.$-]+)(?:\|([^{}|]*)\|([^{}|]*))?\}/g, (whole, name: string, one: string | undefined, other: string | undefined) => {
+    const value = wordOf(name, words);
+    if (value === undefined) return whole;
+    if (one !== undefined && other !== undefined) return Number(value) === 1 ? one : other;
+    return show(value);
   });
+}
+
+function wordOf(name: string, words: Words): unknown {
+  if (name === 'id') return words.id;
+  if (name === 'count') return words.count;
+  if (name === 'other.id') return words.otherId;
+  const [scope, field] = name.startsWith('other.') ? [words.other, name.slice('other.'.length)] : [words.record, name];
+  return scope?.[field];
 }
