@@ -146,6 +146,20 @@ describe("the Pet Store's own words through the generic engine", () => {
     }
   });
 
+  it('--seed N --pets K serves the data the Pet Store\'s generator makes, as its own handlers do', async () => {
+    const [own, seam] = await Promise.all([startTestMock({ seed: 7, pets: 6 }), startTestMock({ ...SEAM, seed: 7, pets: 6 })]);
+    try {
+      for (const path of ['/pets', '/categories', '/store/orders', '/store/inventory']) {
+        const [mine, theirs] = await Promise.all([seam.client.get(path, { query: { limit: 100 } }), own.client.get(path, { query: { limit: 100 } })]);
+        expect(mine.body, path).toEqual(theirs.body);
+        expect(mine.headers['x-total-count'], path).toBe(theirs.headers['x-total-count']);
+      }
+      expect(((await seam.client.get('/pets', { query: { limit: 100 } })).body as Pet[]).length).toBe(6);
+    } finally {
+      await Promise.all([own.close(), seam.close()]);
+    }
+  });
+
   it('a category in use says how many pets, in the singular for one (a stated message with {count|pet|pets})', async () => {
     const api = t.client.session(sessionName('seam-plural'));
     const category = await newCategory(api);

@@ -126,6 +126,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const compiled = await load(options.specPath ?? DEFAULT_SPEC_PATH);
   const { contract } = compiled;
   const initial = await initialData(options, compiled);
+  // Through issue 34's seam the Pet Store's generated data (--seed N --pets K) is its generator's, as for its own
+  // handlers (the same seed, the same pets): the generic engine takes it as its initial records, by collection name.
+  const generated = options.useGenericEngine && options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20)) : undefined;
   const host = options.host ?? '127.0.0.1';
   const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
@@ -145,7 +148,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const startup = ownHandlers(from) ? undefined : await genericStartup(from.contract, options, announce);
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
     const carried = carry ? previous?.carry() : undefined;
-    const generic = startup ? { ...startup, maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
+    const generic = startup ? { ...startup, ...(generated ? { fixtures: generated } : {}), maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({
@@ -217,6 +220,12 @@ export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | '
   if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
   if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
   return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
+}
+
+/** A snapshot's records by collection name, as a fixtures folder holds them (its counters are no collection). */
+function withoutCounters(snapshot: StoreSnapshot): Readonly<Record<string, unknown>> {
+  const { nextIds: _counters, ...records } = snapshot;
+  return records;
 }
 
 export interface ServeOptions extends Partial<ConnectionLimits> {
