@@ -104,6 +104,24 @@ describe('x-mock-references', () => {
   });
 });
 
+describe('a stated message', () => {
+  it('chooses a word by a number: {count|book|books} is the first where the count is 1, else the second', async () => {
+    const { client, close } = await library('plural', {
+      '/books': { 'x-mock-references': [{ field: 'authorId', to: '/authors', inUse: { code: 'AUTHOR_HAS_BOOKS', message: 'Author {id} wrote {count} {count|book|books}; move {count|it|them} first.' } }] },
+    });
+    try {
+      const author = await post(client, '/authors', { name: 'Cy', email: 'cy@example.org' });
+      const id = String(author.body['id']);
+      await post(client, '/books', { title: 'One', authorId: author.body['id'] });
+      expect(((await client.send('DELETE', `/authors/${id}`)).body as Record<string, unknown>)['message']).toBe(`Author ${id} wrote 1 book; move it first.`);
+      await post(client, '/books', { title: 'Two', authorId: author.body['id'] });
+      expect(((await client.send('DELETE', `/authors/${id}`)).body as Record<string, unknown>)['message']).toBe(`Author ${id} wrote 2 books; move them first.`);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('a reference past 2^53-1', () => {
   it("names the id as sent in the refusal's message, not the double JSON.parse rounded it to", async () => {
     const { mock, close } = await library('long-references', { '/books': { 'x-mock-references': [{ field: 'authorId', to: '/authors' }] } });
