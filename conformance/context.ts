@@ -13,7 +13,7 @@ import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
-import { BREAKER_OPEN, HttpClient, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
+import { BREAKER_OPEN, HttpClient, REQUEST_UNSENDABLE, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
 import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
@@ -281,7 +281,7 @@ export class Case {
     const record = await this.ctx.send(this.checkId, request, target);
     this.evidence.push(record.result.exchange);
     // An id that would take the request off the operation's path (`..`, `.`, ''): the case skips, saying which and why.
-    if (record.result.error?.code === UNSAFE_PATH) this.skip(record.result.error.message);
+    if (record.result.error?.code === UNSAFE_PATH || record.result.error?.code === REQUEST_UNSENDABLE) this.skip(record.result.error.message);
     const status = record.result.response?.status;
     if (status !== undefined && status >= 500) this.serverErrors.push(`${request.method} ${record.path} answered ${status}`);
     if (isCredentialRefusal(status) && target.kind !== 'none' && this.refusedForCredentials === undefined) {

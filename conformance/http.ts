@@ -32,6 +32,14 @@ export const REDACTED = '[redacted]';
 /** The error code of a request the breaker kept back: the target failed the requests before it, this one was not sent. */
 export const BREAKER_OPEN = 'BREAKER_OPEN';
 
+/**
+ * A request undici refused to send (a body of another length than a Content-Length header, a header value it cannot
+ * write): the runner's own input, never the target's answer. The case that built it is skipped, saying why; it was
+ * reported as "the answer is not valid HTTP/1.1" and failed the target.
+ */
+export const REQUEST_UNSENDABLE = 'REQUEST_UNSENDABLE';
+const REQUEST_SIDE_ERRORS: ReadonlySet<string> = new Set(['UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
+
 export interface HttpClientOptions {
   /** The target, with its path prefix if any (`http://host/api/v1`). */
   readonly baseUrl: string;
@@ -273,7 +281,8 @@ export class HttpClient {
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       const failure = classify(error, timedOut, this.options.timeoutMs, this.options.signal?.aborted === true);
-      if (failure.code !== 'ABORTED') {
+      // Neither an interrupted run nor a request the client would not send says anything of the target.
+      if (failure.code !== 'ABORTED' && failure.code !== REQUEST_UNSENDABLE) {
         this.failuresInARow += 1;
         this.lastFailure = failure;
       }
@@ -421,6 +430,7 @@ export function classify(error: unknown, timedOut: boolean, timeoutMs: number, a
     return { code: 'ECONNRESET', message: `connection reset or closed by the target before a complete answer (${message})` };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'ENOTFOUND', message: `the target's host name does not resolve (${message})` };
+  if (REQUEST_SIDE_ERRORS.has(code)) return { code: REQUEST_UNSENDABLE, message: `not sent: undici refused the request the runner built (${code}: ${message})` };
   if (code.startsWith('UND_ERR_') || code.startsWith('HPE_')) return { code, message: `the answer is not valid HTTP/1.1 (${message})` };
   return { code: code || 'REQUEST_FAILED', message };
 }

@@ -3,17 +3,12 @@
  * with the compiled validators before it is sent), the ones a record was
  * created with, and the path values the document itself rules out.
  */
-import type { Operation, ParameterSpec } from '../../src/contract/index.js';
+import { IGNORED_HEADER_PARAMETERS, type Operation, type ParameterSpec } from '../../src/contract/index.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { isObject, mergeAllOf, parameterCandidates, propertiesOf, schema, type Generator, type Schema } from '../generate.js';
 import { cookieHeader, serializeParameter } from './serialize.js';
 import { toParamValue, type ParamValue } from './values.js';
 
-/**
- * Header parameters OpenAPI 3.0.3 §4.7.12 says are ignored (Accept,
- * Content-Type and Authorization are the request's own business).
- */
-const IGNORED_HEADER_PARAMETERS: ReadonlySet<string> = new Set(['accept', 'content-type', 'authorization']);
 
 export class RequestParameters {
   constructor(private readonly compiled: CompiledContract) {}

@@ -192,7 +192,6 @@ function buildOperation(
   const byKey = new Map<string, ParameterSpec>();
   for (const parameter of [...pathParameters, ...(raw.parameters ?? [])]) {
     const spec = toParameter(parameter as OpenAPIV3.ParameterObject);
-    // OAS 3.0.3 §4.7.12.1: a header parameter named Accept, Content-Type or Authorization SHALL be ignored.
     if (spec.in === 'header' && IGNORED_HEADER_PARAMETERS.has(spec.name.toLowerCase())) continue;
     byKey.set(`${spec.in}:${spec.in === 'header' ? spec.name.toLowerCase() : spec.name}`, spec);
   }
@@ -225,7 +224,29 @@ function buildOperation(
   };
 }
 
-const IGNORED_HEADER_PARAMETERS = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Header parameters that neither the mock nor the runner takes from a document. OAS 3.0.3 §4.7.12.1: a header
+ * parameter named Accept, Content-Type or Authorization SHALL be ignored. And the fields the HTTP layer owns: the
+ * message's framing and coding (Content-Length, Transfer-Encoding, Content-Encoding: RFC 9112 §6, RFC 9110 §8.4) and
+ * the connection's own (Host, Connection, Keep-Alive, TE, Trailer, Upgrade, Expect: RFC 9110 §7.2, §7.6.1, §10.1.1).
+ * InfluxDB's write documents `Content-Length`: a value generated for it (1) beside a body of another length is a
+ * request no server can read, and the client refuses to send it.
+ */
+export const IGNORED_HEADER_PARAMETERS: ReadonlySet<string> = new Set([
+  'accept',
+  'content-type',
+  'authorization',
+  'content-length',
+  'transfer-encoding',
+  'content-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
 
 function toParameter(raw: OpenAPIV3.ParameterObject): ParameterSpec {
   const location = raw.in as ParameterLocation;
