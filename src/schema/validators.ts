@@ -225,19 +225,32 @@ function compileOperation(operation: Operation, compile: Compile, lazy: boolean,
       for (const { location, specs, validate } of locations) {
         const out = values[OUTPUT_KEY[location]];
         const wire = location === 'path' ? raw.path : location === 'query' ? raw.query : raw.headers;
+        let defaulted: Set<string> | undefined;
         for (const spec of specs) {
           const key = location === 'header' ? spec.name.toLowerCase() : spec.name;
           // By the parameter's style and explode (§4.7.12.4): `a,b`, `a|b`, `color[R]=1`, `.a.b`, `;id=5`.
           const text = parameterText(spec, wire, othersOf(spec, specs));
           if (text.kind === 'absent') {
-            if (spec.schema.default !== undefined) out[key] = spec.schema.default;
+            if (spec.schema.default !== undefined) {
+              out[key] = spec.schema.default;
+              (defaulted ??= new Set()).add(key);
+            }
             continue;
           }
           const coerced = coerceParameter(text, spec.schema);
           if (coerced.ok) out[key] = coerced.value;
           else diagnostics.push({ pointer: `/${location}/${key}`, keyword: 'type', message: coerced.message, expected: coerced.expected, actual: wire[key] ?? null });
         }
-        const problems = problemsOf(validate, out, `/${location}`);
+        let problems = problemsOf(validate, out, `/${location}`);
+        if (problems.length > 0 && defaulted !== undefined) {
+          // A default its own schema refuses (InfluxDB's GetTasks `type`: default '' beside enum [basic, system]) is
+          // the document's contradiction, not the client's, who sent nothing: the parameter stays absent.
+          const refused = [...defaulted].filter((key) => problems.some((d) => d.pointer === `/${location}/${key}` || d.pointer.startsWith(`/${location}/${key}/`)));
+          if (refused.length > 0) {
+            for (const key of refused) delete out[key];
+            problems = problemsOf(validate, out, `/${location}`);
+          }
+        }
         if (problems.length > 0) {
           // A value that failed coercion is absent from `out`; skip the `required` error Ajv then reports for it.
           const coercionFailed = new Set(diagnostics.map((d) => d.pointer));
