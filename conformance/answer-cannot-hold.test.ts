@@ -126,7 +126,7 @@ describe('a value the answer cannot hold in any form', () => {
 
   it('a text its answer\'s format refuses (email, uuid, uri, ...) is expected back in no form; one it accepts still is (Clerk\'s waitlist)', () => {
     fc.assert(
-      fc.property(fc.constantFrom('email', 'uuid', 'uri', 'ipv4'), fc.stringMatching(/^[a-z]{1,10}$/), (format, text) => {
+      fc.property(fc.constantFrom('email', 'uuid', 'uri', 'ipv4', 'duration', 'json-pointer', 'relative-json-pointer'), fc.stringMatching(/^[a-z]{1,10}$/), (format, text) => {
         const member = word({ type: 'string', format });
         expect(answerHolds(text, member)).toBe('never');
         expect(compareFields({ field: text }, { field: 'someone@example.com' }, '', answerOf(member))).toEqual([]);
@@ -135,6 +135,8 @@ describe('a value the answer cannot hold in any form', () => {
     );
     const email = word({ type: 'string', format: 'email' });
     expect(answerHolds('kim@example.com', email)).toBe('verbatim');
+    // InfluxDB's task `every`: any text in the PATCH body, `format: duration` answered.
+    expect(answerHolds('P1D', word({ type: 'string', format: 'duration' }))).toBe('verbatim');
     expect(compareFields({ field: 'kim@example.com' }, { field: 'lee@example.com' }, '', answerOf(email))).toHaveLength(1);
   });
 

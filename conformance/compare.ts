@@ -348,8 +348,12 @@ export type Holding = 'verbatim' | 'by-meaning' | 'never';
 /** How deep records inside records are compared member by member; deeper, a member is compared whole (sameValue). */
 const NESTED_DEPTH = 8;
 
-/** The formats a text sent can break beyond any reading of it (a date or date-time is compared by meaning instead). */
-const STRICT_FORMATS = new Set(['email', 'uuid', 'uri', 'url', 'hostname', 'ipv4', 'ipv6']);
+/**
+ * The formats a text sent can break beyond any reading of it (a date or date-time is compared by meaning instead):
+ * InfluxDB's task `every` is a plain string in the PATCH body and `format: duration` in the answer, so "swing" sent
+ * can come back in no form the document allows.
+ */
+const STRICT_FORMATS = new Set(['email', 'uuid', 'uri', 'url', 'hostname', 'ipv4', 'ipv6', 'duration', 'uri-reference', 'uri-template', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'regex', 'byte']);
 
 /** Whether `value` breaks one of STRICT_FORMATS, by ajv-formats' own definitions (what the validators apply). */
 function breaksFormat(value: string, format: string): boolean {
