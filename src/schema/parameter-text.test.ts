@@ -94,6 +94,19 @@ describe('a parameter written by its style is read back as the value sent', () =
     );
   });
 
+  it("an exploded form object that lists no member takes every name no other parameter takes (RocketChat's users.autocomplete selector)", () => {
+    const spec: ParameterSpec = { name: 'selector', in: 'query', required: true, schema: { type: 'object' }, style: 'form', explode: true };
+    const value = { term: 'user', conditions: '{"status":"offline"}', $or: '[{"type":"user"}]' };
+    expect(readBack(spec, value)).toEqual(value);
+    // A name another parameter of the operation takes stays that parameter's.
+    const coerced = coerceParameter(parameterText(spec, { term: 'user', count: '5' }, new Set(['count'])), spec.schema);
+    expect(coerced.ok ? coerced.value : coerced.message).toEqual({ term: 'user' });
+    // An object made of branches takes only the members its branches list.
+    const branches: ParameterSpec = { ...spec, schema: { oneOf: [{ type: 'object', properties: { user_id: { type: 'string' } } }] } };
+    const picked = coerceParameter(parameterText(branches, { user_id: 'u1', unknown: 'x' }), branches.schema);
+    expect(picked.ok ? picked.value : picked.message).toEqual({ user_id: 'u1' });
+  });
+
   it('types text by the schema\'s own types: 3.1 type lists, enums, oneOf', () => {
     const read = (schema: OpenAPIV3.SchemaObject, text: string): unknown => {
       const spec: ParameterSpec = { name: 'v', in: 'query', required: false, schema, style: 'form', explode: true };

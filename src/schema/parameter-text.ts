@@ -151,7 +151,15 @@ function ownsMember(schema: OpenAPIV3.SchemaObject, name: string, depth = 0): bo
   // Members declared in a part or a branch are the object's too (Intercom's `filter`: `oneOf` of `{user_id}` and
   // `{email}`, each closed): `user_id=u1` is the parameter, not an unknown name. A few levels deep (a schema may hold itself).
   if (depth < 8) for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) if (ownsMember(part as OpenAPIV3.SchemaObject, name, depth + 1)) return true;
-  return schema.additionalProperties !== undefined && schema.additionalProperties !== false && Object.keys(properties).length === 0;
+  // An object that lists no member takes any (RocketChat's users.autocomplete `selector: { type: object }`, its members
+  // `term=...&conditions=...` sent as names of their own): additionalProperties left out allows them, as JSON Schema
+  // says, unless the object is made of parts or branches, which say what it takes.
+  if (Object.keys(properties).length > 0 || schema.additionalProperties === false) return false;
+  return schema.additionalProperties !== undefined || !hasParts(schema);
+}
+
+function hasParts(schema: OpenAPIV3.SchemaObject): boolean {
+  return (schema.allOf?.length ?? 0) > 0 || (schema.oneOf?.length ?? 0) > 0 || (schema.anyOf?.length ?? 0) > 0;
 }
 
 const ABSENT: ParameterText = Object.freeze({ kind: 'absent' as const });
