@@ -18,8 +18,21 @@
  */
 
 const texts = new WeakMap<object, string>();
-/** Objects and arrays `immutableJson` froze, all the way down: nothing in them can change, so neither can their text. */
-const immutable = new WeakSet<object>();
+/**
+ * Objects and arrays `immutableJson` froze, all the way down: nothing in them can change, so neither can their text.
+ * Marked by a property of their own under a symbol no one else has, not enumerable (a spread, `Object.keys`,
+ * `JSON.stringify` and `structuredClone` never see it, so a copy is never taken for immutable), set just before the
+ * object is frozen. Its value is `true`, or the schema the generic engine validated the value against when it made it
+ * (`validAgainst`). A property rather than an entry of a WeakSet: a write registers a record or two, and a weak
+ * table of every record alive made each registration and each garbage collection cost more as the store grew
+ * (issue 34, point 1: measured under `POST /pets`).
+ */
+const IMMUTABLE = Symbol('petstore-kit immutable JSON');
+type Marked = { readonly [IMMUTABLE]?: true | object };
+const immutable = {
+  has: (value: object): boolean => (value as Marked)[IMMUTABLE] !== undefined,
+  get: (value: object): true | object | undefined => (value as Marked)[IMMUTABLE],
+};
 
 /**
  * `JSON.stringify(body)`, byte for byte, reusing the kept text of immutable
@@ -53,8 +66,44 @@ export function hasKeptText(body: unknown): boolean {
  * returned as it is, so copying a record that holds stored records costs only the new parts. A value holding
  * something else (a Date, a function) is copied and frozen, but not registered: its text is never kept.
  */
-export function immutableJson<T>(value: T): T {
-  return frozenCopy(value) as T;
+export function immutableJson<T>(value: T, validAgainstSchema?: object): T {
+  return frozenCopy(value, validAgainstSchema) as T;
+}
+
+/**
+ * `immutableJson` for a plain object its caller has just made and hands over (a record spread afresh with a field
+ * changed): frozen where it is, its members copied as `immutableJson` copies them, so a write makes one object rather
+ * than that one and a copy of it (issue 34, point 1). Anything else, or an object frozen already, is copied as
+ * `immutableJson` does. Never for an object someone else may still hold or change.
+ */
+export function immutableFresh<T extends object>(value: T, validAgainstSchema?: object): T {
+  if (immutable.has(value)) return value;
+  if (Array.isArray(value) || Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype) return frozenCopy(value, validAgainstSchema) as T;
+  const fields = value as Record<string, unknown>;
+  let settled = true;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
+    if (typeof field === 'object' && field !== null && !immutable.has(field)) {
+      const copy = frozenCopy(field);
+      // `__proto__` as an own field (a spread of parsed JSON keeps it): set as a field, never as the prototype.
+      if (key === '__proto__') Object.defineProperty(fields, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else fields[key] = copy;
+      if (settled && !isSettled(copy)) settled = false;
+    } else if (settled && !isSettled(field)) settled = false;
+  }
+  return seal(value, settled, validAgainstSchema);
+}
+
+/**
+ * The schema an immutable value is known to be valid against (the response view), if any (issue 34, point 1). The
+ * value is frozen all the way down, so it is still the value that passed, and the same compiled validator gives the
+ * same verdict for it: the answer guard runs the other checks of an answer (status, media type, headers) and not that
+ * one (generic/answer-guard.ts). A copy, an envelope or anything a behaviour hook made has none, and is checked in full.
+ */
+export function validAgainst(value: unknown): object | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const noted = immutable.get(value);
+  return noted === true ? undefined : noted;
 }
 
 /** Whether `value` is an `immutableJson` copy: it and everything in it can never change. */
@@ -62,11 +111,11 @@ export function isImmutableJson(value: unknown): value is object {
   return typeof value === 'object' && value !== null && immutable.has(value);
 }
 
-function frozenCopy(value: unknown): unknown {
+function frozenCopy(value: unknown, validAgainstSchema?: object): unknown {
   if (typeof value !== 'object' || value === null || immutable.has(value)) return value;
   if (Array.isArray(value)) {
-    const out = value.map(frozenCopy);
-    return seal(out, out.every(isSettled));
+    const out = value.map((item) => frozenCopy(item));
+    return seal(out, out.every(isSettled), validAgainstSchema);
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
@@ -79,12 +128,12 @@ function frozenCopy(value: unknown): unknown {
     else out[key] = field;
     if (settled && !isSettled(field)) settled = false;
   }
-  return seal(out, settled);
+  return seal(out, settled, validAgainstSchema);
 }
 
-function seal<T extends object>(value: T, settled: boolean): T {
+function seal<T extends object>(value: T, settled: boolean, validAgainstSchema?: object): T {
+  if (settled) Object.defineProperty(value, IMMUTABLE, { value: validAgainstSchema ?? true });
   Object.freeze(value);
-  if (settled) immutable.add(value);
   return value;
 }
 

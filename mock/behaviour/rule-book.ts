@@ -10,6 +10,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { askedFor } from '../forced-messages.js';
+import { immutableFresh } from '../json.js';
 import { singularOf, type Resource } from '../generic/infer.js';
 import { isObject } from '../generic/schemas.js';
 import type { GenericStore, StoredRecord } from '../generic/store.js';
@@ -191,7 +192,7 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
   }
   const bounds = outOfBounds(rule, next);
   if (bounds) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${bounds.field} ${show(target[bounds.field])}; this would make it ${show(next[bounds.field])}, ${bounds.why}.`, context);
-  if (rule.set.length > 0 || rule.add.length > 0) store.set(rule.target.key, '', String(targetId), next);
+  if (rule.set.length > 0 || rule.add.length > 0) store.set(rule.target.key, '', String(targetId), immutableFresh(next));
   return undefined;
 }
 

@@ -5,7 +5,7 @@
 import type { Operation } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import type { HandlerResult } from '../handlers/types.js';
-import { immutableJson } from '../json.js';
+import { immutableFresh } from '../json.js';
 import type { Resource, ResourceMap } from '../generic/infer.js';
 import type { BoundHandler } from '../generic/seam.js';
 import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../generic/store.js';
@@ -92,7 +92,8 @@ export function hookStore(store: GenericStore, map: ResourceMap): HookStore {
       const resource = resourceOf(collection);
       // The record names itself as the store does: its id field holds the id it is kept under.
       const named = resource.idField !== undefined ? { ...record, [resource.idField]: resource.idIsNumber ? Number(id) : String(id) } : { ...record };
-      store.set(resource.key, scope, String(id), immutableJson(named));
+      // A copy made here, so frozen where it is (one object per put, not two).
+      store.set(resource.key, scope, String(id), immutableFresh(named));
     },
     remove: (collection, id, scope = '') => store.remove(resourceOf(collection).key, scope, String(id)),
   };

@@ -20,7 +20,7 @@ import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import { preferredMediaType } from '../accept.js';
 import type { ErrorFactory } from '../errors.js';
-import { immutableJson, isImmutableJson } from '../json.js';
+import { immutableJson, isImmutableJson, validAgainst } from '../json.js';
 import { copiedHeaders, type MockResponse } from '../message.js';
 import { fitTo, type Problems } from './conform.js';
 import { documentedErrorBody, errorBodyOf, type ErrorWords } from './errors.js';
@@ -253,12 +253,17 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     if (plan.jsonType?.includes(';') && body !== undefined) headers['content-type'] = plan.jsonType;
     const immutableBody = isImmutableJson(body) ? body : undefined;
     if (status === response.status && immutableBody && hasPassed(immutableBody, plan, headers)) return { ...response, headers };
-    let verdict = validators.response(status, headers, body);
+    // A stored record answered bare under the schema it was validated against when stored (mock/json.ts
+    // validAgainst): its body's validator is not run again; the status, media type and headers are.
+    const proven = validAgainst(body);
+    let verdict = validators.response(status, headers, body, proven);
     // A status of a class the operation documents none of: the one the request deserves, in the document's Error
     // shape where it has one (src/contract/error-schema.ts, the runner's rule too), else as it is.
     if (verdict.statusKey === undefined) return status >= 400 ? inDocumentErrorShape({ ...response, headers }, status) : { ...response, headers };
     if (verdict.diagnostics.length === 0 && status === response.status) {
-      if (immutableBody) rememberPass(immutableBody, plan, headers);
+      // Remembered for a read (a record is read again and again), and wherever the body's own check ran; a write's
+      // answer of a proven record is seldom sent again, and its check would cost its headers' alone.
+      if (immutableBody && (proven !== plan.schema || operation.method === 'get')) rememberPass(immutableBody, plan, headers);
       return { ...response, headers };
     }
     // A refusal sent under another status (400 as the 422 the operation documents) says that status in its body too.

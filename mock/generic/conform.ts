@@ -68,6 +68,44 @@ function repairObject(value: JsonObject, s: Schema, generator: ValueGenerator, v
   return out;
 }
 
+/**
+ * Whether `fitTo` gives back every value the schema's validator passes unchanged (an equal value): no `oneOf`/`anyOf`
+ * at the root (a value is fitted to the branch that keeps most of it), and nowhere `repair` walks (members, additional
+ * members, items) a member this view never carries (`writeOnly` in an answer, `readOnly` in a request), which `repair`
+ * drops although the validator lets it be. Worked out once per schema and view. The generic engine then validates a
+ * record once and keeps it as it is when it passes, rather than repairing a copy of it first (engine.ts makeRecord).
+ */
+export function keptWhenValid(schema: Schema, view: View): boolean {
+  const memo = view === 'response' ? keptInAnswers : keptInRequests;
+  let known = memo.get(schema);
+  if (known === undefined) {
+    const root = mergeAllOf(schema);
+    memo.set(schema, (known = !((root.oneOf?.length ?? 0) > 0 || (root.anyOf?.length ?? 0) > 0) && repairKeeps(schema, view, new Set())));
+  }
+  return known;
+}
+const keptInAnswers = new WeakMap<Schema, boolean>();
+const keptInRequests = new WeakMap<Schema, boolean>();
+
+/** Whether `repair` leaves every valid value of `raw` as it is (repair's own walk, read without a value). */
+function repairKeeps(raw: Schema, view: View, seen: Set<Schema>): boolean {
+  if (seen.has(raw)) return true;
+  seen.add(raw);
+  const s = mergeAllOf(raw);
+  if (s.oneOf || s.anyOf || s.not || 'const' in s) return true;
+  const properties = s.properties ?? {};
+  for (const name of Object.keys(properties)) {
+    const declared = mergeAllOf(asSchema(properties[name]));
+    if (view === 'response' ? declared.writeOnly : declared.readOnly) return false;
+    if (!repairKeeps(asSchema(properties[name]), view, seen)) return false;
+  }
+  if (isObject(s.additionalProperties) && !repairKeeps(asSchema(s.additionalProperties), view, seen)) return false;
+  const items = (s as { items?: unknown }).items;
+  if (isObject(items) && !repairKeeps(asSchema(items as Schema), view, seen)) return false;
+  for (const prefix of prefixItemsOf(s)) if (isObject(prefix) && !repairKeeps(asSchema(prefix as Schema), view, seen)) return false;
+  return true;
+}
+
 /** Says what is wrong with a value for a schema: Diagnostic-like pointers (`/items/0/amount`), none when it is valid. */
 export type Problems = (schema: Schema, value: unknown) => readonly { readonly pointer: string }[];
 

@@ -13,7 +13,7 @@ import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
-import { immutableJson, isImmutableJson } from '../json.js';
+import { immutableFresh, immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
@@ -21,7 +21,7 @@ import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule
 import { describeRule, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
 import { loadHook, withHooks } from '../behaviour/run-hooks.js';
-import { fitTo, repair, sameJson, type Problems } from './conform.js';
+import { fitTo, keptWhenValid, repair, sameJson, type Problems } from './conform.js';
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
@@ -106,14 +106,27 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * own schema holds it (withEcho); reads answer the record as stored, which their schema holds.
    */
   const refitted = new WeakMap<StoredRecord, ReadonlySet<string>>();
+  /**
+   * A record schema's properties, each with its allOf folded, worked out once per schema rather than on every write
+   * (issue 34, point 1: what can be compiled per operation is, as fastify compiles its schemas).
+   */
+  const recordProperties = new WeakMap<Schema, { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> }>();
+  const propertiesOfRecord = (schema: Schema): { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> } => {
+    let known = recordProperties.get(schema);
+    if (!known) {
+      const list = [...propertiesOf(schema)].map(([name, raw]) => [name, mergeAllOf(raw)] as const);
+      recordProperties.set(schema, (known = { list, byName: new Map(list) }));
+    }
+    return known;
+  };
   /** A record as stored: the client's fields fitted to the record schema, the id and server-owned fields set by the mock. */
   const makeRecord = (resource: Resource, input: unknown, id: string, existing?: StoredRecord): StoredRecord => {
     const schema = resource.recordSchema;
     const record: JsonObject = { ...(existing ?? {}), ...(isObject(input) ? input : {}) };
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
-    if (schema) {
-      for (const [name, raw] of propertiesOf(schema)) {
-        const property = mergeAllOf(raw);
+    const properties = schema ? propertiesOfRecord(schema) : undefined;
+    if (properties) {
+      for (const [name, property] of properties.list) {
         if (name === resource.idField) continue;
         if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = stamp(property);
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
@@ -125,20 +138,31 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = structuredClone(property.default as unknown);
       }
     }
-    if (schema && isObject(input)) {
+    if (properties && isObject(input)) {
       // A client's value the record types otherwise (Discourse's reply_to_post_number: sent as an integer, answered as
       // `[string, null]`) is kept converted, not replaced by an invented one, where a conversion keeps its meaning.
       // Read from the declared types alone: no validation here, fitTo() below checks the record once.
-      const properties = propertiesOf(schema);
       for (const name of Object.keys(input)) {
-        const property = properties.get(name);
-        const other = property ? convertedEcho(record[name], mergeAllOf(property)) : undefined;
+        const property = properties.byName.get(name);
+        const other = property ? convertedEcho(record[name], property) : undefined;
         if (other !== undefined) record[name] = other;
       }
     }
-    const fitted = schema ? keyKept(resource, record, fitTo(record, schema, generator, 'response', problems), schema) : record;
+    // The values the record schema's validator passed while fitting: the record stored is noted as valid against the
+    // schema when it is one of them (mock/json.ts validAgainst), so an answer of it is not validated against the same schema again.
+    const passed: unknown[] = [];
+    const checked: Problems = (s, value) => {
+      const found = problems(s, value);
+      if (found.length === 0 && s === schema && typeof value === 'object' && value !== null) passed.push(value);
+      return found;
+    };
+    // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
+    // validation, no repaired copy. Else fitted, as before.
+    const asIs = schema !== undefined && keptWhenValid(schema, 'response') && checked(schema, record).length === 0;
+    const fitted = !schema || asIs ? record : keyKept(resource, record, fitTo(record, schema, generator, 'response', checked), schema, checked);
     // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
-    const stored = immutableJson(isObject(fitted) ? fitted : record);
+    // The record made here is this function's own: frozen where it is; a fitted value is copied.
+    const stored = fitted === record ? immutableFresh(record, asIs ? schema : undefined) : immutableJson(isObject(fitted) ? fitted : record, schema && isObject(fitted) && passed.includes(fitted) ? schema : undefined);
     if (isObject(input) && isObject(fitted) && fitted !== record) {
       const changed = Object.keys(input).filter((name) => Object.hasOwn(record, name) && !sameJson(fitted[name], record[name]));
       if (changed.length > 0) refitted.set(stored, new Set(changed));
@@ -152,11 +176,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * fit that drew the whole record afresh invented a key (`shark`) under which nothing was kept. A key the schema
    * refuses and the fit made valid (`mycompany` → `custom:mycompany`) stays as fitted: the create keeps it under that.
    */
-  const keyKept = (resource: Resource, record: JsonObject, fitted: unknown, schema: Schema): unknown => {
+  const keyKept = (resource: Resource, record: JsonObject, fitted: unknown, schema: Schema, check: Problems): unknown => {
     const { idField } = resource;
     if (!idField || !isObject(fitted) || !Object.hasOwn(record, idField) || sameJson(fitted[idField], record[idField])) return fitted;
     const kept = { ...fitted, [idField]: record[idField] };
-    return problems(schema, kept).length === 0 || problems(schema, fitted).length > 0 ? kept : fitted;
+    return check(schema, kept).length === 0 || check(schema, fitted).length > 0 ? kept : fitted;
   };
 
   /**
@@ -253,7 +277,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return { status: 404, body: { ...answer.body, code: catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
   };
   /** Whether the operation documents a status a conflict can take (409, 422 or 400; a range or `default` included). */
-  const canRefuseConflict = (operation: Operation): boolean => CONFLICT_STATUSES.some((code) => responseFor(operation, code) !== undefined);
+  const refusesConflicts = new Map<Operation, boolean>();
+  const canRefuseConflict = (operation: Operation): boolean => {
+    let known = refusesConflicts.get(operation);
+    if (known === undefined) refusesConflicts.set(operation, (known = CONFLICT_STATUSES.some((code) => responseFor(operation, code) !== undefined)));
+    return known;
+  };
   /**
    * A create refused for its id (a chosen id already held, no free id left): the status the rule book gives a
    * conflict (behaviour/rule-book.ts: 409, else 422, else 400, the first the operation documents, a range or
@@ -352,7 +381,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name)));
   };
 
+  const itemPathParts = new Map<Resource, string[]>();
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
+    // A top-level collection's item path has the id as its one parameter: split once, joined per create.
+    if (resource.scopeParams.length === 0) {
+      let parts = itemPathParts.get(resource);
+      if (!parts) {
+        const at = resource.itemPath.indexOf(`{${resource.idParam}}`);
+        parts = at < 0 ? [`${settings.basePath}${resource.itemPath}`] : [`${settings.basePath}${resource.itemPath.slice(0, at)}`, resource.itemPath.slice(at + resource.idParam.length + 2)];
+        itemPathParts.set(resource, parts);
+      }
+      return parts.length === 1 ? parts[0]! : `${parts[0]!}${encodeURIComponent(id)}${parts[1]!}`;
+    }
     let path = resource.itemPath;
     for (const name of resource.scopeParams) path = path.replace(`{${name}}`, encodeURIComponent(pathValue(input, name)));
     return `${settings.basePath}${path.replace(`{${resource.idParam}}`, encodeURIComponent(id))}`;
