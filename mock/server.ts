@@ -148,7 +148,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const startup = ownHandlers(from) ? undefined : await genericStartup(from.contract, options, announce);
     // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
     const carried = carry ? previous?.carry() : undefined;
-    const generic = startup ? { ...startup, ...(generated ? { fixtures: generated } : {}), maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
+    const generic = startup ? { ...startup, ...(generated ? { fixtures: generated, fixturesGenerated: true } : {}), maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
     // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
     const engine = generic ? await import('./generic/engine.js') : undefined;
     return createMockApp({

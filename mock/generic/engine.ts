@@ -42,6 +42,13 @@ export interface GenericSettings {
   readonly seed?: number;
   /** `--fixtures DIR` read as `<collection>.json` files (fixtures.ts), or 'none' for empty collections. */
   readonly fixtures?: FixtureFiles | 'none';
+  /**
+   * The fixtures are the kit's own generator's data for the kit's own document (`--seed N --pets K` through issue 34's
+   * seam, mock/seed.ts): records made valid by construction, so each is kept as it is (frozen where it is, under the
+   * id it carries) rather than checked and fitted one by one at start-up, which took most of the start at 100k pets.
+   * Their answers are still checked by the answer guard, as any record's not checked when stored.
+   */
+  readonly fixturesGenerated?: boolean;
   /** Corrections to the inference, in the words of the `x-mock-*` extensions. */
   readonly overlay?: MockOverlay;
   readonly maxSessions?: number;
@@ -170,6 +177,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return stored;
   };
 
+  /** A record of the kit's own generator (fixturesGenerated): kept as it is where it carries its id, else made as any other. */
+  const keptAsGenerated = (resource: Resource, input: unknown, id: string): StoredRecord => {
+    const { idField } = resource;
+    const own = idField !== undefined && isObject(input) ? input[idField] : undefined;
+    if (!isObject(input) || idField === undefined || (own !== (resource.idIsNumber ? Number(id) : id))) return makeRecord(resource, input, id);
+    return immutableFresh(input);
+  };
+
   /**
    * The fitted record with the key it is kept under, where the fit changed it and either the key fits too or nothing
    * fits at all (a record schema no value meets: GrowthBook's experiments, read as `ExperimentWithEnhancedStatus`): a
@@ -251,7 +266,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   if (settings.announce && rules.rules.length > 0) settings.announce(`  rules: ${rules.rules.map((rule) => { const d = describeRule(rule); return `${d.collection} ${d.says}`; }).join('; ')}`);
   // The shape of an exported state, where the overlay names one (state-shape.ts), checked against the document now.
   const shape = readStateShape(settings.overlay?.state, resources);
-  const initial = buildInitialState(contract, resources, settings.fixtures, generator, (resource, input, id) => makeRecord(resource, input, id));
+  const initial = buildInitialState(contract, resources, settings.fixtures, generator, settings.fixturesGenerated && settings.fixtures !== 'none' ? keptAsGenerated : (resource, input, id) => makeRecord(resource, input, id));
   // A behaviour module's `load` hook completes every whole state the mock takes: the initial data first.
   const complete = settings.behaviour ? loadHook(settings.behaviour.module, settings.behaviour.file, resources, initial.idOf) : undefined;
   let initialState = initial.state;
