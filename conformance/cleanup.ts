@@ -17,6 +17,7 @@
  * of `..` made `DELETE /things/..`, that is `DELETE /`) is never sent: the
  * record is left behind with the reason (safe-path.ts, issue 20 point 5).
  */
+import { requiredDeleteBody } from './requests/delete-body.js';
 import type { Operation } from '../src/contract/index.js';
 import type { CleanupReport } from './model.js';
 import { isObject, jsonBodyOf, propertiesOf, schema, type Generator, type JsonObject } from './generate.js';
@@ -222,7 +223,10 @@ export class CleanupRegistry {
       }
     }
     const { operation } = entry.kind.remove;
-    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: queryTexts(entry.deleteInput.query), headers: ctx.requests.requiredHeaders(operation, ctx.generatorFor('cleanup')) }, { kind: 'operation', operation });
+    const generator = ctx.generatorFor('cleanup');
+    const body = requiredDeleteBody(operation, generator);
+    const headers = { ...ctx.requests.requiredHeaders(operation, generator), ...(body ? { 'content-type': body.contentType } : {}) };
+    const record = await ctx.send('cleanup', { method: operation.method.toUpperCase(), path: entry.deletePath, query: queryTexts(entry.deleteInput.query), headers, ...(body ? { body: body.text } : {}) }, { kind: 'operation', operation });
     const response = record.result.response;
     if (record.result.error || !response) return { kind: 'left', reason: `${operation.operationId} failed: ${record.result.error?.message ?? 'no answer'}` };
     if (response.status >= 200 && response.status < 300) {

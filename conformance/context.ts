@@ -19,6 +19,7 @@ import { evaluateExpression, identityField, type LinkModel, type LinkTarget, typ
 import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import type { ExchangeTarget, RecordedExchange } from './recorded.js';
 import { encodeBody, otherBodyMedia } from './requests/bodies.js';
+import { requiredDeleteBody } from './requests/delete-body.js';
 import { buildRequest, isDocumentedRedirect, notSentCall, toCall, type Call, type CallInput, type WireBody } from './requests/call.js';
 import { linkInputs } from './requests/link-inputs.js';
 import { RequestParameters } from './requests/parameters.js';
@@ -383,7 +384,9 @@ export class Case {
     // A created id that breaks the create's own answer schema is response-schema's finding.
     const ruledOut = this.ctx.requests.ruledOutPath(target.operation, path);
     if (ruledOut !== undefined) return this.notSent(target.operation, `the create gave a value ${ruledOut}`);
-    return this.call(target.operation, { ...input, path, query: { ...this.ctx.requests.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
+    // A DELETE that documents a required body is sent one, as its clients must (requests/delete-body.ts).
+    const body = input.body === undefined && input.bodyText === undefined ? requiredDeleteBody(target.operation, this.generator) : undefined;
+    return this.call(target.operation, { ...input, ...(body !== undefined ? { body: body.value, contentType: body.contentType } : {}), path, query: { ...this.ctx.requests.recordQuery(target.operation, query, record.sent), ...(input.query ?? {}) } });
   }
 
   /**
