@@ -28,6 +28,7 @@ import { createAdmin, isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
+import { formReading, formSchemaOf, readFormBody } from './form-body.js';
 import { boundBeyondInt64, withIntegersAsSent, withMessageAsSent } from './body-integers.js';
 import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
@@ -163,8 +164,10 @@ interface Route {
   readonly claimsQuery: (name: string) => boolean;
   /** The error statuses --chaos may pick: those the operation documents and the document has an example for. */
   readonly chaosStatuses: readonly number[];
-  /** A foreign document's operation that takes a body other than JSON (a form, a file): the generic engine reads none of it. */
+  /** A foreign document's operation that takes a body other than JSON (a file): the generic engine reads none of it. */
   readonly otherBody?: true;
+  /** A foreign document's operation that takes a form (`application/x-www-form-urlencoded`): its schema (form-body.ts). */
+  readonly form?: Schema;
   /**
    * A foreign document's operation: the media types its successes answer with, and whether it may refuse an Accept
    * that admits none of them with 406 (it documents 406 or 4XX). Where it may not, the Accept is disregarded (RFC 9110
@@ -308,7 +311,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
       return fail(errors.error('NOT_ACCEPTABLE', `This operation answers ${what} or leave Accept out.`));
     }
 
-    const body = route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH, generic ? (pointer) => boundBeyondInt64(schemaAtPointer(jsonRequestSchema(route.operation), pointer)) : undefined);
+    // A form the operation takes is read by its form schema (form-body.ts); any other body that is not JSON is not read.
+    const reading = route.form === undefined ? 'other' : formReading(route.otherBody !== true, request.body, request.headers);
+    if (typeof reading === 'object' && !reading.ok) return fail(errors.error(reading.code, reading.message));
+    const form = reading === 'form' ? route.form : undefined;
+    const body = form !== undefined ? readFormBody(request.body, request.headers, form) : route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH, generic ? (pointer) => boundBeyondInt64(schemaAtPointer(jsonRequestSchema(route.operation), pointer)) : undefined);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 
@@ -350,7 +357,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
 
     const raw: RawParameters = { path: pathParams, query: request.query, headers: request.headers };
-    const checked = validate(route, raw, body.value, control, notes);
+    const checked = validate(route, raw, body.value, control, notes, form);
     if (!checked.ok) return fail(errors.validationFailed(checked.diagnostics));
 
     if (deprecation?.isSunset(now ?? clock())) return fail(errors.error('OPERATION_SUNSET', deprecation.sunsetMessage(pathParams)));
@@ -400,11 +407,17 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
   type Checked = { ok: true; values: ParsedParameters } | { ok: false; diagnostics: Diagnostic[] };
 
+  /** What an operation's form schema says of a form body (form-body.ts), as its JSON validator says of a JSON one. */
+  const formProblems = (schema: Schema, body: unknown, operation: Operation): Diagnostic[] => {
+    if (body === undefined) return operation.requestBody?.required === true ? [{ pointer: '/body', keyword: 'required', message: 'a form body is required' }] : [];
+    return compiled.validate(schema, body, 'request', '/body');
+  };
+
   /** Step 5, per --validation: strict (400), warn (log, then the guard) or off (the guard only). */
-  const validate = (route: Route, raw: RawParameters, body: unknown, control: readonly Diagnostic[], notes: string[]): Checked => {
+  const validate = (route: Route, raw: RawParameters, body: unknown, control: readonly Diagnostic[], notes: string[], form?: Schema): Checked => {
     if (mode !== 'off' || !route.relaxed) {
       const params = route.parameters(raw);
-      const bodyProblems = route.otherBody ? [] : route.validators.body(body);
+      const bodyProblems = form !== undefined ? formProblems(form, body, route.operation) : route.otherBody ? [] : route.validators.body(body);
       if (params.ok && bodyProblems.length === 0 && control.length === 0) return params;
       const problems = [...control, ...(params.ok ? [] : params.diagnostics), ...bodyProblems];
       if (strictMode || !route.relaxed || control.length > 0) return { ok: false, diagnostics: problems };
@@ -414,7 +427,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     }
     // The guard: even relaxed, a value that would corrupt the store or break an answer is refused.
     const params = route.relaxed.parameters(raw);
-    const bodyProblems = route.otherBody ? [] : route.relaxed.body(body);
+    const bodyProblems = route.otherBody || form !== undefined ? [] : route.relaxed.body(body);
     if (params.ok && bodyProblems.length === 0) return params;
     return { ok: false, diagnostics: [...(params.ok ? [] : params.diagnostics), ...bodyProblems] };
   };
@@ -539,16 +552,17 @@ const noLocation: LocationOf = () => undefined;
 const NO_JSON_BODY: BodyOutcome = Object.freeze({ ok: true as const, value: undefined });
 
 /** Whether an operation of a foreign document takes media types other than JSON, and what its successes answer with (generic engine). */
-function mediaOf(operation: Operation): Pick<Route, 'otherBody' | 'answers'> {
+function mediaOf(operation: Operation): Pick<Route, 'otherBody' | 'form' | 'answers'> {
   const content = operation.requestBody?.content ?? [];
   const otherBody = content.length > 0 && !content.some((media) => isJsonMediaType(media.mediaType));
+  const form = formSchemaOf(operation);
   const mediaTypes = new Set<string>();
   for (const [status, response] of operation.responses) {
     if (/^2/.test(status) || status === 'default') for (const media of response.content) mediaTypes.add(media.mediaType);
   }
   const refuses406 = operation.responses.has('406') || operation.responses.has('4XX');
   // A success documented without content is answered as JSON, if at all: what such an Accept is weighed against.
-  return { ...(otherBody ? { otherBody: true as const } : {}), answers: { mediaTypes: mediaTypes.size > 0 ? [...mediaTypes] : ['application/json'], refuses406 } };
+  return { ...(otherBody ? { otherBody: true as const } : {}), ...(form !== undefined ? { form } : {}), answers: { mediaTypes: mediaTypes.size > 0 ? [...mediaTypes] : ['application/json'], refuses406 } };
 }
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
