@@ -336,7 +336,9 @@ function sameResourcePath(collection: string, item: string): boolean {
   // `/Accounts.json` and `/Accounts/{Sid}.json` (Twilio): a format suffix both carry.
   const extension = /(\.[A-Za-z0-9]+)$/.exec(collection)?.[1];
   if (extension && new RegExp(`^${escapeRegExp(collection.slice(0, -extension.length))}/\\{[^}/]+\\}${escapeRegExp(extension)}$`).test(item)) return true;
-  return new RegExp(`^${escapeRegExp(collection)}/\\{[^}/]+\\}$`).test(item);
+  // A collection at the document's root (`/` and `/{id}`: Vonage's Applications API, served under its server's path).
+  const prefix = collection === '/' ? '' : escapeRegExp(collection);
+  return new RegExp(`^${prefix}/\\{[^}/]+\\}$`).test(item);
 }
 
 function escapeRegExp(text: string): string {

@@ -120,6 +120,19 @@ const OFFSET_PARAMS = ['offset', 'skip', '$skip', 'start', 'from'];
 const PAGE_PARAMS = ['page', 'page_number', 'pageNumber', 'pageIndex'];
 const CURSOR_PARAMS = ['cursor', 'after', 'page_token', 'pageToken', 'starting_after', 'continuation', 'next', 'token', 'marker'];
 
+/**
+ * The name of a collection at the document's root (`/` and `/{id}`): the last segment of its server's path, where the
+ * server names one (Vonage's Applications API serves them under `https://api.nexmo.com/v2/applications`); '' (no
+ * collection) otherwise, as `/{id}` alone may be any catch-all.
+ */
+function rootCollectionName(contract: Contract): string {
+  const url = contract.document.servers?.[0]?.url;
+  if (typeof url !== 'string') return '';
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '';
+  const last = path.split('/').filter((segment) => segment !== '').pop() ?? '';
+  return /^[A-Za-z][\w-]*$/.test(last) ? last : '';
+}
+
 export function inferResources(contract: Contract, overlay: MockOverlay = {}): ResourceMap {
   const byPath = new Map<string, Map<string, Operation>>();
   for (const operation of contract.operations) {
@@ -151,7 +164,7 @@ export function inferResources(contract: Contract, overlay: MockOverlay = {}): R
     if (idParam === undefined) continue;
     const suffix = idMatch?.[2] ?? '';
     const collectionPath = suffix === '' ? segments.slice(0, -1).join('/') || '/' : `${segments.slice(0, -1).join('/')}${suffix}`;
-    const name = (collectionPath.split('/').pop() ?? '').slice(0, suffix === '' ? undefined : -suffix.length);
+    const name = collectionPath === '/' ? rootCollectionName(contract) : (collectionPath.split('/').pop() ?? '').slice(0, suffix === '' ? undefined : -suffix.length);
     // `/a/{aId}/{bId}` has no collection segment to name it: not a resource.
     if (name === '' || name.includes('{')) continue;
     if (pathItem(itemPath)['x-mock-collection'] === false || pathItem(collectionPath)['x-mock-collection'] === false) continue;
