@@ -5,15 +5,15 @@
  * condition the other record does not meet). The engine runs both inside the store's transaction
  * (store.ts `atomically`), so a refusal at any point leaves the store as it was.
  *
- * Checks read the records of a collection (uniqueness, what still names a record): a mock's collections are small,
- * and no index is kept for them yet.
+ * Checks look records up by an index each store keeps (store.ts lookup): a uniqueness by its fields' values, what
+ * still names a record by the id it names; neither reads a whole collection.
  */
 import type { Operation } from '../../src/contract/index.js';
 import { askedFor } from '../forced-messages.js';
 import { immutableFresh } from '../json.js';
 import { singularOf, type Resource } from '../generic/infer.js';
 import { isObject } from '../generic/schemas.js';
-import type { GenericStore, StoredRecord } from '../generic/store.js';
+import type { GenericStore, RecordIndex, StoredRecord } from '../generic/store.js';
 import type { Conditions, EffectRule, ReferenceRule, Rule, RuleAnswer, StateRule, UniqueRule, WriteKind } from './rules.js';
 
 export interface WriteEvent {
@@ -130,22 +130,39 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   return { rules, before, after: (event, store, operation) => after(event, store, operation), forcedMessage };
 }
 
-/** The record of the same scope that already holds the rule's fields (compared ignoring case where it says so). */
-function clash(rule: UniqueRule, event: WriteEvent, store: GenericStore): { readonly id: string; readonly record: StoredRecord } | undefined {
-  const record = event.after!;
-  const key = (r: StoredRecord): string | undefined => {
+/** The index each store keeps for a rule (store.ts lookup), one per rule: made on the rule's first lookup. */
+const ruleIndexes = new WeakMap<Rule, RecordIndex>();
+function indexFor(rule: Rule, keyOf: RecordIndex['keyOf']): RecordIndex {
+  let index = ruleIndexes.get(rule);
+  if (!index) ruleIndexes.set(rule, (index = { keyOf }));
+  return index;
+}
+
+/**
+ * A uniqueness's index: the text it compares (its fields' values, lower-cased where it ignores case), so a clash is
+ * looked up, not searched for among every record of the collection.
+ */
+function uniqueIndexOf(rule: UniqueRule): RecordIndex {
+  return indexFor(rule, (r) => {
     const values = rule.fields.map((f) => r[f]);
     if (values.some((v) => v === undefined || v === null)) return undefined;
     const text = JSON.stringify(values);
     return rule.ignoreCase ? text.toLowerCase() : text;
-  };
-  const wanted = key(record);
+  });
+}
+
+/** The record of the same scope that already holds the rule's fields (compared ignoring case where it says so). */
+function clash(rule: UniqueRule, event: WriteEvent, store: GenericStore): { readonly id: string; readonly record: StoredRecord } | undefined {
+  const index = uniqueIndexOf(rule);
+  const wanted = index.keyOf(event.after!);
   if (wanted === undefined) return undefined;
   const idField = rule.resource.idField;
-  for (const other of store.records(rule.resource.key, event.scope)) {
+  // In the order they were indexed: the collection's own, but for a record whose fields changed since (met last).
+  for (const key of store.lookup(rule.resource.key, event.scope, index, wanted)) {
+    const other = store.get(rule.resource.key, event.scope, key)!;
     const otherId = idField !== undefined ? String(other[idField]) : undefined;
     if (otherId === event.id || other === event.before) continue;
-    if (matches(other, rule.when) && key(other) === wanted) return { id: otherId ?? '?', record: other };
+    if (matches(other, rule.when)) return { id: otherId ?? '?', record: other };
   }
   return undefined;
 }
@@ -211,14 +228,26 @@ function outOfBounds(rule: EffectRule, next: Readonly<Record<string, unknown>>):
   return undefined;
 }
 
-/** The records of the rule's collection, in every scope, whose field names `id` (and that match the rule's condition). */
+/** A reference's reverse index: each record by the text of the id its field names. */
+function referenceIndexOf(rule: ReferenceRule): RecordIndex {
+  return indexFor(rule, (record) => {
+    const value = record[rule.field];
+    return value === undefined || value === null ? undefined : String(value);
+  });
+}
+
+/**
+ * The records of the rule's collection, in every scope, whose field names `id` (and that match the rule's condition),
+ * looked up by the reference's reverse index rather than read one by one (a category deleted among a million pets).
+ */
 function namedBy(rule: ReferenceRule, id: string, store: GenericStore): { readonly scope: string; readonly id: string; readonly record: StoredRecord }[] {
   const out: { scope: string; id: string; record: StoredRecord }[] = [];
   const idField = rule.resource.idField;
+  const index = referenceIndexOf(rule);
   for (const scope of store.scopes(rule.resource.key)) {
-    for (const record of store.records(rule.resource.key, scope)) {
-      const value = record[rule.field];
-      if (value !== undefined && value !== null && String(value) === id && matches(record, rule.when)) out.push({ scope, id: idField !== undefined ? String(record[idField]) : '?', record });
+    for (const key of store.lookup(rule.resource.key, scope, index, id)) {
+      const record = store.get(rule.resource.key, scope, key)!;
+      if (matches(record, rule.when)) out.push({ scope, id: idField !== undefined ? String(record[idField]) : '?', record });
     }
   }
   return out;

@@ -35,12 +35,47 @@ export interface GenericStore {
   /** Every scope a resource has records in (`''` for a top-level resource; the parent ids of a nested one). */
   scopes(resource: string): Iterable<string>;
   /**
+   * The ids of the records of `resource` in `scope` whose `index.keyOf` is `key`, in no promised order: what a stated
+   * rule looks up (a uniqueness, what still names a record) without reading the whole collection. Each index is built
+   * on its first lookup in this store and kept on every write after it, undone ones included.
+   */
+  lookup(resource: string, scope: string, index: RecordIndex, key: string): Iterable<string>;
+  /**
    * Runs `work`, and undoes every write it made when `keep` says no (a rule refused it): a refused request changes
    * nothing, however far its effects had gone. Inside another, it is part of that one.
    */
   atomically<T>(work: () => T, keep: (result: T) => boolean): T;
   snapshot(): GenericState;
 }
+
+/** How a record is indexed: the text it is found by, or undefined where it is not (a field left out, null). */
+export interface RecordIndex {
+  keyOf(record: StoredRecord): string | undefined;
+}
+
+/** An index of one resource's records in one scope: key text → the id, or the ids, whose record has it. */
+type Postings = Map<string, string | Set<string>>;
+
+function post(postings: Postings, key: string, id: string): void {
+  const held = postings.get(key);
+  if (held === undefined) postings.set(key, id);
+  else if (typeof held === 'string') {
+    if (held !== id) postings.set(key, new Set([held, id]));
+  } else held.add(id);
+}
+
+function unpost(postings: Postings, key: string, id: string): void {
+  const held = postings.get(key);
+  if (held === undefined) return;
+  if (typeof held === 'string') {
+    if (held === id) postings.delete(key);
+  } else {
+    held.delete(id);
+    if (held.size === 1) postings.set(key, held.values().next().value!);
+  }
+}
+
+const NO_IDS: readonly string[] = [];
 
 /**
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
@@ -98,13 +133,33 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   /** While atomically() runs: how to undo each write, newest last. */
   let undo: (() => void)[] | undefined;
   const read = (resource: string, scope: string): ReadonlyMap<string, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
+  /** The indexes built so far (lookup), by resource, index and scope. */
+  const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
+  /** Every change of a list goes through here, so each index built is kept as the records are. */
+  const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined): void => {
+    const list = write(resource, scope);
+    const byIndex = indexes.get(resource);
+    if (byIndex !== undefined) {
+      const previous = list.get(id);
+      for (const [index, byScope] of byIndex) {
+        const postings = byScope.get(scope);
+        if (postings === undefined) continue;
+        const was = previous === undefined ? undefined : index.keyOf(previous);
+        const now = record === undefined ? undefined : index.keyOf(record);
+        if (was === now) continue;
+        if (was !== undefined) unpost(postings, was, id);
+        if (now !== undefined) post(postings, now, id);
+      }
+    }
+    if (record === undefined) list.delete(id);
+    else list.set(id, record);
+  };
   /** Puts a record back as it is now (or takes it away again, when there is none): one write undone. */
   const restorer = (resource: string, scope: string, id: string): (() => void) => {
     const previous = read(resource, scope).get(id);
     const sequence = sequences.get(resource);
     return () => {
-      if (previous === undefined) write(resource, scope).delete(id);
-      else write(resource, scope).set(id, previous);
+      change(resource, scope, id, previous);
       if (sequence === undefined) sequences.delete(resource);
       else sequences.set(resource, sequence);
     };
@@ -135,7 +190,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       revision += 1;
       if (undo) undo.push(restorer(resource, scope, id));
       const stored = immutableJson(record);
-      write(resource, scope).set(id, stored);
+      change(resource, scope, id, stored);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
       const numeric = Number(id);
       if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
@@ -144,7 +199,8 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       if (!read(resource, scope).has(id)) return false;
       revision += 1;
       if (undo) undo.push(restorer(resource, scope, id));
-      return write(resource, scope).delete(id);
+      change(resource, scope, id, undefined);
+      return true;
     },
     nextNumber(resource) {
       if (undo) undo.push(sequenceRestorer(resource));
@@ -155,6 +211,23 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     sequence: (resource) => sequences.get(resource) ?? 0,
     revision: () => revision,
     scopes: (resource) => new Set([...(template.lists.get(resource)?.keys() ?? []), ...(own.get(resource)?.keys() ?? [])]),
+    lookup(resource, scope, index, key) {
+      let byIndex = indexes.get(resource);
+      if (!byIndex) indexes.set(resource, (byIndex = new Map()));
+      let byScope = byIndex.get(index);
+      if (!byScope) byIndex.set(index, (byScope = new Map()));
+      let postings = byScope.get(scope);
+      if (!postings) {
+        postings = new Map();
+        for (const [id, record] of read(resource, scope)) {
+          const text = index.keyOf(record);
+          if (text !== undefined) post(postings, text, id);
+        }
+        byScope.set(scope, postings);
+      }
+      const held = postings.get(key);
+      return held === undefined ? NO_IDS : typeof held === 'string' ? [held] : [...held];
+    },
     atomically(work, keep) {
       if (undo) return work();
       const log: (() => void)[] = [];
