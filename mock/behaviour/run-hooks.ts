@@ -73,7 +73,8 @@ export function loadHook(behaviour: Behaviour, where: string, map: ResourceMap, 
     } catch (error) {
       throw new Error(`the load hook of ${where} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    return store.snapshot();
+    // Its lists go with the state: the registry made from it does not build them again (store.ts handOver).
+    return store.handOver();
   };
 }
 

@@ -71,3 +71,22 @@ describe('a generic store’s indexes', () => {
     expect(ids(stores.get().lookup(PETS, '', byCategory, '1'))).toEqual(['1', '3']);
   });
 });
+
+describe('a state handed over (GenericStore.handOver)', () => {
+  it('is the store’s whole state, and every registry made from it starts from it, whatever another one writes', () => {
+    const loaded = registry().get();
+    loaded.set(PETS, '', '7', { id: 7, name: 'Loaded', categoryId: 3 });
+    const state = loaded.handOver();
+    expect(state).toEqual(loaded.snapshot());
+    const idOf = (_resource: string, record: StoredRecord): string => String(record['id']);
+    const first = createGenericRegistry(state, idOf).get();
+    const second = createGenericRegistry(state, idOf).get();
+    expect(first.snapshot()).toEqual(state);
+    expect(first.nextNumber(PETS)).toBe(8);
+    first.remove(PETS, '', '7');
+    first.set(PETS, '', '1', { id: 1, name: 'Changed', categoryId: 3 });
+    expect(second.snapshot()).toEqual(state);
+    expect(second.get(PETS, '', '7')).toEqual({ id: 7, name: 'Loaded', categoryId: 3 });
+    expect(ids(second.lookup(PETS, '', byCategory, '3'))).toEqual(['7']);
+  });
+});

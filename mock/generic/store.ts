@@ -46,7 +46,16 @@ export interface GenericStore {
    */
   atomically<T>(work: () => T, keep: (result: T) => boolean): T;
   snapshot(): GenericState;
+  /**
+   * The whole state, as `snapshot` gives it, with this store's lists handed over with it: a registry made from that
+   * state (createGenericRegistry, a load) takes them as they are rather than building them again from its records (a
+   * million of them at start-up, after a behaviour's `load` hook). This store is not to be written after.
+   */
+  handOver(): GenericState;
 }
+
+/** The lists of states a store handed over (GenericStore.handOver), by the state. */
+const handedOver = new WeakMap<GenericState, { readonly lists: Lists; readonly sequences: ReadonlyMap<string, number> }>();
 
 /** How a record is indexed: the text it is found by, or undefined where it is not (a field left out, null). */
 export interface RecordIndex {
@@ -90,6 +99,8 @@ const EMPTY: ReadonlyMap<string, StoredRecord> = new Map();
  * its highest integer id, and past its `floors` entry (numbers issued before, or named by other records: an import).
  */
 function buildLists(state: GenericState, idOf: (resource: string, record: StoredRecord, index: number) => string, floors?: ReadonlyMap<string, number>): { lists: Lists; sequences: Map<string, number> } {
+  const handed = floors === undefined ? handedOver.get(state) : undefined;
+  if (handed) return { lists: handed.lists, sequences: new Map(handed.sequences) };
   const lists: Lists = new Map();
   const sequences = new Map<string, number>();
   for (const [resource, scopes] of Object.entries(state)) {
@@ -253,6 +264,17 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
         for (const scope of scopes) (out[resource] ??= {})[scope] = [...read(resource, scope).values()];
       }
       return out;
+    },
+    handOver() {
+      const state = this.snapshot();
+      const lists: Lists = new Map();
+      for (const [resource, scopes] of Object.entries(state)) {
+        const byScope = new Map<string, Map<string, StoredRecord>>();
+        for (const scope of Object.keys(scopes)) byScope.set(scope, read(resource, scope) as Map<string, StoredRecord>);
+        lists.set(resource, byScope);
+      }
+      handedOver.set(state, { lists, sequences: new Map(sequences) });
+      return state;
     },
   };
 }
