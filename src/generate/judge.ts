@@ -32,6 +32,8 @@ const JUDGED = new Set([
   'required', 'properties', 'additionalProperties', 'minProperties', 'maxProperties',
   'items', 'minItems', 'maxItems', 'uniqueItems',
   'allOf', 'anyOf', 'oneOf', 'not',
+  // JSON Schema 2020-12 §10.2.2: `if` picks whether `then` or `else` applies; either alone holds nothing.
+  'if', 'then', 'else',
 ]);
 /** Nesting judged at most: past it, unknown. */
 const MAX_DEPTH = 32;
@@ -49,7 +51,7 @@ export function unjudged(raw: unknown, depth = 0): string | undefined {
     const inner =
       keyword === 'properties' && isObject(value) ? Object.values(value)
       : keyword === 'allOf' || keyword === 'anyOf' || keyword === 'oneOf' ? (Array.isArray(value) ? value : [])
-      : keyword === 'not' || keyword === 'items' || keyword === 'additionalProperties' ? [value]
+      : keyword === 'not' || keyword === 'items' || keyword === 'additionalProperties' || keyword === 'if' || keyword === 'then' || keyword === 'else' ? [value]
       : [];
     if (keyword === 'items' && Array.isArray(value)) return 'items (a tuple)';
     for (const part of inner) {
@@ -84,10 +86,22 @@ export function judge(value: unknown, raw: unknown, options: JudgeOptions = {}, 
       if (options.trustUnknown !== true) verdicts.push(undefined);
       continue;
     }
-    verdicts.push(judgeKeyword(value, s, keyword, options, depth));
+    // `then` and `else` are judged with their `if`, and hold nothing without one.
+    if (keyword === 'then' || keyword === 'else') continue;
+    verdicts.push(keyword === 'if' ? judgeConditional(value, s, options, depth) : judgeKeyword(value, s, keyword, options, depth));
     if (verdicts[verdicts.length - 1] === false) return false;
   }
   return every(verdicts);
+}
+
+/** The branch an `if` picks, judged (JSON Schema 2020-12 §10.2.2): a missing `then` or `else` allows anything; unknown where the `if` is. */
+function judgeConditional(value: unknown, s: Schema, options: JudgeOptions, depth: number): Verdict {
+  const { if: condition, then, else: otherwise } = s as { if?: unknown; then?: unknown; else?: unknown };
+  if (then === undefined && otherwise === undefined) return true;
+  const met = judge(value, condition, options, depth + 1);
+  if (met === undefined) return undefined;
+  const applies = met ? then : otherwise;
+  return applies === undefined ? true : judge(value, applies, options, depth + 1);
 }
 
 function every(verdicts: readonly Verdict[]): Verdict {
