@@ -34,14 +34,18 @@ async function startPrismProxyOn(document: string, upstream: string, port: numbe
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const prism = { url: `http://127.0.0.1:${port}`, child };
-  // Listening once a request gets any answer (the mock's /__mock/health is no path of the document: Prism's own 404).
+  // Listening once it says so, and a request gets any answer (the mock's /__mock/health is no path of the document:
+  // Prism's own 404). An answer alone is not enough: two Prisms started at once may be given the same free port, and
+  // the one that lost it (EADDRINUSE, retried by onFreePort) would hand its test the other's proxy, in front of
+  // another document's mock (CI: xero/bankfeeds' round trip answered by Adyen's Foreign Exchange mock).
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
     if (child.exitCode !== null) throw new Error(`Prism exited with ${child.exitCode}:\n${log}`);
+    if (!log.includes('Prism is listening')) continue;
     const answered = await request(`${prism.url}/__mock/health`).then(
       async (answer) => (await answer.body.dump(), true),
       () => false,
     );
-    if (answered) return prism;
+    if (answered && child.exitCode === null) return prism;
   }
   await stopPrism(prism);
   throw new Error(`Prism did not start within ${START_TIMEOUT_MS} ms:\n${log}`);
