@@ -56,31 +56,46 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   const references = rules.filter((r): r is ReferenceRule => r.kind === 'reference');
   const states = rules.filter((r): r is StateRule => r.kind === 'states');
   const effects = rules.filter((r): r is EffectRule => r.kind === 'effect');
+  // Each event meets only the rules of its own collection: looked up once per collection (and kind, for effects), in
+  // the order the rules were stated, rather than every rule of the book filtered on every write (issue 34, point 1).
+  const byResource = <R extends Rule>(list: readonly R[], of: (rule: R) => Resource): Map<Resource, R[]> => {
+    const out = new Map<Resource, R[]>();
+    for (const rule of list) {
+      const held = out.get(of(rule));
+      if (held) held.push(rule);
+      else out.set(of(rule), [rule]);
+    }
+    return out;
+  };
+  const referencesFrom = byResource(references, (r) => r.resource);
+  const referencesTo = byResource(references, (r) => r.target);
+  const uniqueOf = byResource(unique, (r) => r.resource);
+  const statesOf = byResource(states, (r) => r.resource);
+  const effectsOf = new Map<WriteKind, Map<Resource, EffectRule[]>>((['create', 'update', 'delete'] as const).map((kind) => [kind, byResource(effects.filter((r) => r.on.has(kind)), (r) => r.resource)]));
+  const NONE: readonly never[] = [];
 
   const before = (event: WriteEvent, store: GenericStore, operation: Operation): Refusal | undefined => {
     const record = event.after;
     if (record) {
       // What a record names must exist before anything else is said of it (an unknown pet, then its open order).
-      for (const rule of references) {
-        if (rule.resource !== event.resource) continue;
+      for (const rule of referencesFrom.get(event.resource) ?? NONE) {
         const value = record[rule.field];
         if (value === undefined || value === null || (event.before && event.before[rule.field] === value)) continue;
         if (!store.get(rule.target.key, '', String(value))) return refuse(operation, MISSING, rule.missing, 'UNKNOWN_REFERENCE', `No record of ${rule.target.collectionPath} has id ${show(value)}; ${rule.field} must name one.`, { record, id: event.id });
       }
-      for (const rule of unique) {
-        if (rule.resource !== event.resource || !matches(record, rule.when)) continue;
+      for (const rule of uniqueOf.get(event.resource) ?? NONE) {
+        if (!matches(record, rule.when)) continue;
         const other = clash(rule, event, store);
         if (other) return refuse(operation, CONFLICT, rule.answer, 'DUPLICATE', `${singularName(rule.resource)} with ${rule.fields.map((f) => `${f} ${show(record[f])}`).join(' and ')} exists already (${other.id}).`, { record, id: event.id, other: other.record, otherId: other.id });
       }
     }
-    for (const rule of states) {
-      if (rule.resource !== event.resource) continue;
+    for (const rule of statesOf.get(event.resource) ?? NONE) {
       const refused = transition(rule, event);
       if (refused) return refuse(operation, CONFLICT, rule.answer, 'TRANSITION_NOT_ALLOWED', refused, { record: event.after ?? event.before ?? {}, id: event.id });
     }
     if (event.kind === 'delete' && event.before) {
-      for (const rule of references) {
-        if (rule.target !== event.resource || rule.onDelete !== 'restrict') continue;
+      for (const rule of referencesTo.get(event.resource) ?? NONE) {
+        if (rule.onDelete !== 'restrict') continue;
         const naming = namedBy(rule, event.id, store);
         const [first] = naming;
         if (first) return refuse(operation, CONFLICT, rule.inUse, 'IN_USE', `${singularName(event.resource)} ${event.id} is still named by ${naming.length} record${naming.length === 1 ? '' : 's'} of ${rule.resource.collectionPath} (${rule.field}); delete or change ${naming.length === 1 ? 'it' : 'them'} first.`, { record: event.before, id: event.id, count: naming.length, other: first.record, otherId: first.id });
@@ -90,8 +105,7 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   };
 
   const after = (event: WriteEvent, store: GenericStore, operation: Operation, depth = 0): Refusal | undefined => {
-    for (const rule of effects) {
-      if (rule.resource !== event.resource || !rule.on.has(event.kind)) continue;
+    for (const rule of effectsOf.get(event.kind)!.get(event.resource) ?? NONE) {
       const record = event.kind === 'delete' ? event.before : event.after;
       if (!record || !matches(record, rule.when)) continue;
       if (rule.was.length > 0 && (!event.before || event.kind === 'create' || !matches(event.before, rule.was))) continue;
@@ -99,8 +113,8 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
       if (refused) return refused;
     }
     if (event.kind === 'delete') {
-      for (const rule of references) {
-        if (rule.target !== event.resource || rule.onDelete !== 'cascade') continue;
+      for (const rule of referencesTo.get(event.resource) ?? NONE) {
+        if (rule.onDelete !== 'cascade') continue;
         if (depth >= MAX_CASCADE) return refuse(operation, CONFLICT, rule.inUse, 'IN_USE', `deleting ${singularName(event.resource)} ${event.id} cascades more than ${MAX_CASCADE} levels deep; the references form a cycle.`, { record: event.before ?? {}, id: event.id });
         for (const { scope, id, record } of namedBy(rule, event.id, store)) {
           const child: WriteEvent = { kind: 'delete', resource: rule.resource, scope, id, before: record };
@@ -143,6 +157,16 @@ function indexFor(rule: Rule, keyOf: RecordIndex['keyOf']): RecordIndex {
  * looked up, not searched for among every record of the collection.
  */
 function uniqueIndexOf(rule: UniqueRule): RecordIndex {
+  if (rule.fields.length === 1) {
+    // One field (most uniquenesses): the same text as below, `[value]`, without the array made on every write.
+    const [field] = rule.fields as readonly [string];
+    return indexFor(rule, (r) => {
+      const value = r[field];
+      if (value === undefined || value === null) return undefined;
+      const text = `[${JSON.stringify(value)}]`;
+      return rule.ignoreCase ? text.toLowerCase() : text;
+    });
+  }
   return indexFor(rule, (r) => {
     const values = rule.fields.map((f) => r[f]);
     if (values.some((v) => v === undefined || v === null)) return undefined;
@@ -255,11 +279,19 @@ function namedBy(rule: ReferenceRule, id: string, store: GenericStore): { readon
 
 /** Whether a record meets a rule's conditions: each field holds one of its values. */
 export function matches(record: StoredRecord, conditions: Conditions): boolean {
-  return conditions.every(([field, allowed]) => includes(allowed, record[field]));
+  for (let i = 0; i < conditions.length; i += 1) {
+    const [field, allowed] = conditions[i]!;
+    if (!includes(allowed, record[field])) return false;
+  }
+  return true;
 }
 
 function includes(values: readonly unknown[], value: unknown): boolean {
-  return values.some((candidate) => candidate === value || (typeof candidate === 'object' && JSON.stringify(candidate) === JSON.stringify(value)));
+  for (let i = 0; i < values.length; i += 1) {
+    const candidate = values[i];
+    if (candidate === value || (typeof candidate === 'object' && JSON.stringify(candidate) === JSON.stringify(value))) return true;
+  }
+  return false;
 }
 
 /** `Category` for `/categories`: how a message names one record of a collection. */

@@ -142,7 +142,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           if (value !== undefined) record[name] = value;
         }
         // A field a create leaves out takes its documented default, as the server assumes it (OAS 3.0.3 §4.7.24 `default`).
-        else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = structuredClone(property.default as unknown);
+        // A text, number or boolean is its own copy: only an object or array default is cloned (structuredClone was a
+        // tenth of an order's own cost for `complete: false`, in a CPU profile of the order cycle).
+        else if (existing === undefined && !Object.hasOwn(record, name) && property.default !== undefined && property.default !== null) record[name] = typeof property.default === 'object' ? structuredClone(property.default as unknown) : property.default;
       }
     }
     if (properties && isObject(input)) {
