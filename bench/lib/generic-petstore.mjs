@@ -9,15 +9,20 @@
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { mockOptionsFrom } = await import(new URL('dist/mock/cli.js', `file://${root}/`).href);
-const { startMock } = await import(new URL('dist/mock/server.js', `file://${root}/`).href);
+// For a comparison by hand of two builds in one harness (before and after a change of the engine): another compiled
+// tree than dist/ (GENERIC_PETSTORE_DIST, a folder at the same depth as dist/, e.g. `tsc --outDir dist-before`) and
+// another rule file (GENERIC_PETSTORE_OVERLAY). Unset, the bench measures this checkout's dist/ and rule file.
+const dist = process.env.GENERIC_PETSTORE_DIST ?? `${root}/dist`;
+const overlay = process.env.GENERIC_PETSTORE_OVERLAY ?? `${root}/fixtures/rules/petstore.rules.yaml`;
+const { mockOptionsFrom } = await import(new URL('mock/cli.js', `file://${dist}/`).href);
+const { startMock } = await import(new URL('mock/server.js', `file://${dist}/`).href);
 
 const argv = process.argv.slice(2);
 const options = mockOptionsFrom(argv);
 const mock = await startMock({
   ...options,
   useGenericEngine: true,
-  mockOverlay: `${root}/fixtures/rules/petstore.rules.yaml`,
+  mockOverlay: overlay,
   ...(options.seed === undefined ? { fixtures: options.fixtures ?? `${root}/fixtures/seed` } : {}),
 });
 process.stdout.write(`listening on ${mock.url}${mock.app.basePath} (generic engine)\n`);
