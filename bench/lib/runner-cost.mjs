@@ -10,6 +10,11 @@
 // minimum is printed too (the least the machine's other work inflated). Goals: at most 0.5 s of CPU to start and at
 // most 0.5 ms of CPU per exchange.
 //
+// The CLI runs with its V8 code cache (src/cli/code-cache.ts) in a folder of the bench's own, empty at first: the first
+// pair writes it (as a user's first runs do) and the later ones use it, so the medians are a user's usual runs. One
+// more pair runs without it (PETSTORE_KIT_CODE_CACHE=off), printed beside them: what a first run, or a machine where
+// nothing can be written, pays.
+//
 // Beside them, the floor (http-floor.mjs): the same number of exchanges, replayed from the full run's report by undici
 // alone in a fresh process (less that process's start), so the runner's figure reads as a ratio to what sending and
 // reading the same exchanges costs any client on this machine in this run.
@@ -21,10 +26,16 @@ import { fmt, formatTable, median } from './stats.mjs';
 const GOAL_START_MS = 500;
 const GOAL_PER_EXCHANGE_MS = 0.5;
 
-async function runOnce({ root, tmpDir, url, label, i, extra }) {
+async function runOnce({ root, tmpDir, url, label, i, extra, codeCache }) {
   const out = path.join(tmpDir, `cost-${label}-${i}.json`);
-  const reports = label === 'full' ? ['--report', `junit=${out}.xml`, '--report', `html=${out}.html`, '--report', `markdown=${out}.md`] : [];
-  const r = await runNodeWithCpu({ args: ['bin/petstore-kit.js', 'conformance', '--base-url', url, '--format', 'json', '--output', out, '--quiet', ...extra, ...reports], cwd: root, timeoutMs: 180_000 });
+  const reports = label.startsWith('full') ? ['--report', `junit=${out}.xml`, '--report', `html=${out}.html`, '--report', `markdown=${out}.md`] : [];
+  // runNodeWithCpu hands the child a copy of process.env, taken when it is called.
+  const kept = process.env.PETSTORE_KIT_CODE_CACHE;
+  process.env.PETSTORE_KIT_CODE_CACHE = codeCache;
+  const running = runNodeWithCpu({ args: ['bin/petstore-kit.js', 'conformance', '--base-url', url, '--format', 'json', '--output', out, '--quiet', ...extra, ...reports], cwd: root, timeoutMs: 180_000 });
+  if (kept === undefined) delete process.env.PETSTORE_KIT_CODE_CACHE;
+  else process.env.PETSTORE_KIT_CODE_CACHE = kept;
+  const r = await running;
   if (r.timedOut || r.code === 2 || !fs.existsSync(out) || !r.cpu) throw new Error(`conformance (${label}) exited ${r.code}${r.timedOut ? ' (timed out)' : ''}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   return { cpuMs: (r.cpu.userUs + r.cpu.systemUs) / 1000, exchanges: report.summary.exchanges, exchangesPerSecond: report.summary.exchangesPerSecond, wallMs: r.wallMs, exit: r.code, report: out };
@@ -52,17 +63,26 @@ export async function runRunnerCost({ root, tmpDir, repeats }) {
   const floor = [];
   const floorStart = [];
   let requests;
+  let cold;
+  const codeCache = fs.mkdtempSync(path.join(tmpDir, 'cost-code-cache-'));
   try {
     for (let i = 0; i < repeats; i++) {
-      start.push(await runOnce({ root, tmpDir, url: mock.url, label: 'start', i, extra: ['--only', 'unknown-path-404'] }));
-      full.push(await runOnce({ root, tmpDir, url: mock.url, label: 'full', i, extra: [] }));
+      start.push(await runOnce({ root, tmpDir, url: mock.url, label: 'start', i, extra: ['--only', 'unknown-path-404'], codeCache }));
+      full.push(await runOnce({ root, tmpDir, url: mock.url, label: 'full', i, extra: [], codeCache }));
       requests ??= replayable(full[0].report, tmpDir);
       floorStart.push(await floorOnce({ root, url: mock.url, requests, count: 0 }));
       floor.push(await floorOnce({ root, url: mock.url, requests, count: full[i].exchanges }));
+      if (i === 0) {
+        const coldStart = await runOnce({ root, tmpDir, url: mock.url, label: 'start-cold', i, extra: ['--only', 'unknown-path-404'], codeCache: 'off' });
+        const coldFull = await runOnce({ root, tmpDir, url: mock.url, label: 'full-cold', i, extra: [], codeCache: 'off' });
+        cold = { startMs: coldStart.cpuMs, fullMs: coldFull.cpuMs, perExchangeMs: (coldFull.cpuMs - coldStart.cpuMs) / (coldFull.exchanges - coldStart.exchanges) };
+        console.log(`  without the code cache: start ${fmt(cold.startMs)} ms CPU; full ${fmt(cold.fullMs)} ms CPU`);
+      }
       console.log(`  run ${i + 1}/${repeats}: start ${fmt(start[i].cpuMs)} ms CPU (${start[i].exchanges} exchanges); full ${fmt(full[i].cpuMs)} ms CPU, ${fmt(full[i].exchanges)} exchanges, ${fmt(full[i].exchangesPerSecond)} exchanges/s; floor ${fmt(floor[i])} ms CPU (its start ${fmt(floorStart[i])} ms)`);
     }
   } finally {
     await mock.stop();
+    fs.rmSync(codeCache, { recursive: true, force: true });
   }
   const startMs = median(start.map((r) => r.cpuMs));
   const fullMs = median(full.map((r) => r.cpuMs));
@@ -81,6 +101,7 @@ export async function runRunnerCost({ root, tmpDir, repeats }) {
     full: { cpuMsMedian: round(fullMs), cpuMsMin: round(Math.min(...full.map((r) => r.cpuMs))), exchanges: median(full.map((r) => r.exchanges)), exchangesPerSecond: median(full.map((r) => r.exchangesPerSecond)), wallMsMedian: round(median(full.map((r) => r.wallMs))) },
     perExchangeMs: round(perExchangeMs, 3),
     minPerExchangeMs: round(minPerExchangeMs, 3),
+    withoutCodeCache: { startCpuMs: round(cold.startMs), fullCpuMs: round(cold.fullMs), perExchangeMs: round(cold.perExchangeMs, 3) },
     floor: { cpuMsMedian: round(median(floor)), startCpuMsMedian: round(median(floorStart)), perExchangeMs: round(floorPerExchangeMs, 3), runnerRatio: round(perExchangeMs / floorPerExchangeMs, 2) },
     checks: checks.map((c) => ({ ...c, value: round(c.value, 3), verdict: c.pass ? 'PASS' : 'MISS' })),
   };
@@ -98,6 +119,7 @@ export function printRunnerCost(cost) {
     ),
   );
   console.log(`  CPU per exchange: ${fmt(cost.perExchangeMs, 3)} ms (from the minimums: ${fmt(cost.minPerExchangeMs, 3)} ms)`);
+  console.log(`  without the code cache (one pair): start ${fmt(cost.withoutCodeCache.startCpuMs)} ms, ${fmt(cost.withoutCodeCache.perExchangeMs, 3)} ms per exchange`);
   console.log(`  floor (the same exchanges sent and read by undici alone): ${fmt(cost.floor.perExchangeMs, 3)} ms per exchange; the runner costs ${fmt(cost.floor.runnerRatio, 2)}x the floor`);
   for (const c of cost.checks) console.log(`  ${c.verdict}  ${c.what} (${fmt(c.value, c.unit === 'ms' && c.value < 10 ? 3 : 0)} ms)`);
 }

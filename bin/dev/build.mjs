@@ -55,25 +55,48 @@ function resolvesFrom(dir, specifier) {
     return false;
   }
 }
-// The command line as one bundle (with its commands split into chunks it loads on demand): a start loads a few files
-// instead of some three hundred modules, each resolved, read and wrapped apart, which took a fifth to a quarter of a
-// second of CPU at every `petstore-kit` start (issue 33, point 2). The modules themselves stay in dist/ for the
-// package's other entry points (petstore-kit/msw, …), and nothing is bundled from outside the package's own graph.
+// The command line as one bundle: a start loads one file instead of some three hundred modules, each resolved, read
+// and wrapped apart, which took a fifth to a quarter of a second of CPU at every `petstore-kit` start (issue 33,
+// point 2). It is CommonJS so that dist/cli/main.js can run it through vm.Script with a V8 code cache (the bytecode of
+// an earlier run: src/cli/code-cache.ts says why and how; Node 20 has no compile cache for ES modules), keyed by the
+// bundle's hash, worked out here once. The modules themselves stay in dist/ for the package's other entry points
+// (petstore-kit/msw, …), and nothing is bundled from outside the package's own graph.
 const { build } = await import('esbuild');
 rmSync(join(outDir, 'cli'), { recursive: true, force: true });
+const bundleFile = join(outDir, 'cli', 'bundle.cjs');
 await build({
   entryPoints: [join(outDir, 'src', 'cli', 'main.js')],
-  outdir: join(outDir, 'cli'),
+  outfile: bundleFile,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
   // A build into a folder outside the checkout (the package test's) finds the dependencies where the checkout has them.
   nodePaths: [join(root, 'node_modules')],
-  // The CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as petstoreKitCreateRequire } from 'node:module'; const require = petstoreKitCreateRequire(import.meta.url);" },
+  // The kit reads import.meta.url only to find its own files (the package root, a dependency's folder), which the
+  // bundle's own place in dist/cli/ gives as the ES module bundle's did.
+  define: { 'import.meta.url': '__petstoreKitBundleUrl' },
+  banner: { js: "const __petstoreKitBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+const bundleSha = createHash('sha256').update(readFileSync(bundleFile)).digest('hex');
+writeFileSync(
+  join(outDir, 'cli', 'main.js'),
+  `// Written by bin/dev/build.mjs: runs the command line's bundle (bundle.cjs) with a V8 code cache (src/cli/code-cache.ts).
+import { fileURLToPath } from 'node:url';
+import { loadCachedScript } from '../src/cli/code-cache.js';
+import { isCommandName } from '../src/cli/options.js';
+
+const BUNDLE_SHA256 = '${bundleSha}';
+
+export async function main(argv) {
+  // One cache per command: a conformance run and a mock compile different parts of the bundle.
+  const name = isCommandName(argv[0]) ? argv[0] : 'other';
+  const bundle = loadCachedScript({ file: fileURLToPath(new URL('./bundle.cjs', import.meta.url)), sourceHash: BUNDLE_SHA256, name });
+  process.once('exit', () => bundle.save());
+  return bundle.exports.main(argv);
+}
+`,
+);
 // Written last: the time of a complete build, which tests read to know dist/ is current (mock/test-support/child-mock.ts).
 writeFileSync(join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);

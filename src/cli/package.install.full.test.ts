@@ -10,7 +10,7 @@
  * any other file of the fast tier; the fast tier's README and CLI tests run the same commands from the checkout.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,6 +70,7 @@ describe('the npm package', () => {
     expect(files).toContain('dist/src/cli/main.js');
     // The command line's bundle, which bin/petstore-kit.js starts (bin/dev/build.mjs).
     expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('dist/cli/bundle.cjs');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
     expect(files).toContain('dist/mock/msw.d.ts');
@@ -106,6 +107,8 @@ describe('the npm package', () => {
     const { stdout } = await exec(NPX, ['--no-install', 'petstore-kit', '--help'], { cwd: app, timeout: SLOW });
     expect(stdout).toContain('Usage: petstore-kit <command>');
     expect(stdout).toContain('conformance');
+    // The V8 code cache of the command line (src/cli/code-cache.ts) lives in the app's node_modules/.cache.
+    expect(readdirSync(join(app, 'node_modules', '.cache', 'petstore-kit')).some((name) => name.startsWith('other-') && name.endsWith('.bin'))).toBe(true);
     const explained = await exec(NPX, ['--no-install', 'petstore-kit', 'conformance', '--explain', 'status-documented'], { cwd: app, timeout: SLOW });
     expect(explained.stdout).toContain('What it verifies:');
   });
