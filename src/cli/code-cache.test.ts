@@ -1,7 +1,8 @@
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildIfStale } from '../../mock/test-support/child-mock.js';
 import { cacheDirs, loadCachedScript } from './code-cache.js';
@@ -119,6 +120,10 @@ describe('the V8 code cache of the command line (src/cli/code-cache.ts)', () => 
 
   describe('through the command line', () => {
     beforeAll(() => buildIfStale(), 300_000);
+
+    it('reads a bundle of ASCII alone, so Latin-1 is its exact text', () => {
+      expect(isAscii(readFileSync(join(dirname(BIN), '..', 'dist', 'cli', 'bundle.cjs')))).toBe(true);
+    });
 
     it('runs with a corrupt cache and with a cache folder it cannot write', () => {
       const dir = folder();

@@ -38,6 +38,8 @@ export interface CachedScriptOptions {
   sourceHash: string;
   /** What the cache is for (a command's name): a file per name. */
   name: string;
+  /** How the file is read: `latin1` only for a file of ASCII alone (the build makes the bundle so), which it reads faster. */
+  encoding?: 'utf8' | 'latin1';
   /** Where the cache may live, in order of preference; by default from PETSTORE_KIT_CODE_CACHE or the file's place. */
   dirs?: readonly string[];
 }
@@ -54,7 +56,7 @@ export interface CachedScript {
 /** Compiles and runs `file` as a CommonJS module, with the cached bytecode when there is a valid one. */
 export function loadCachedScript(options: CachedScriptOptions): CachedScript {
   const { file, sourceHash } = options;
-  const source = readFileSync(file, 'utf8');
+  const source = readFileSync(file, options.encoding ?? 'utf8');
   const dirs = options.dirs ?? cacheDirs(file);
   const key = cacheKey(sourceHash);
   const fileName = `${safeName(options.name)}-${sourceHash.slice(0, 12)}-${hash(key).slice(0, 12)}.bin`;
