@@ -147,11 +147,9 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   /** The indexes built so far (lookup), by resource, index and scope. */
   const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
   /** Every change of a list goes through here, so each index built is kept as the records are. */
-  const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined): void => {
-    const list = write(resource, scope);
+  const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined, list = write(resource, scope), previous = list.get(id)): void => {
     const byIndex = indexes.get(resource);
     if (byIndex !== undefined) {
-      const previous = list.get(id);
       for (const [index, byScope] of byIndex) {
         const postings = byScope.get(scope);
         if (postings === undefined) continue;
@@ -165,9 +163,8 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     if (record === undefined) list.delete(id);
     else list.set(id, record);
   };
-  /** Puts a record back as it is now (or takes it away again, when there is none): one write undone. */
-  const restorer = (resource: string, scope: string, id: string): (() => void) => {
-    const previous = read(resource, scope).get(id);
+  /** Puts a record back as it is now, `previous` (or takes it away again, when there is none): one write undone. */
+  const restorer = (resource: string, scope: string, id: string, previous: StoredRecord | undefined): (() => void) => {
     const sequence = sequences.get(resource);
     return () => {
       change(resource, scope, id, previous);
@@ -199,17 +196,21 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     get: (resource, scope, id) => read(resource, scope).get(id),
     set(resource, scope, id, record) {
       revision += 1;
-      if (undo) undo.push(restorer(resource, scope, id));
+      // The list and the record it held are found once, for the undo and the indexes both (issue 34, point 1).
+      const list = write(resource, scope);
+      const previous = list.get(id);
+      if (undo) undo.push(restorer(resource, scope, id, previous));
       const stored = immutableJson(record);
-      change(resource, scope, id, stored);
+      change(resource, scope, id, stored, list, previous);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
       const numeric = Number(id);
       if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
     },
     remove(resource, scope, id) {
-      if (!read(resource, scope).has(id)) return false;
+      const previous = read(resource, scope).get(id);
+      if (previous === undefined) return false;
       revision += 1;
-      if (undo) undo.push(restorer(resource, scope, id));
+      if (undo) undo.push(restorer(resource, scope, id, previous));
       change(resource, scope, id, undefined);
       return true;
     },
