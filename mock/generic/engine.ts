@@ -728,10 +728,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (!isObject(sent)) return value;
     const { recordSchema: record, recordProperties: declared } = planOf(operation, status);
     if (!record || !declared) return value;
-    const echoes = Object.entries(sent).filter(([name, field]) => {
+    // A member the record holds as sent (the usual create) is looked at no further: no entries array, no schema read.
+    const echoes: [string, unknown][] = [];
+    for (const name of Object.keys(sent)) {
+      const field = sent[name];
+      if (value[name] === field) continue;
       const property = declared.get(name);
-      return property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name) || refitted.get(value)?.has(name) === true) && value[name] !== field;
-    });
+      if (property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name) || refitted.get(value)?.has(name) === true)) echoes.push([name, field]);
+    }
     if (echoes.length === 0) return value;
     // A field the answer bounds more tightly than the request (a longer text, another pattern) stays as it was; the
     // others echo. What else the answer lacks (a required field the request has no word for) conform() fills later.
