@@ -187,6 +187,24 @@ describe('a member the answer marks readOnly, at any depth', () => {
   });
 });
 
+describe('a member the answer does not declare, at any depth (Adyen: AffirmInfo sent, AffirmResponseInfo answered)', () => {
+  it('is not expected back inside a nested object, as at the top; the members it declares still are', async () => {
+    const { sentFieldsReflected } = await import('./compare.js');
+    fc.assert(
+      fc.property(fc.constantFrom('supportEmail', 'secret', 'token'), text, text, (undeclared, kept, changed) => {
+        fc.pre(kept !== changed);
+        const answerPart = word({ type: 'object', additionalProperties: false, properties: { pricePlan: { type: 'string' } } });
+        const answer = word({ type: 'object', properties: { affirm: answerPart, other: { type: 'string' } } });
+        const sent = { affirm: { [undeclared]: 'a@example.com', pricePlan: kept }, [undeclared]: 'x' };
+        expect(sentFieldsReflected(sent, answer)).toEqual({ affirm: { pricePlan: kept } });
+        expect(compareFields(sentFieldsReflected(sent, answer), { affirm: { pricePlan: kept } }, '/body', answer)).toEqual([]);
+        expect(compareFields(sentFieldsReflected(sent, answer), { affirm: { pricePlan: changed } }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/affirm/pricePlan']);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe('a creation or update time the document did not mark readOnly (Ory Hydra: created_at in the create body)', () => {
   it('is not expected back as sent, at the top or inside an envelope; other members still are', async () => {
     const { sentFieldsReflected } = await import('./compare.js');

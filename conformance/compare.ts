@@ -191,7 +191,9 @@ function withoutReadOnly(value: unknown, s: Schema | undefined, depth: number): 
   const kept: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
     const property = properties[key];
-    if (serverOwned(key, property)) continue;
+    // A member the answer's schema does not declare at this depth is not reflected, as at the top (declaredFields):
+    // Adyen's `affirm` is sent as AffirmInfo `{supportEmail}` and answered as AffirmResponseInfo, closed without it.
+    if (property === undefined || serverOwned(key, property)) continue;
     Object.defineProperty(kept, key, { value: withoutReadOnly(member, property, depth + 1), enumerable: true, writable: true, configurable: true });
   }
   return kept;

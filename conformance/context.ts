@@ -15,7 +15,7 @@ import { CoverageRecorder } from './coverage.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
 import { BREAKER_OPEN, HttpClient, REQUEST_UNSENDABLE, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
-import { evaluateExpression, identityField, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import { deepestPathFirst, evaluateExpression, identityField, parentsNamedBy, pathProducer, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import type { ExchangeTarget, RecordedExchange } from './recorded.js';
 import { encodeBody, otherBodyMedia } from './requests/bodies.js';
@@ -402,6 +402,8 @@ export class Case {
       headers?: Readonly<Record<string, string>>;
       /** True when the record is only a means to the check's end: its failure then skips rather than fails. */
       setup?: boolean;
+      /** For a nested collection's create, the parents to create it in (another record's, links.ts createdUnder) instead of new ones. */
+      within?: Readonly<Record<string, ParamValue>>;
       depth?: number;
       /** Fill every optional field and make free text diverse (Generator.enrich): the round trip of data the generator never makes. */
       enrich?: boolean;
@@ -438,12 +440,25 @@ export class Case {
       const member = memberNamedBy(kind.keyParameter, propertiesOf(bodySchema));
       if (member !== undefined && !(member in bindings)) bindings[member] = path[kind.keyParameter];
     }
-    let generated = options.body !== undefined ? this.checkValid(kind.create, { body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
+    // A POST into a nested collection (`/lists/{tasklist}/tasks`): the parents its path names are made first, and the
+    // record's links name them as this request did (links.ts inferLinks).
+    let parentPath: Record<string, ParamValue> | undefined;
+    const givenParents = options.within;
+    if (path === undefined && givenParents !== undefined && kind.create.parameters.some((p) => p.in === 'path') && kind.create.parameters.every((p) => p.in !== 'path' || givenParents[p.name] !== undefined)) {
+      parentPath = { ...givenParents };
+    } else if (path === undefined && kind.create.parameters.some((p) => p.in === 'path')) {
+      const parents = await this.keyedPath(kind, depth);
+      if (!parents.ok) return { ok: false, reason: parents.reason, setup: true, transport: false };
+      parentPath = parents.path;
+    }
+    // A nested create is judged valid with the parents its path names (checkValid reads every required parameter).
+    const within = parentPath !== undefined ? { path: parentPath } : {};
+    let generated = options.body !== undefined ? this.checkValid(kind.create, { ...within, body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
     if (options.enrich && generated.ok && isObject(generated.body)) {
       // The record's id is the server's to assign, whatever the schema says of it: never sent, so never compared.
       const id = identityField(kind);
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
-      generated = this.checkValid(kind.create, { body: enriched });
+      generated = this.checkValid(kind.create, { ...within, body: enriched });
     }
     // The run's own identity before any vary: a vary that sets the id on purpose (create-new-identity's collision, an
     // unused id where the server assigns ids) is what is sent.
@@ -451,14 +466,14 @@ export class Case {
     if (options.vary && generated.ok && isObject(generated.body)) {
       const id = identityField(kind);
       const keep = new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']);
-      generated = this.checkValid(kind.create, { body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { body: candidate }).ok) });
+      generated = this.checkValid(kind.create, { ...within, body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { ...within, body: candidate }).ok) });
     }
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
     if (path !== undefined) return this.madeByPut(kind, path, body, options.headers, depth);
     if (!isObject(body)) return { ok: false, reason: `the valid body for ${kind.create.operationId} is not an object, so no record can be tracked`, setup: true, transport: false, noValidInput: true };
-    const call = await this.call(kind.create, { body, ...(options.headers ? { headers: options.headers } : {}) });
+    const call = await this.call(kind.create, { body, ...(parentPath ? { path: parentPath } : {}), ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
     // An inferred kind may name its record by Location alone (links.ts LOCATION_ID): an empty 201 with a Location is a record then.
@@ -478,21 +493,29 @@ export class Case {
   /** The path of a PUT that makes a record at its own key: each parent's value from a record made for it, the key the run's own. */
   private async keyedPath(kind: ResourceKind, depth: number): Promise<{ ok: true; path: Record<string, ParamValue> } | { ok: false; reason: string }> {
     const path: Record<string, ParamValue> = {};
-    for (const parameter of kind.create.parameters) {
+    // The deepest parent first, and the parents above it the ones it was made in (links.ts parentsNamedBy): an issue
+    // made in `/orgs/{org}/projects/{project}/issues` names a project of that very org.
+    const madeIn: Record<string, string> = {};
+    for (const parameter of deepestPathFirst(kind.create)) {
       if (parameter.in !== 'path') continue;
+      if (madeIn[parameter.name] !== undefined && parameter.name !== kind.keyParameter) {
+        path[parameter.name] = madeIn[parameter.name]!;
+        continue;
+      }
       if (parameter.name === kind.keyParameter) {
         const key = this.ownPathKey(parameter);
         if (key === undefined) return { ok: false, reason: `no value valid for ${kind.create.operationId}'s ${parameter.name} that is the run's own` };
         path[parameter.name] = key;
         continue;
       }
-      const producer = this.ctx.links.pathProducers.get(kind.create.operationId)?.get(parameter.name);
+      const producer = pathProducer(this.ctx.links, kind.create, parameter.name);
       if (!producer) return { ok: false, reason: `no record names ${kind.create.operationId}'s ${parameter.name}` };
       const parent = await this.create(producer.kind, { depth: depth + 1 });
       if (!parent.ok) return { ok: false, reason: parent.reason };
       const value = evaluateExpression(producer.expression, parent.record.call.source);
       if (typeof value !== 'string' && typeof value !== 'number') return { ok: false, reason: `the ${producer.kind.create.operationId} answer gives no ${parameter.name}` };
       path[parameter.name] = String(value);
+      Object.assign(madeIn, parentsNamedBy(producer.kind, parent.record.call.source, kind.create));
     }
     return { ok: true, path };
   }

@@ -241,6 +241,36 @@ function addParentProducers(contract: Contract, model: Pick<LinkModel, 'kinds' |
   }
 }
 
+/** An operation's parameters, its path parameters first from the deepest (the last in its template) to the first. */
+export function deepestPathFirst(operation: Operation): ParameterSpec[] {
+  const at = (parameter: ParameterSpec): number => operation.pathTemplate.indexOf(`{${parameter.name}}`);
+  const path = operation.parameters.filter((p) => p.in === 'path').sort((a, b) => at(b) - at(a));
+  return [...path, ...operation.parameters.filter((p) => p.in !== 'path')];
+}
+
+/**
+ * The parent values a record of a nested kind was created under (`{ tasklist: '7' }` for a task made by
+ * `POST /lists/7/tasks`), where `operation`'s path runs through the create's (`/lists/{tasklist}/tasks/{task}`): an
+ * operation that names the record names its parents too, and they are the ones it was made in.
+ */
+export function parentsNamedBy(kind: ResourceKind, source: ExpressionSource, operation: Operation): Record<string, string> {
+  return shapeOf(operation.pathTemplate).startsWith(`${shapeOf(kind.create.pathTemplate)}/`) ? createdUnder(kind, source) : {};
+}
+
+/**
+ * The values a record's create was sent in its path, its own key apart (`{ tasklist: '7' }` for `POST /lists/7/tasks`):
+ * the collection it lives in, which a read of that collection names.
+ */
+export function createdUnder(kind: ResourceKind, source: ExpressionSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const parameter of kind.create.parameters) {
+    if (parameter.in !== 'path' || parameter.name === kind.keyParameter) continue;
+    const value = evaluateExpression(`$request.path.${parameter.name}`, source);
+    if (typeof value === 'string' || typeof value === 'number') out[parameter.name] = String(value);
+  }
+  return out;
+}
+
 /** `/a/{aId}/b` and `/a/{x}/b` are one shape. */
 function shapeOf(template: string): string {
   return template.replace(/\{[^{}]*\}/g, '{}');
@@ -260,8 +290,12 @@ interface InferredLinks {
  */
 function inferLinks(contract: Contract, create: Operation): InferredLinks | undefined {
   const response = create.responses.get('201') ?? create.responses.get('200');
-  // A nested collection (`/users/{userId}/things`) needs its parent first: not inferred.
-  if (!response || create.parameters.some((p) => p.in === 'path')) return undefined;
+  if (!response) return undefined;
+  // A nested collection (`/lists/{tasklist}/tasks`, Google Tasks): its records live in the parent the create was sent
+  // to, so each link names that parent as the create's request did (`$request.path.tasklist`, OpenAPI 3.0.3 §4.7.20.4)
+  // and the record's own id as a top-level create's. The run makes the parent first (addParentProducers, context.ts
+  // create); without this, every operation on `/lists/{tasklist}/tasks/{task}` was sent a made-up task and skipped.
+  const parents = Object.fromEntries(create.parameters.filter((p) => p.in === 'path').map((p) => [`path.${p.name}`, `$request.path.${p.name}`]));
   const items = contract.operations.filter((op) => ['get', 'put', 'patch', 'delete'].includes(op.method) && sameResourcePath(create.pathTemplate, op.pathTemplate));
   if (items.length === 0) return undefined;
   const links = items.flatMap((item): LinkSpec[] => {
@@ -269,8 +303,8 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
     const expression = idExpression(response, idName, create.pathTemplate);
     // `/badges/{id}.json`: the Location's last segment carries the suffix too (`24.json`), so only a body field names the id.
     if (!expression || (expression === LOCATION_ID && !item.pathTemplate.endsWith('}'))) return [];
-    if (expression.startsWith(LOCATION_ID_ELSE) && !item.pathTemplate.endsWith('}')) return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression.slice(LOCATION_ID_ELSE.length) } }];
-    return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { [`path.${idName}`]: expression } }];
+    const own = expression.startsWith(LOCATION_ID_ELSE) && !item.pathTemplate.endsWith('}') ? expression.slice(LOCATION_ID_ELSE.length) : expression;
+    return [{ name: `inferred ${item.method.toUpperCase()} ${item.pathTemplate}`, operationId: item.operationId, parameters: { ...parents, [`path.${idName}`]: own } }];
   });
   return links.length > 0 ? { response, links } : undefined;
 }

@@ -3,7 +3,8 @@ import type { Case, CreatedRecord } from '../context.js';
 import { isObject } from '../generate.js';
 import { answered, type Call } from '../requests/call.js';
 import type { ParamValue } from '../requests/values.js';
-import { evaluateExpression, identityField, namesCollection, pathProducer } from '../links.js';
+import { createdUnder, evaluateExpression, identityField, namesCollection, pathProducer } from '../links.js';
+import { templateParameters } from '../requests/paths.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
@@ -120,7 +121,11 @@ async function stillListed(c: Case, list: Operation, record: CreatedRecord): Pro
   const max = Number(list.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum ?? 100);
   const limit: Record<string, ParamValue> = list.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: max } : {};
   const lastSegment = list.pathTemplate.split('/').pop() ?? '';
-  const first = await c.call(list, { query: limit });
+  // A nested collection (`/lists/{tasklist}/tasks`) is read in the parent the record was created in; a list whose path
+  // the create did not name is not searched.
+  const path = createdUnder(record.kind, record.call.source);
+  if (templateParameters(list.pathTemplate).some((name) => path[name] === undefined)) return [];
+  const first = await c.call(list, { path, query: limit });
   if (first.problem || !readSucceeded(list, first.status)) return [];
   const listed = (call: Call, query: Record<string, ParamValue>): Finding[] =>
     findItem(pageItems(call.json, lastSegment) ?? [], field, id)
@@ -132,6 +137,6 @@ async function stillListed(c: Case, list: Operation, record: CreatedRecord): Pro
   const items = pageItems(first.json, lastSegment) ?? [];
   if (total === undefined || total <= items.length || !list.parameters.some((p) => p.in === 'query' && p.name === 'offset')) return [];
   const query: Record<string, ParamValue> = { ...limit, offset: Math.max(0, total - max) };
-  const last = await c.call(list, { query });
+  const last = await c.call(list, { path, query });
   return last.problem || !readSucceeded(list, last.status) ? [] : listed(last, query);
 }

@@ -4,7 +4,7 @@ import { answered } from '../requests/call.js';
 import type { Case, CreatedRecord } from '../context.js';
 import type { ParamValue } from '../requests/values.js';
 import { isObject, jsonBodyOf, propertiesOf, schema } from '../generate.js';
-import { createdSchema, evaluateExpression, identityField, unqualified } from '../links.js';
+import { createdSchema, createdUnder, evaluateExpression, identityField, unqualified } from '../links.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { findItem, idOf, otherValue, readSucceeded, readSuccess } from './support.js';
@@ -55,8 +55,11 @@ export const listContainsCreated: CheckDefinition = {
       }
       const records: CreatedRecord[] = [first.record];
       const parentValue = parentParam ? first.record.sent[parentParam.name] : undefined;
+      // A nested collection (`/lists/{tasklist}/tasks`) is read in the list the record was created in, and the second
+      // record is created there too.
+      const under: Record<string, ParamValue> = createdUnder(kind, first.record.call.source);
       // A second record under the same parent; a state rule may refuse it (one open order per pet), and one record still tests most.
-      const second = await c.create(kind, { setup: true, ...(parentParam && parentValue !== undefined ? { bindings: { [parentParam.name]: parentValue } } : {}) });
+      const second = await c.create(kind, { setup: true, within: under, ...(parentParam && parentValue !== undefined ? { bindings: { [parentParam.name]: parentValue } } : {}) });
       if (second.ok) records.push(second.record);
 
       const field = identityField(kind);
@@ -66,25 +69,25 @@ export const listContainsCreated: CheckDefinition = {
 
       const findings: Finding[] = [];
       if (narrowing) {
-        const page = await listPage(c, list, narrowing);
+        const page = await listPage(c, list, under, narrowing);
         if ('finding' in page) findings.push(page.finding);
         else {
           // Membership by identity: whether the fields are what was sent is create-read-back's to say.
           for (const record of records) if (!findItem(page.items, field, idOf(record))) findings.push(missing(list, narrowing, record));
         }
-        findings.push(...(await filtersHold(c, list, narrowing, first.record, [idParam, parentParam?.name])));
-        findings.push(...(await pagesHold(c, list, narrowing, records)));
+        findings.push(...(await filtersHold(c, list, under, narrowing, first.record, [idParam, parentParam?.name])));
+        findings.push(...(await pagesHold(c, list, under, narrowing, records)));
         // Narrowed to the run's own records, a filter must follow a replace that changes what it filters on.
-        if (findings.length === 0) findings.push(...(await filtersFollowReplace(c, list, narrowing, first.record, [idParam, parentParam?.name])));
+        if (findings.length === 0) findings.push(...(await filtersFollowReplace(c, list, under, narrowing, first.record, [idParam, parentParam?.name])));
       } else {
-        const found = await boundedSearch(c, list, records);
+        const found = await boundedSearch(c, list, under, records);
         if ('skip' in found) {
           c.skip(found.skip);
           continue;
         }
         findings.push(...found);
         if (hasParam(list, 'limit')) {
-          const page = await listPage(c, list, { limit: 1 });
+          const page = await listPage(c, list, under, { limit: 1 });
           if ('finding' in page) findings.push(page.finding);
           else if (page.items.length > 1) findings.push({ pointer: '/body', keyword: 'maxItems', message: `limit=1 gave ${page.items.length} records`, expected: '<= 1', actual: page.items.length });
         }
@@ -112,8 +115,8 @@ function missing(list: Operation, query: Record<string, ParamValue>, record: Cre
   return { pointer: '/body', keyword: 'contains', message: `${list.operationId}?${describeQuery(query)} does not list the created record ${String(idOf(record))}`, expected: idOf(record) };
 }
 
-async function listPage(c: Case, list: Operation, query: Record<string, ParamValue>): Promise<{ items: unknown[] } | { finding: Finding }> {
-  const call = await c.call(list, { query });
+async function listPage(c: Case, list: Operation, under: Record<string, ParamValue>, query: Record<string, ParamValue>): Promise<{ items: unknown[] } | { finding: Finding }> {
+  const call = await c.call(list, { path: under, query });
   if (call.problem) return { finding: { pointer: '/status', keyword: 'list', message: call.problem } };
   const items = readSucceeded(list, call.status) ? pageItems(call.json, list.pathTemplate.split('/').pop() ?? '') : undefined;
   if (items === undefined) {
@@ -146,19 +149,19 @@ export function pageItems(body: unknown, lastSegment: string): unknown[] | undef
 }
 
 /** Each other filter the record has a field for: its own value keeps the record in, another value leaves it out. */
-async function filtersHold(c: Case, list: Operation, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
+async function filtersHold(c: Case, list: Operation, under: Record<string, ParamValue>, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
   const findings: Finding[] = [];
   const field = identityField(record.kind);
   for (const parameter of list.parameters) {
     if (parameter.in !== 'query' || ['limit', 'offset'].includes(parameter.name) || exclude.includes(parameter.name) || parameter.name in narrowing) continue;
     const value = record.body[parameter.name];
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-    const same = await listPage(c, list, { ...narrowing, [parameter.name]: value });
+    const same = await listPage(c, list, under, { ...narrowing, [parameter.name]: value });
     if ('finding' in same) findings.push(same.finding);
     else if (!findItem(same.items, field, idOf(record))) findings.push({ ...missing(list, { ...narrowing, [parameter.name]: value }, record), keyword: 'filter' });
     const other = otherValue(parameter, value);
     if (other === undefined) continue;
-    const different = await listPage(c, list, { ...narrowing, [parameter.name]: other });
+    const different = await listPage(c, list, under, { ...narrowing, [parameter.name]: other });
     if ('finding' in different) findings.push(different.finding);
     else if (findItem(different.items, field, idOf(record))) {
       findings.push({ pointer: '/body', keyword: 'filter', message: `${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: other })} lists record ${String(idOf(record))}, whose ${parameter.name} is ${String(value)}`, expected: `no record with ${parameter.name} ${String(value)}`, actual: idOf(record) });
@@ -174,7 +177,7 @@ async function filtersHold(c: Case, list: Operation, narrowing: Record<string, P
  * listed under the new value, no longer under the old. A server that keeps an index or a count per value and
  * updates it only on create shows the record where it was.
  */
-async function filtersFollowReplace(c: Case, list: Operation, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
+async function filtersFollowReplace(c: Case, list: Operation, under: Record<string, ParamValue>, narrowing: Record<string, ParamValue>, record: CreatedRecord, exclude: readonly (string | undefined)[]): Promise<Finding[]> {
   const field = identityField(record.kind);
   const patch = record.kind.links.find((t) => t.operation.method === 'patch' && jsonBodyOf(t.operation) !== undefined);
   const findings: Finding[] = [];
@@ -209,10 +212,10 @@ async function filtersFollowReplace(c: Case, list: Operation, narrowing: Record<
     // A write refused (a state rule) or failed is replace-visible's or patch-keeps-fields' to judge: nothing moved.
     if (call.status === undefined || call.status < 200 || call.status >= 300) continue;
     const replace = write;
-    const moved = await listPage(c, list, { ...narrowing, [parameter.name]: next as ParamValue });
+    const moved = await listPage(c, list, under, { ...narrowing, [parameter.name]: next as ParamValue });
     if ('finding' in moved) findings.push(moved.finding);
     else if (!findItem(moved.items, field, idOf(record))) findings.push({ ...missing(list, { ...narrowing, [parameter.name]: next as ParamValue }, record), keyword: 'filter', message: `after ${replace.operation.operationId} set ${parameter.name} to ${String(next)}, ${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: next as ParamValue })} does not list record ${String(idOf(record))}` });
-    const left = await listPage(c, list, { ...narrowing, [parameter.name]: old });
+    const left = await listPage(c, list, under, { ...narrowing, [parameter.name]: old });
     if ('finding' in left) findings.push(left.finding);
     else if (findItem(left.items, field, idOf(record))) findings.push({ pointer: '/body', keyword: 'filter', message: `after ${replace.operation.operationId} set ${parameter.name} from ${String(old)} to ${String(next)}, ${list.operationId}?${describeQuery({ ...narrowing, [parameter.name]: old })} still lists record ${String(idOf(record))}`, expected: `no record with ${parameter.name} ${String(old)}`, actual: idOf(record) });
   }
@@ -220,14 +223,14 @@ async function filtersFollowReplace(c: Case, list: Operation, narrowing: Record<
 }
 
 /** limit=1 pages at offsets 0..n: one record each, all different, together the run's records; past the end, none. */
-async function pagesHold(c: Case, list: Operation, narrowing: Record<string, ParamValue>, records: readonly CreatedRecord[]): Promise<Finding[]> {
+async function pagesHold(c: Case, list: Operation, under: Record<string, ParamValue>, narrowing: Record<string, ParamValue>, records: readonly CreatedRecord[]): Promise<Finding[]> {
   if (!hasParam(list, 'limit') || !hasParam(list, 'offset')) return [];
   const field = identityField(records[0]!.kind);
   const findings: Finding[] = [];
   const seen: unknown[] = [];
   for (let offset = 0; offset <= records.length; offset += 1) {
     const query = { ...narrowing, limit: 1, offset };
-    const page = await listPage(c, list, query);
+    const page = await listPage(c, list, under, query);
     if ('finding' in page) {
       findings.push(page.finding);
       continue;
@@ -255,7 +258,7 @@ async function pagesHold(c: Case, list: Operation, narrowing: Record<string, Par
  * with the reason: the missing header is response-headers' finding, and one
  * defect is reported once (architecture principle 6).
  */
-async function boundedSearch(c: Case, list: Operation, records: readonly CreatedRecord[]): Promise<{ skip: string } | Finding[]> {
+async function boundedSearch(c: Case, list: Operation, under: Record<string, ParamValue>, records: readonly CreatedRecord[]): Promise<{ skip: string } | Finding[]> {
   const field = identityField(records[0]!.kind);
   const max = Number(list.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum ?? 100);
   const limit: Record<string, ParamValue> = hasParam(list, 'limit') ? { limit: max } : {};
@@ -263,7 +266,7 @@ async function boundedSearch(c: Case, list: Operation, records: readonly Created
   // A required filter the records carry no value for would be filled with a made-up one, which rightly lists none.
   const unbound = list.parameters.find((p) => p.in === 'query' && p.required === true && !(p.name in limit));
   if (unbound) return { skip: `${list.operationId} requires ${unbound.name}, which the created records give no value for; a made-up one would list none of them` };
-  const first = await c.call(list, { query: limit });
+  const first = await c.call(list, { path: under, query: limit });
   const items = readSucceeded(list, first.status) ? pageItems(first.json, lastSegment) : undefined;
   if (first.problem || items === undefined) {
     return [{ pointer: '/status', keyword: 'list', message: first.problem ?? `${answered(first)}${readSucceeded(list, first.status) ? ' without a list of records (a JSON array, or an object holding one)' : ''}; expected ${readSuccess(list)} with a page`, expected: readSuccess(list), actual: first.status }];
@@ -273,7 +276,7 @@ async function boundedSearch(c: Case, list: Operation, records: readonly Created
   if (notFound.length === 0) return [];
   const total = totalCount(first.headers['x-total-count']) ?? envelopeTotal(first.json);
   if (hasParam(list, 'offset') && total !== undefined && total > items.length) {
-    const last = await c.call(list, { query: { ...limit, offset: Math.max(0, total - max) } });
+    const last = await c.call(list, { path: under, query: { ...limit, offset: Math.max(0, total - max) } });
     seen.push(...(readSucceeded(list, last.status) ? (pageItems(last.json, lastSegment) ?? []) : []));
     notFound = records.filter((r) => !findItem(seen, field, idOf(r)));
     if (notFound.length === 0) return [];

@@ -12,7 +12,7 @@ import type { ParamValue } from '../requests/values.js';
 import { coerceText } from '../../src/schema/index.js';
 import { ABSENT_ID, absentIdCandidates, isObject, jsonBodyOf, propertiesOf, sampleParameterText, schema, type Schema } from '../generate.js';
 import { excerptJson } from '../json.js';
-import { evaluateExpression, identityField, okSchema, pathProducer, type ResourceKind } from '../links.js';
+import { deepestPathFirst, evaluateExpression, identityField, okSchema, parentsNamedBy, pathProducer, type ResourceKind } from '../links.js';
 import { memberNamedBy } from '../own-keys.js';
 import type { Finding } from '../model.js';
 import { declaredFields, declaredProperties, sameRecord, sameValue } from '../compare.js';
@@ -78,10 +78,16 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const bindings: Record<string, unknown> = {};
   let madeUpPath = false;
   const putKind = ctx.links.putKinds.get(operation.operationId);
-  for (const parameter of operation.parameters) {
+  // The values of parent parameters a record made below them was created in (`tasklist` of the task made for
+  // `/lists/{tasklist}/tasks/{task}`): the deepest record is made first, and its parents are the ones its create named,
+  // so the path names a task in its own list, never in another list made for the same request.
+  const madeIn: Record<string, ParamValue> = {};
+  for (const parameter of deepestPathFirst(operation)) {
     if (parameter.in === 'path') {
       const producer = pathProducer(ctx.links, operation, parameter.name);
-      if (producer && options.absent) {
+      if (producer && !options.absent && madeIn[parameter.name] !== undefined) {
+        path[parameter.name] = madeIn[parameter.name]!;
+      } else if (producer && options.absent) {
         const absent = absentIdFor(c, parameter);
         if (absent === undefined) return { ok: false, fail: (k) => k.skip(`no value valid for ${parameter.name}'s schema that names no record`) };
         path[parameter.name] = absent;
@@ -95,6 +101,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
           return { ok: false, fail: (k) => k.skip(`the ${producer.kind.create.operationId} answer holds no ${parameter.name} where ${producer.expression} points, so there is no id to send`) };
         }
         path[parameter.name] = String(value);
+        Object.assign(madeIn, parentsNamedBy(producer.kind, outcome.record.call.source, operation));
       } else if (putKind?.keyParameter === parameter.name && !ctx.settings.readOnly) {
         // The key a PUT makes its record at (links.ts putCreates) is never a made-up word, which may name a record the
         // target holds (the PUT would overwrite it, and what it made there would not be the run's to delete): a record
@@ -272,7 +279,8 @@ export async function snapshot(c: Case, operation: Operation, inputs: PreparedIn
   if (kind) {
     if (!kind.list) return { kind: 'none', reason: `${operation.operationId} has no list operation to count with` };
     const narrowing = narrowingQuery(kind, inputs.bindings);
-    read = { key: `count ${kind.list.operationId}`, operation: kind.list, input: { query: { ...narrowing, ...limitOne(kind.list) } } };
+    // A nested collection is counted under the parent the request names (`/lists/{tasklist}/tasks`: its path is the create's).
+    read = { key: `count ${kind.list.operationId}`, operation: kind.list, input: { ...(Object.keys(inputs.path).length > 0 ? { path: inputs.path } : {}), query: { ...narrowing, ...limitOne(kind.list) } } };
     describe = `the X-Total-Count of ${kind.list.operationId}${Object.keys(narrowing).length ? ` filtered by ${Object.keys(narrowing).join(', ')}` : ''}`;
   } else {
     const get = ctx.contract.operations.find((op) => op.method === 'get' && op.pathTemplate === operation.pathTemplate);
