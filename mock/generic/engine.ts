@@ -101,8 +101,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const planOf = createAnswerPlans((operation) => resources.roles.get(operation.operationId)?.resource);
   const parentOf = new Map<Resource, Resource>();
+  const described = new Set(contract.operations.map((operation) => operation.pathTemplate));
   for (const resource of resources.resources) {
-    const parent = parentResource(resource, resources.resources);
+    const parent = parentResource(resource, resources.resources, described);
     if (parent) parentOf.set(resource, parent);
   }
 

@@ -540,11 +540,23 @@ export function namedResourceOf(operation: Operation, resources: readonly Resour
   return undefined;
 }
 
-/** The parent resource of a nested one, among `resources`: the one whose item path is its parent item path. */
-export function parentOf(resource: Resource, resources: readonly Resource[]): Resource | undefined {
+/**
+ * The parent resource of a nested one, among `resources`: the one whose item path is its parent item path. With
+ * `described` (the document's path templates), also a parent served under another prefix: Google Tasks' tasks hang
+ * from `/lists/{tasklist}`, a path the document does not describe, and its lists live at `/users/@me/lists/{tasklist}`:
+ * the one top-level resource with that collection name and item parameter. Only where the parent path is described
+ * nowhere (GitHub's `/orgs/{org}` is, and `/user/memberships/orgs/{org}` is another thing) and names one parameter.
+ */
+export function parentOf(resource: Resource, resources: readonly Resource[], described?: ReadonlySet<string>): Resource | undefined {
   // By shape: Twilio's `/Accounts/{AccountSid}/Calls.json` hangs from `/Accounts/{Sid}.json`, one template named twice.
-  const wanted = shapeOf(parentItemPath(resource));
-  return resources.find((other) => shapeOf(other.itemPath) === wanted);
+  const path = parentItemPath(resource);
+  const wanted = shapeOf(path);
+  const byShape = resources.find((other) => shapeOf(other.itemPath) === wanted);
+  if (byShape || described === undefined || described.has(path)) return byShape;
+  const tail = /\/([^/{}]+)\/\{([^{}]+)\}$/.exec(path);
+  if (!tail || path.indexOf('{') !== path.lastIndexOf('{')) return undefined;
+  const named = resources.filter((other) => other !== resource && other.idParam === tail[2] && other.scopeParams.length === 0 && other.itemPath.endsWith(`/${tail[1]}/{${tail[2]}}`));
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /**
