@@ -134,6 +134,23 @@ describe('the README and docs/', () => {
     expect([...named].filter((name) => !scripts.includes(name))).toEqual([]);
     expect(named).toContain('test:all');
   });
+
+  it('a code block headed by a file of the kit (`# fixtures/rules/petstore.rules.yaml`) shows that file as it is, its comments aside', () => {
+    const stale: string[] = [];
+    let shown = 0;
+    for (const page of PAGES) {
+      for (const match of readFileSync(page, 'utf8').matchAll(/^```[a-z]*\n# ([\w./-]+)\n([\s\S]*?)^```/gm)) {
+        const file = join(PACKAGE_ROOT, match[1]!);
+        if (!existsSync(file) || !statSync(file).isFile()) continue;
+        shown += 1;
+        const uncommented = (text: string): string => text.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n').trim();
+        if (uncommented(readFileSync(file, 'utf8')) !== uncommented(match[2]!)) stale.push(`${relative(PACKAGE_ROOT, page)} shows an old ${match[1]}`);
+      }
+    }
+    expect(stale).toEqual([]);
+    // The rule file's worked example is one of them (docs/rules.md); it had fallen behind the file once.
+    expect(shown).toBeGreaterThan(0);
+  });
 });
 
 describe("the README's first-success commands, against a real mock", () => {
