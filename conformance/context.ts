@@ -443,13 +443,15 @@ export class Case {
     // A POST into a nested collection (`/lists/{tasklist}/tasks`): the parents its path names are made first, and the
     // record's links name them as this request did (links.ts inferLinks).
     let parentPath: Record<string, ParamValue> | undefined;
-    const givenParents = options.within;
-    if (path === undefined && givenParents !== undefined && kind.create.parameters.some((p) => p.in === 'path') && kind.create.parameters.every((p) => p.in !== 'path' || givenParents[p.name] !== undefined)) {
-      parentPath = { ...givenParents };
-    } else if (path === undefined && kind.create.parameters.some((p) => p.in === 'path')) {
-      const parents = await this.keyedPath(kind, depth);
-      if (!parents.ok) return { ok: false, reason: parents.reason, setup: true, transport: false };
-      parentPath = parents.path;
+    const pathParameters = kind.create.parameters.filter((p) => p.in === 'path');
+    if (path === undefined && pathParameters.length > 0) {
+      const given = options.within;
+      if (given !== undefined && pathParameters.every((p) => given[p.name] !== undefined)) parentPath = { ...given };
+      else {
+        const parents = await this.keyedPath(kind, depth);
+        if (!parents.ok) return { ok: false, reason: parents.reason, setup: true, transport: false };
+        parentPath = parents.path;
+      }
     }
     // A nested create is judged valid with the parents its path names (checkValid reads every required parameter).
     const within = parentPath !== undefined ? { path: parentPath } : {};

@@ -169,7 +169,7 @@ function putCreates(contract: Contract, kinds: ReadonlyMap<string, ResourceKind>
     if (key === undefined || posted.has(collection) || !(put.responses.has('201') || saysCreate(put))) continue;
     // Every path parameter as the PUT was sent it: a record below a parent (`/sets/{set}/items/{item}`) is read and
     // deleted in that parent (a case makes one parent of a kind and keeps to it: context.ts create).
-    const parameters = Object.fromEntries(put.parameters.filter((p) => p.in === 'path').map((p) => [`path.${p.name}`, `$request.path.${p.name}`]));
+    const parameters = requestPathBindings(put);
     const item = (method: string): LinkTarget | undefined => {
       const operation = contract.operations.find((op) => op.method === method && op.pathTemplate === put.pathTemplate);
       return operation ? { link: { name: `inferred ${method.toUpperCase()} ${put.pathTemplate}`, operationId: operation.operationId, parameters }, operation } : undefined;
@@ -189,6 +189,11 @@ function putCreates(contract: Contract, kinds: ReadonlyMap<string, ResourceKind>
     });
   }
   return out;
+}
+
+/** A link's parameters that name each path parameter as `operation`'s request was sent it (`path.x: $request.path.x`). */
+function requestPathBindings(operation: Operation): Record<string, string> {
+  return Object.fromEntries(operation.parameters.filter((p) => p.in === 'path').map((p) => [`path.${p.name}`, `$request.path.${p.name}`]));
 }
 
 /** Whether a PUT's own words say it creates: `create_collection`, `createOrUpdateIndex`, "Create collection", "Creates or updates …". */
@@ -295,7 +300,7 @@ function inferLinks(contract: Contract, create: Operation): InferredLinks | unde
   // to, so each link names that parent as the create's request did (`$request.path.tasklist`, OpenAPI 3.0.3 §4.7.20.4)
   // and the record's own id as a top-level create's. The run makes the parent first (addParentProducers, context.ts
   // create); without this, every operation on `/lists/{tasklist}/tasks/{task}` was sent a made-up task and skipped.
-  const parents = Object.fromEntries(create.parameters.filter((p) => p.in === 'path').map((p) => [`path.${p.name}`, `$request.path.${p.name}`]));
+  const parents = requestPathBindings(create);
   const items = contract.operations.filter((op) => ['get', 'put', 'patch', 'delete'].includes(op.method) && sameResourcePath(create.pathTemplate, op.pathTemplate));
   if (items.length === 0) return undefined;
   const links = items.flatMap((item): LinkSpec[] => {
