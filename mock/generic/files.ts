@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { FILE_CAPS, readCappedJson, readCappedText } from '../../src/contract/bounded-files.js';
 import { parseBoundedYaml } from '../../src/contract/bounded-parsers.js';
 import { CapExceeded } from '../../src/contract/caps.js';
+import { importFile } from '../../src/import-file.js';
 import { KitError } from '../../src/kit-error.js';
 import { behaviourProblem, type Behaviour } from '../behaviour/hooks.js';
 import type { MockOverlay } from './infer.js';
@@ -77,7 +78,7 @@ export async function readBehaviour(path: string): Promise<{ readonly module: Be
   try {
     loads += 1;
     // A query of its own per load: ESM keeps a module by URL, so an edited file would otherwise come back unchanged.
-    exported = ((await import(`${pathToFileURL(file).href}?load=${loads}`)) as { default?: unknown }).default;
+    exported = ((await importFile(`${pathToFileURL(file).href}?load=${loads}`)) as { default?: unknown }).default;
   } catch (error) {
     throw new KitError('RULES_INVALID', `The behaviour module ${file} cannot be loaded: ${(error as Error).message}.`, { file, reason: (error as Error).message });
   }

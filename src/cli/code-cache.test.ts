@@ -3,8 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildIfStale } from '../../mock/test-support/child-mock.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, buildIfStale, killChildren, startChildMock } from '../../mock/test-support/child-mock.js';
+import { libraryDocument } from '../../mock/test-support/library.js';
 import { cacheDirs, loadCachedScript } from './code-cache.js';
 
 const made: string[] = [];
@@ -120,6 +121,26 @@ describe('the V8 code cache of the command line (src/cli/code-cache.ts)', () => 
 
   describe('through the command line', () => {
     beforeAll(() => buildIfStale(), 300_000);
+    afterAll(() => killChildren());
+
+    // Regression: a script made from cached bytecode lost its import(), so `mock --behaviour FILE` loaded the module on
+    // the first run only, and every later run exited with "A dynamic import callback was not specified".
+    it('loads a behaviour module on the run that writes the cache and on the runs that use it', async () => {
+      const dir = folder();
+      const spec = join(dir, 'library.json');
+      writeFileSync(spec, JSON.stringify(libraryDocument()));
+      const behaviour = join(dir, 'rules.mjs');
+      writeFileSync(behaviour, 'export default { before() {} };\n');
+      const cache = join(dir, 'cache');
+      for (const run of ['writes the cache', 'uses it']) {
+        const mock = await startChildMock(['--port', '0', '--quiet', '--spec', spec, '--behaviour', behaviour], { ...process.env, PETSTORE_KIT_CODE_CACHE: cache });
+        // An answer first: the signal handlers are in place once the mock has served (a SIGTERM before them kills it).
+        expect((await fetch(`${mock.url}/__mock/health`)).status, run).toBe(200);
+        process.kill(mock.child.pid!, 'SIGTERM');
+        expect(await mock.exit, run).toBe(0);
+        expect(binsIn(cache), run).toHaveLength(1);
+      }
+    }, 120_000);
 
     it('reads a bundle of ASCII alone, so Latin-1 is its exact text', () => {
       expect(isAscii(readFileSync(join(dirname(BIN), '..', 'dist', 'cli', 'bundle.cjs')))).toBe(true);

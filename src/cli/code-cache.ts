@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import vm from 'node:vm';
+import { lendImport } from '../import-file.js';
 
 const MAGIC = 'petstore-kit code cache 1\n';
 /** A run this many times the CPU of the one that wrote the cache has likely compiled more of the bundle. */
@@ -76,6 +77,9 @@ export function loadCachedScript(options: CachedScriptOptions): CachedScript {
     break;
   }
   // The same wrapper as Node's own for CommonJS, on the first line, so that line numbers in stack traces hold.
+  // import() inside a script made from cached bytecode fails in Node 20 (it loses importModuleDynamically below): the
+  // bundle imports a user's file through this module's import() instead (src/import-file.ts).
+  lendImport((url) => import(url));
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}), importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   if (cachedData && script.cachedDataRejected === true) state = 'rejected';
