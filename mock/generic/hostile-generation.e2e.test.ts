@@ -13,6 +13,7 @@ import { loadContract } from '../../src/contract/index.js';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../../src/schema/index.js';
 import { mockOptionsFrom } from '../cli.js';
+import { IMPORT_FLOOR_BYTES } from '../state-import.js';
 import { buildIfStale, CAN_MEASURE_RSS, killChildren, peakRssMiB, runChildMock, startChildMock, type ChildMock } from '../test-support/child-mock.js';
 import { createForeignClient, type ForeignClient } from './test-support/foreign-client.js';
 
@@ -132,6 +133,18 @@ describe(`an import into a session past --max-session-memory ${SESSION_BUDGET_MI
     expect(JSON.stringify(answer.body)).toMatch(/more than the 1\.0 MiB all sessions may hold \(--max-session-memory\).*Nothing was changed/);
     const after = await client.send('GET', '/notes', { headers: { 'x-mock-session': 'big-import' } });
     expect(after.body).toEqual(before.body);
+  });
+});
+
+// Regression: the generic engine took any import up to a fixed 64 MiB, read and parsed whole, where the Pet Store's
+// limit is sized to the data the mock holds (issue 12, finding 1); both now take 8 MiB or 256 bytes a record.
+describe('an import past the limit sized to the data the mock holds (issue 12, finding 1)', () => {
+  it('is refused with 413 PAYLOAD_TOO_LARGE before it is parsed, as the Pet Store refuses it, and changes nothing', async () => {
+    const before = await client.send('GET', '/__mock/state', { query: { session: 'huge-import' } });
+    const answer = await client.send('PUT', '/__mock/state', { query: { session: 'huge-import' }, text: `{"/notes":{"":[${'0,'.repeat(IMPORT_FLOOR_BYTES / 2)}0]}}`, headers: { 'content-type': 'application/json' } });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(413);
+    expect(answer.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((await client.send('GET', '/__mock/state', { query: { session: 'huge-import' } })).body).toEqual(before.body);
   });
 });
 
