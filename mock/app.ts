@@ -120,6 +120,8 @@ export interface MockApp {
   requestTimeout(message: string): MockResponse;
   readonly contract: Contract;
   readonly registry: StoreRegistry;
+  /** Back to the initial data, in whichever engine holds the stores: every store, or one session's (MSW's reset()). */
+  reset(session?: string): void;
   /** The requests answered so far (bounded): what `GET /__mock/requests` lists. */
   readonly journal: Journal;
   /** The path prefix the API is served under ('' for none). */
@@ -453,6 +455,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     startBackground: () => engine?.startBackground?.(),
     close: () => engine?.close?.(),
     carry: () => engine?.carry?.(),
+    reset: (session) => (engine?.reset ? engine.reset(session) : registry.reset(session)),
     carried: engine?.carried,
     fixtureProblems: () => engine?.fixtureProblems?.() ?? [],
     handle(request) {

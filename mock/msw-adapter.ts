@@ -20,7 +20,7 @@ export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
 /** Names of this machine's loopback interface: an origin on one of them is served on all of them (see servedOrigins). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine' | 'generic'> {
+export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine' | 'generic' | 'useGenericEngine'> {
   /**
    * The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default
    * http://localhost:4010. A loopback origin is served under each loopback name (localhost, 127.0.0.1, [::1]) at
@@ -55,6 +55,7 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     ...(settings.now !== undefined ? { now: settings.now } : {}),
     ...(settings.genericEngine !== undefined ? { genericEngine: settings.genericEngine } : {}),
     ...(settings.generic !== undefined ? { generic: settings.generic } : {}),
+    ...(settings.useGenericEngine !== undefined ? { useGenericEngine: settings.useGenericEngine } : {}),
   });
   const origin = settings.origin ?? DEFAULT_MSW_ORIGIN;
   return {
@@ -62,7 +63,8 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     origins: servedOrigins(origin),
     app,
     reset(session) {
-      registry.reset(session);
+      // The core's reset: the generic engine keeps its stores itself, not in this registry.
+      app.reset(session);
       if (session === undefined) app.journal.clear();
     },
   };

@@ -12,7 +12,7 @@ import { KitError } from '../src/kit-error.js';
 import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
 import { loadContract } from '../src/contract/index.js';
 import { createRouter } from '../src/router.js';
-import { createBrowserMock, type BrowserMockData } from './msw-browser.js';
+import { createBrowserMock, type BrowserMockData, type MswMock } from './msw-browser.js';
 import { genericEngine } from './msw-generic.js';
 import { browserData } from './msw.js';
 
@@ -21,12 +21,14 @@ const SPEC = createRequire(import.meta.url).resolve('@readme/oas-examples/3.0/js
 const server = setupServer();
 let data: BrowserMockData;
 let compiled: CompiledContract;
+let mock: MswMock;
 
 beforeAll(async () => {
   // Through JSON, as the page fetches it.
   data = JSON.parse(JSON.stringify(await browserData({ specPath: SPEC }))) as BrowserMockData;
   compiled = sharedCompiledContract(await loadContract(SPEC));
-  server.use(...createBrowserMock(data, { origin: ORIGIN, genericEngine }).handlers);
+  mock = createBrowserMock(data, { origin: ORIGIN, genericEngine });
+  server.use(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
 });
 afterAll(() => server.close());
@@ -62,6 +64,14 @@ describe('petstore-kit/msw/browser with a document that is not the Pet Store', (
     expect((await send('GET', `/api/pets/${pet.id}`)).body).toEqual(pet);
     expect((await send('GET', '/api/pets?limit=100')).body).toContainEqual(pet);
     expect((await send('DELETE', `/api/pets/${pet.id}`)).status).toBe(204);
+    expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(404);
+  });
+
+  // Regression: reset() emptied the Pet Store's registry, which the generic engine does not use: its records stayed.
+  it('reset() brings the data back to the initial records, which the generic engine holds itself', async () => {
+    const pet = (await send('POST', '/api/pets', { name: 'Gone after reset', tag: 'cat' })).body as { id: number };
+    expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(200);
+    mock.reset();
     expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(404);
   });
 });

@@ -48,6 +48,7 @@ export function createLiveApp(initial: MockApp): LiveApp {
     startBackground: () => current.startBackground(),
     close: () => current.close(),
     carry: () => current.carry(),
+    reset: (session) => current.reset(session),
     fixtureProblems: () => current.fixtureProblems(),
     get carried() {
       return current.carried;

@@ -865,6 +865,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     errors,
     conform: guard.conform,
     dropNotice: (session) => registry.dropNotice(session),
+    reset: (session) => registry.reset(session),
     forcedMessage: (session, code, id, status) => rules.forcedMessage(code, String(id), status, registry.get(session)),
     admin: (adminSettings) =>
       createGenericAdmin({

@@ -74,6 +74,8 @@ export interface MockEngine {
    * rule whose answer has that code), or undefined to keep the example's words with the id put in (examples.ts).
    */
   forcedMessage?(session: string | undefined, code: string, id: number, status: number): string | undefined;
+  /** Back to the initial data: every store, or one session's (MSW's reset(); /__mock/reset is the admin's). */
+  reset?(session?: string): void;
   /** Its data, for the engine of a reloaded document (the generic engine; the Pet Store keeps its registry instead). */
   carry?(): CarriedData;
   /** What became of the data it was handed at its start, when it was handed any. */
