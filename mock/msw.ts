@@ -9,17 +9,20 @@
  *   beforeAll(() => server.listen()); afterEach(() => mock.reset()); afterAll(() => server.close());
  */
 import { loadContract } from '../src/contract/index.js';
-import { DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
+import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract } from '../src/schema/index.js';
-import { createGenericEngine } from './generic/engine.js';
-import { readBehaviour, readOverlay } from './generic/files.js';
+import { servesPetStore } from './generic/detect.js';
+import { createGenericEngine, type GenericSettings } from './generic/engine.js';
+import { readBehaviour, readFixtureFiles, readOverlay } from './generic/files.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 import type { BrowserMockData } from './msw-browser.js';
-import { initialData, type MockOptions } from './server.js';
+import { generateSnapshot } from './seed.js';
+import { initialData, withoutCounters, type MockOptions } from './server.js';
+import { withTestEngine } from './test-engine.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
 
-export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'behaviour'> {}
+export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'behaviour' | 'useGenericEngine'> {}
 
 /**
  * The document (dereferenced) and the initial data as one JSON-ready value, for `createBrowserMock` in a page:
@@ -32,14 +35,27 @@ export async function browserData(options: Pick<MswMockOptions, 'specPath' | 'fi
   return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion };
 }
 
-export async function createMswMock(options: MswMockOptions = {}): Promise<MswMock> {
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+export async function createMswMock(given: MswMockOptions = {}): Promise<MswMock> {
+  const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
   // Compiled once per process for our document, as the HTTP mock does (server.ts): every test file's MSW set-up reuses it.
   const compiled = sharedCompiledContract(contract);
+  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
+  const options = withTestEngine(given, servesPetStore(contract));
   // A foreign document's corrections and rules (`mockOverlay`, as --mock-overlay), read here: the browser entry has no disk.
   const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
   const behaviourFile = options.behaviour ?? overlay?.behaviour;
   const behaviour = behaviourFile !== undefined ? await readBehaviour(behaviourFile) : undefined;
-  const generic = overlay || behaviour ? { ...options.generic, ...(overlay ? { overlay } : {}), ...(behaviour ? { behaviour } : {}) } : options.generic;
+  // The Pet Store through issue 34's seam: its fixtures folder, or its own generator's data for a seed, as the HTTP mock reads them (server.ts).
+  const petStoreData = options.useGenericEngine ? await genericPetStoreData(options) : undefined;
+  const generic = overlay || behaviour || petStoreData ? { ...options.generic, ...petStoreData, ...(overlay ? { overlay } : {}), ...(behaviour ? { behaviour } : {}) } : options.generic;
   return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, { genericEngine: createGenericEngine, ...options, ...(generic ? { generic } : {}) });
+}
+
+/** The Pet Store's initial records for the generic engine: generated from a seed, read from a fixtures folder, or none. */
+async function genericPetStoreData(options: Pick<MswMockOptions, 'seed' | 'pets' | 'fixtures'>): Promise<Pick<GenericSettings, 'fixtures' | 'fixturesGenerated'>> {
+  if (options.seed !== undefined) {
+    return { fixtures: withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20)), fixturesGenerated: true };
+  }
+  if (options.fixtures === 'none') return { fixtures: 'none' };
+  return { fixtures: await readFixtureFiles(options.fixtures ?? DEFAULT_FIXTURES_DIR) };
 }

@@ -30,6 +30,7 @@ import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from '
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
+import { withTestEngine } from './test-engine.js';
 import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
@@ -114,17 +115,19 @@ const REQUEST_TIMEOUT_MS = 60_000;
 /** How long close() waits for in-flight requests before cutting the sockets. */
 const CLOSE_GRACE_MS = 12_000;
 
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
   // The docs page serves the document a core was compiled from, read with it (a reload may meet a broken file later).
   const docsOf = new WeakMap<CompiledContract, DocsFiles>();
   const load = async (path: string): Promise<CompiledContract> => {
-    const loaded = sharedCompiledContract(await loadContract(path, { ...(options.allowRefs ? { allowRefs: options.allowRefs } : {}), ...(options.strictSchema ? { strictSchema: true } : {}) }));
+    const loaded = sharedCompiledContract(await loadContract(path, { ...(given.allowRefs ? { allowRefs: given.allowRefs } : {}), ...(given.strictSchema ? { strictSchema: true } : {}) }));
     const docs = await loadDocsFiles(loaded.contract.file);
     if (docs) docsOf.set(loaded, docs);
     return loaded;
   };
-  const compiled = await load(options.specPath ?? DEFAULT_SPEC_PATH);
+  const compiled = await load(given.specPath ?? DEFAULT_SPEC_PATH);
   const { contract } = compiled;
+  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
+  const options = withTestEngine(given, servesPetStore(contract));
   const initial = await initialData(options, compiled);
   // Through issue 34's seam the Pet Store's generated data (--seed N --pets K) is its generator's, as for its own
   // handlers (the same seed, the same pets): the generic engine takes it as its initial records, by collection name.
@@ -223,7 +226,7 @@ export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | '
 }
 
 /** A snapshot's records by collection name, as a fixtures folder holds them (its counters are no collection). */
-function withoutCounters(snapshot: StoreSnapshot): Readonly<Record<string, unknown>> {
+export function withoutCounters(snapshot: StoreSnapshot): Readonly<Record<string, unknown>> {
   const { nextIds: _counters, ...records } = snapshot;
   return records;
 }
