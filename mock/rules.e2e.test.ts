@@ -194,6 +194,23 @@ describe('x-mock-effects', () => {
   });
 });
 
+describe('x-mock-not-found', () => {
+  it("answers a record that does not exist in the stated words, with the id asked for, on every operation of the record", async () => {
+    const { client, close } = await library('not-found', { '/authors': { 'x-mock-not-found': { code: 'NO_SUCH_AUTHOR', message: 'No author has id {id}.' } } });
+    try {
+      for (const method of ['GET', 'PATCH', 'DELETE']) {
+        const answer = await client.send(method, '/authors/77', method === 'PATCH' ? { json: { name: 'Nobody', email: 'nobody@example.org' } } : {});
+        expect(answer.status, method).toBe(404);
+        expect(answer.body, method).toEqual({ code: 'NO_SUCH_AUTHOR', message: 'No author has id 77.', status: 404 });
+      }
+      // Another collection keeps the engine's own words.
+      expect(((await client.send('GET', '/books/77')).body as { message: string }).message).toBe('book 77 was not found in /books.');
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('rules checked at start-up', () => {
   const refusal = async (name: string, extensions: Parameters<typeof libraryDocument>[0]): Promise<KitError> => {
     const file = join(work, `${name}.json`);
@@ -211,6 +228,7 @@ describe('rules checked at start-up', () => {
     ['an unknown collection', { '/books': { 'x-mock-references': [{ field: 'authorId', to: '/writers' }] } }, /x-mock-references\/0\/to: \/writers is not a collection the mock keeps records of/],
     ['a value the field cannot have', { '/books': { 'x-mock-states': [{ field: 'status', transitions: { draft: ['printed'] } }] } }, /x-mock-states\/0\/transitions\/draft\/0: "printed" is not a value the field can have .*\["draft","published","withdrawn"\]/],
     ['a word the rule does not take', { '/loans': { 'x-mock-effects': [{ on: 'create', target: { collection: '/books', by: 'bookId' }, subtract: { copies: 1 } }] } }, /x-mock-effects\/0\/subtract: is not a word of this rule/],
+    ['a 404 message naming a field', { '/authors': { 'x-mock-not-found': { message: 'No author named {name}.' } } }, /x-mock-not-found\/message: names \{name\}, but a record that does not exist has only the \{id\}/],
     ['a sum on a field that is no number', { '/loans': { 'x-mock-effects': [{ target: { collection: '/books', by: 'bookId' }, add: { title: 1 } }] } }, /x-mock-effects\/0\/add\/title: \/books's title is not a number/],
   ])('refuses %s, naming the spot', async (_what, extensions, message) => {
     const error = await refusal(`invalid-${_what.replace(/\W+/g, '-')}`, extensions);

@@ -13,6 +13,10 @@
  * - `x-mock-effects`: what a create, update or delete of a record does to the record another of its fields names:
  *   fields set, numbers added to (a counter, kept inside its schema's bounds), conditions required of it.
  *
+ * And one statement of words rather than a rule: `x-mock-not-found` (`{ code, message }`, the message naming `{id}`),
+ * what a request for a record of the collection that does not exist is answered with, in place of the engine's plain
+ * words (readNotFound).
+ *
  * Every rule is checked against the document when the mock starts (rules.ts): a collection, a field or a value the
  * document does not have is a RULES_INVALID kit error naming the spot. rule-book.ts runs them, inside the store's
  * transaction, so a refused write changes nothing.
@@ -107,8 +111,27 @@ export const RULE_EXTENSIONS = ['x-mock-unique', 'x-mock-references', 'x-mock-st
  * record schemas. Throws a RULES_INVALID KitError naming the first spot that names something the document lacks.
  */
 export function readRules(compiled: CompiledContract, map: ResourceMap, overlay: MockOverlay = {}): readonly Rule[] {
-  const { contract } = compiled;
   const rules: Rule[] = [];
+  eachStated(compiled, map, overlay, RULE_EXTENSIONS, (name, stated, reader) => rules.push(...reader.read(name, stated)));
+  return rules;
+}
+
+/** The words a 404 of a collection's record takes (`x-mock-not-found`), by resource key: `{id}` is the id asked for. */
+export interface NotFoundWords {
+  readonly code?: string;
+  readonly message?: string;
+}
+
+/** The `x-mock-not-found` statements of the document's path items and the overlay's, checked as the rules are. */
+export function readNotFound(compiled: CompiledContract, map: ResourceMap, overlay: MockOverlay = {}): ReadonlyMap<string, NotFoundWords> {
+  const words = new Map<string, NotFoundWords>();
+  eachStated(compiled, map, overlay, ['x-mock-not-found'], (_name, stated, reader, resource) => words.set(resource.key, reader.notFound(stated)));
+  return words;
+}
+
+/** Calls `visit` with each statement of one of `names` on a collection's path item (the document's, then the overlay's). */
+function eachStated<Name extends string>(compiled: CompiledContract, map: ResourceMap, overlay: MockOverlay, names: readonly Name[], visit: (name: Name, stated: unknown, reader: RuleReader, resource: Resource) => void): void {
+  const { contract } = compiled;
   const byPath = new Map<string, Resource>();
   for (const resource of map.resources) {
     byPath.set(resource.collectionPath, resource);
@@ -121,7 +144,7 @@ export function readRules(compiled: CompiledContract, map: ResourceMap, overlay:
       [`the overlay, paths/${template}`, overlay.paths?.[template]],
     ];
     for (const [place, item] of sources) {
-      for (const name of RULE_EXTENSIONS) {
+      for (const name of names) {
         const stated = extension(item, name);
         if (stated === undefined) continue;
         const where = `${place}/${name}`;
@@ -130,12 +153,10 @@ export function readRules(compiled: CompiledContract, map: ResourceMap, overlay:
           const known = map.resources.map((r) => r.collectionPath).join(', ') || 'none';
           fail(where, `${template} is not a collection the mock keeps records of (it keeps ${known}); state a rule on one of those, or correct the inference with x-mock-id`);
         }
-        const reader = new RuleReader(compiled, map, resource, where);
-        rules.push(...reader.read(name, stated));
+        visit(name, stated, new RuleReader(compiled, map, resource, where), resource);
       }
     }
   }
-  return rules;
 }
 
 class RuleReader {
@@ -159,6 +180,15 @@ class RuleReader {
       if (name === 'x-mock-states') return this.states(one, at);
       return this.effect(one, at);
     });
+  }
+
+  /** `x-mock-not-found`: a code and a message, which may name `{id}` and nothing else (no record is there to name). */
+  notFound(stated: unknown): NotFoundWords {
+    const spec = this.object(stated, this.where, ['code', 'message']);
+    const words = this.answer(spec, this.where);
+    const stray = words.message?.match(/\{(?!id\})[^{}]*\}/)?.[0];
+    if (stray !== undefined) fail(`${this.where}/message`, `names ${stray}, but a record that does not exist has only the {id} it was asked for`);
+    return { ...(words.code !== undefined ? { code: words.code } : {}), ...(words.message !== undefined ? { message: words.message } : {}) };
   }
 
   private unique(stated: unknown, at: string): UniqueRule {

@@ -18,7 +18,7 @@ import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
-import { describeRule, readRules } from '../behaviour/rules.js';
+import { describeRule, readNotFound, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
 import { loadHook, withHooks } from '../behaviour/run-hooks.js';
 import { fitTo, keptWhenValid, repair, sameJson, type Problems } from './conform.js';
@@ -293,10 +293,13 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const scopeOf = (resource: Resource, input: OperationInput): string => (resource.scopeParams.length === 0 ? '' : resource.scopeParams.map((name) => pathValue(input, name)).join('/'));
   const idText = (resource: Resource, input: OperationInput): string => pathValue(input, resource.idParam);
 
+  /** What a collection's 404 says, where its path item (or the overlay) states it (`x-mock-not-found`, rules.ts). */
+  const notFoundWords = readNotFound(compiled, resources, settings.overlay);
   /** A 404 in the operation's own words: the document's error body for it is fitted by conform(). */
-  const notFound = (resource: Resource, what: string): HandlerResult => {
-    const answer = errors.error('ROUTE_NOT_FOUND', `${what} was not found in ${resource.collectionPath}.`);
-    return { status: 404, body: { ...answer.body, code: catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
+  const notFound = (resource: Resource, id: string, what = `${singularOf(resource.name)} ${id}`): HandlerResult => {
+    const stated = notFoundWords.get(resource.key);
+    const answer = errors.error('ROUTE_NOT_FOUND', stated?.message !== undefined ? stated.message.replaceAll('{id}', id) : `${what} was not found in ${resource.collectionPath}.`);
+    return { status: 404, body: { ...answer.body, code: stated?.code ?? catalogueCode(contract, 404, resource) ?? 'NOT_FOUND' } };
   };
   /** Whether the operation documents a status a conflict can take (409, 422 or 400; a range or `default` included). */
   const refusesConflicts = new Map<Operation, boolean>();
@@ -325,7 +328,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const values = resource.scopeParams.map((name) => pathValue(input, name));
     const scope = values.slice(0, -1).join('/');
     const id = values[values.length - 1] ?? '';
-    return store.get(parent.key, scope, id) ? undefined : notFound(parent, `${parent.name} ${id}`);
+    return store.get(parent.key, scope, id) ? undefined : notFound(parent, id, `${parent.name} ${id}`);
   };
 
   /**
@@ -428,7 +431,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const record = store.get(resource.key, scope, id);
     if (record) return then(store, scope, id, record);
     const aliased = byAlias(resource, store, scope, id);
-    return aliased ? then(store, scope, aliased.key, aliased.record) : (missingParent(resource, store, input) ?? notFound(resource, `${singularOf(resource.name)} ${id}`));
+    return aliased ? then(store, scope, aliased.key, aliased.record) : (missingParent(resource, store, input) ?? notFound(resource, id));
   };
 
   /**
@@ -582,7 +585,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const scope = scopeOf(resource, input);
           const id = idText(resource, input);
           const existing = store.get(resource.key, scope, id);
-          if (!existing && !resource.upsert) return notFound(resource, `${singularOf(resource.name)} ${id}`);
+          if (!existing && !resource.upsert) return notFound(resource, id);
           const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
           // One record at an item path: the first of an envelope's (`{ Items: [ {...} ] }`).
@@ -679,7 +682,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     // By position: the operation may call the owner's id otherwise (`{paymentInstrumentId}` under `/paymentInstruments/{id}`).
     const values = owner.params.map((name) => pathValue(input, name));
     const id = values[values.length - 1] ?? '';
-    return store.get(owner.resource.key, values.slice(0, -1).join('/'), id) ? undefined : notFound(owner.resource, `${singularOf(owner.resource.name)} ${id}`);
+    return store.get(owner.resource.key, values.slice(0, -1).join('/'), id) ? undefined : notFound(owner.resource, id);
   };
 
   /** An operation's example answer, with what its client sent echoed where the answer declares it. */
@@ -690,7 +693,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     return (input) => {
       const absent = owner ? ownerMissing(owner, registry.get(input.session), input) : undefined;
       if (absent) return absent;
-      if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, `${singularOf(named.resource.name)} ${pathValue(input, named.param)}`);
+      if (named && !registry.get(input.session).get(named.resource.key, '', pathValue(input, named.param))) return notFound(named.resource, pathValue(input, named.param));
       if (answer) return withEchoAnswer(operation, answer, input.body);
       // An operation that documents no 2xx but a redirect (an OAuth `authorize`: 302 only) answers that redirect; one
       // that documents neither answers its `default` as a 200, else the first answer it documents (as Prism does).
