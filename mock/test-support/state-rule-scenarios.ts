@@ -138,4 +138,80 @@ export function describeStateRules(title: string, options: MockOptions = {}): vo
       expectError(await api.put(`/store/inventory/${pet.id}`, { quantity: 2 }), 404, 'INVENTORY_ITEM_NOT_FOUND');
     });
   });
+
+  // The refusals mock/store.test.ts checks of the Pet Store's store, over HTTP, so that they hold for every engine that
+  // serves the Pet Store (issue 34: the store's own tests go with it): the code, the message word for word, and nothing
+  // changed. Each case starts from a session loaded with the same small world.
+  describe(`${title}: every refusal, its code, its message, and nothing changed`, () => {
+    /** 1 available with stock 2, 2 pending with the open order 1, 3 sold with the complete order 2, 4 available with no stock; category 3 has no pets. */
+    const WORLD = {
+      categories: [{ id: 1, name: 'Dogs', description: 'Loyal companions' }, { id: 2, name: 'Cats' }, { id: 3, name: 'Birds' }],
+      pets: [
+        { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+        { id: 2, name: 'Tom', categoryId: 2, status: 'pending' },
+        { id: 3, name: 'Nemo', categoryId: 1, status: 'sold' },
+        { id: 4, name: 'Luna', categoryId: 2, status: 'available' },
+      ],
+      orders: [
+        { id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false },
+        { id: 2, petId: 3, quantity: 1, complete: true },
+      ],
+      inventory: [{ petId: 1, quantity: 2 }, { petId: 2, quantity: 0 }, { petId: 3, quantity: 0 }, { petId: 4, quantity: 0 }],
+    };
+    type Arranged = Record<string, unknown>;
+    type Send = (api: ContractClient, arranged: Arranged) => ReturnType<ContractClient['get']>;
+    /** `arrange` makes what the refusal needs (its answer's body is handed to `act` and `message`), outside what must stay unchanged. */
+    const cases: readonly { name: string; act: Send; status: number; code: string; message: string | ((arranged: Arranged) => string); arrange?: Send }[] = [
+      { name: 'getPet of a missing id', act: (a) => a.get('/pets/42'), status: 404, code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+      { name: 'createPet in a missing category', act: (a) => a.post('/pets', { name: 'Ghost', categoryId: 42 }), status: 422, code: 'UNKNOWN_CATEGORY', message: 'No category has id 42; create it first or pick another.' },
+      { name: 'replacePet of a missing pet', act: (a) => a.put('/pets/42', { name: 'Ghost', categoryId: 1 }), status: 404, code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+      { name: 'replacePet into a missing category', act: (a) => a.put('/pets/1', { name: 'Rex', categoryId: 42, status: 'sold' }), status: 422, code: 'UNKNOWN_CATEGORY', message: 'No category has id 42; create it first or pick another.' },
+      { name: 'deletePet of a missing pet', act: (a) => a.delete('/pets/42'), status: 404, code: 'PET_NOT_FOUND', message: 'No pet has id 42.' },
+      { name: 'deletePet of a pet with an open order', act: (a) => a.delete('/pets/2'), status: 409, code: 'PET_HAS_OPEN_ORDER', message: 'Pet 2 has the open order 1; complete or cancel it first.' },
+      { name: 'getCategory of a missing id', act: (a) => a.get('/categories/42'), status: 404, code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+      { name: 'createCategory with a taken name', act: (a) => a.post('/categories', { name: 'cats' }), status: 409, code: 'CATEGORY_NAME_TAKEN', message: 'A category named Cats exists already (id 2).' },
+      { name: 'replaceCategory of a missing id', act: (a) => a.put('/categories/42', { name: 'Fish' }), status: 404, code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+      { name: 'replaceCategory to a taken name', act: (a) => a.put('/categories/3', { name: 'CATS', description: 'x' }), status: 409, code: 'CATEGORY_NAME_TAKEN', message: 'A category named Cats exists already (id 2).' },
+      { name: 'deleteCategory of a missing id', act: (a) => a.delete('/categories/42'), status: 404, code: 'CATEGORY_NOT_FOUND', message: 'No category has id 42.' },
+      { name: 'deleteCategory with pets', act: (a) => a.delete('/categories/2'), status: 409, code: 'CATEGORY_IN_USE', message: 'Category 2 still has 2 pets; move or delete them first.' },
+      { name: 'deleteCategory with one pet', arrange: (a) => a.put('/pets/4', { name: 'Luna', categoryId: 1 }), act: (a) => a.delete('/categories/2'), status: 409, code: 'CATEGORY_IN_USE', message: 'Category 2 still has 1 pet; move or delete it first.' },
+      { name: 'placeOrder for a missing pet', act: (a) => a.post('/store/orders', { petId: 42, quantity: 1 }), status: 422, code: 'UNKNOWN_PET', message: 'No pet has id 42.' },
+      { name: 'placeOrder for a pet with an open order', act: (a) => a.post('/store/orders', { petId: 2, quantity: 1 }), status: 409, code: 'PET_HAS_OPEN_ORDER', message: 'Pet 2 has the open order 1; complete or cancel it first.' },
+      {
+        name: 'placeOrder for a pet set back to available while its order is open',
+        arrange: (a) => a.put('/pets/2', { name: 'Tom', categoryId: 2, status: 'available' }),
+        act: (a) => a.post('/store/orders', { petId: 2, quantity: 1 }),
+        status: 409,
+        code: 'PET_HAS_OPEN_ORDER',
+        message: 'Pet 2 has the open order 1; complete or cancel it first.',
+      },
+      { name: 'placeOrder for a sold pet', act: (a) => a.post('/store/orders', { petId: 3, quantity: 1 }), status: 409, code: 'PET_NOT_AVAILABLE', message: 'Pet 3 is sold; only available pets can be ordered.' },
+      {
+        name: 'placeOrder for a pending pet without an order',
+        arrange: (a) => a.post('/pets', { name: 'Kiwi', categoryId: 3, status: 'pending' }),
+        act: (a, kiwi) => a.post('/store/orders', { petId: kiwi['id'], quantity: 1 }),
+        status: 409,
+        code: 'PET_NOT_AVAILABLE',
+        message: (kiwi) => `Pet ${String(kiwi['id'])} is pending; only available pets can be ordered.`,
+      },
+      { name: 'placeOrder beyond the stock', act: (a) => a.post('/store/orders', { petId: 1, quantity: 3 }), status: 409, code: 'INSUFFICIENT_STOCK', message: 'Pet 1 has 2 in stock; 3 were ordered.' },
+      { name: 'placeOrder with no stock, complete at once', act: (a) => a.post('/store/orders', { petId: 4, quantity: 1, complete: true }), status: 409, code: 'INSUFFICIENT_STOCK', message: 'Pet 4 has 0 in stock; 1 was ordered.' },
+      { name: 'getOrder of a missing id', act: (a) => a.get('/store/orders/42'), status: 404, code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+      { name: 'updateOrder of a missing id', act: (a) => a.patch('/store/orders/42', { complete: true }), status: 404, code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+      { name: 'updateOrder reopening a complete order (with a ship date)', act: (a) => a.patch('/store/orders/2', { complete: false, shipDate: '2027-01-01T00:00:00Z' }), status: 409, code: 'ORDER_ALREADY_COMPLETE', message: 'Order 2 is complete; it cannot be reopened or cancelled.' },
+      { name: 'cancelOrder of a missing id', act: (a) => a.delete('/store/orders/42'), status: 404, code: 'ORDER_NOT_FOUND', message: 'No order has id 42.' },
+      { name: 'cancelOrder of a complete order', act: (a) => a.delete('/store/orders/2'), status: 409, code: 'ORDER_ALREADY_COMPLETE', message: 'Order 2 is complete; it cannot be reopened or cancelled.' },
+      { name: 'getInventoryItem of a missing pet', act: (a) => a.get('/store/inventory/42'), status: 404, code: 'INVENTORY_ITEM_NOT_FOUND', message: 'No inventory entry for pet 42.' },
+      { name: 'updateInventory of a missing pet', act: (a) => a.put('/store/inventory/42', { quantity: 3 }), status: 404, code: 'INVENTORY_ITEM_NOT_FOUND', message: 'No inventory entry for pet 42.' },
+    ];
+
+    it.each(cases)('$name → $code', async ({ act, arrange, status, code, message }) => {
+      const { name, api } = fresh('refusal');
+      expect((await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: WORLD })).status).toBe(200);
+      const arranged = arrange ? await arrange(api, {}) : undefined;
+      if (arranged) expect(arranged.status, arranged.text).toBeLessThan(300);
+      const made = (arranged?.body ?? {}) as Arranged;
+      expect(expectError(await expectUnchanged(t.client, name, () => act(api, made)), status, code)['message']).toBe(typeof message === 'string' ? message : message(made));
+    });
+  });
 }
