@@ -13,7 +13,7 @@ import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
-import { immutableFresh, immutableJson, isImmutableJson } from '../json.js';
+import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
 import { createAnswerGuard } from './answer-guard.js';
@@ -130,7 +130,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   /** A record as stored: the client's fields fitted to the record schema, the id and server-owned fields set by the mock. */
   const makeRecord = (resource: Resource, input: unknown, id: string, existing?: StoredRecord): StoredRecord => {
     const schema = resource.recordSchema;
-    const record: JsonObject = { ...(existing ?? {}), ...(isObject(input) ? input : {}) };
+    // Copied field by field, as `{ ...existing, ...input }` would: the record is given fields and frozen below, which a
+    // spread's copy makes slow (mock/json.ts copiedFields).
+    const record = copiedFields(existing ?? {}) as JsonObject;
+    if (isObject(input)) copiedFields(input, record);
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
     if (properties) {
