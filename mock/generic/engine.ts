@@ -339,11 +339,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const envelopes = new Map<string, WeakMap<StoredRecord, unknown>>();
   const shaped = (operation: Operation, status: number, records: readonly StoredRecord[]): unknown => {
     const { shape } = planOf(operation, status);
-    const [record] = records;
+    if (shape.kind === 'batch' && records.length > 1) return { [shape.key]: records };
+    return shapedOne(operation, status, records[0]);
+  };
+  /** One record (or none) in the shape an operation answers it: `shaped` of a list of one, with no list made. */
+  const shapedOne = (operation: Operation, status: number, record: StoredRecord | undefined): unknown => {
+    const { shape } = planOf(operation, status);
     if (shape.kind === 'none' || record === undefined) return undefined;
     if (shape.kind === 'bare') return record;
     const wrap = (one: StoredRecord): unknown => (shape.kind === 'batch' ? { [shape.key]: [one] } : { [shape.key]: one });
-    if (shape.kind === 'batch' && records.length > 1) return { [shape.key]: records };
     if (!isImmutableJson(record)) return wrap(record);
     // By kind and key: `{ data: {...} }` and `{ data: [...] }` are two envelopes of one record.
     const memo = `${shape.kind}:${shape.key}`;
@@ -465,7 +469,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     (handler: (input: OperationInput, store: GenericStore) => HandlerResult): BoundHandler =>
     (input) => {
       const store = registry.get(input.session);
-      return store.atomically(() => handler(input, store), (result) => 'status' in result && result.status < 400);
+      return store.atomically(() => handler(input, store), keptWhenAnswered);
     };
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
@@ -473,10 +477,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = [], keys: readonly string[] = []): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record, keys[index]), sent[index])));
-      return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
+      if (records.length === 1) return ok(code, records[0]!, headers, sent[0], keys[0]);
+      return answered(code, shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record, keys[index]), sent[index]))), headers);
     };
-    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown, key?: string): HandlerResult => okAll(status, [record], headers, [sent], key === undefined ? [] : [key]);
+    /** `okAll` of one record, with no list made for it (a read, a create of one). */
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown, key?: string): HandlerResult => {
+      const code = status ?? 200;
+      return answered(code, shapedOne(operation, code, withEcho(operation, code, namedByParam(operation, code, resource, record, key), sent)), headers);
+    };
     switch (role) {
       case 'list': {
         // The answers given since the store last changed, by scope and query: a list read again (a front end polling
@@ -501,6 +509,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         // A create under another record's path (`POST /project/{projectId}/environment` for `/environment/{environmentId}`):
         // that record must exist, as it must for any operation under its item path (exampleHandler).
         const owner = operation.pathTemplate === resource.collectionPath ? undefined : ownerOf(operation, resources.resources);
+        // The id a sent record names: its id field, else the member that names it (memberNamingRecord).
+        const givenOf = (element: unknown): string | number | undefined => {
+          const given = resource.idField && isObject(element) ? (element[resource.idField] ?? (namingMember ? element[namingMember] : undefined)) : undefined;
+          return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+        };
+        const refusable = canRefuseConflict(operation);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -509,15 +523,6 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const scope = scopeOf(resource, input);
           const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
-          const givenOf = (element: unknown): string | number | undefined => {
-            const given = resource.idField && isObject(element) ? (element[resource.idField] ?? (namingMember ? element[namingMember] : undefined)) : undefined;
-            return typeof given === 'string' || typeof given === 'number' ? given : undefined;
-          };
-          // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
-          const heldBy = (element: unknown): StoredRecord | undefined => {
-            const given = givenOf(element);
-            return role === 'createOrUpdate' && given !== undefined ? store.get(resource.key, scope, String(given)) : undefined;
-          };
           // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds,
           // or that an earlier record of the same batch takes: refused (RFC 9110 §15.5.10), never stored under an id of
           // the mock's own, which answered for a record the client did not name (Discord's `channel_id`, Typesense's
@@ -526,28 +531,34 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           // Where the create documents no refusal a conflict could take (no 409, 422, 400, 4XX or default), a refusal
           // would be an answer its document does not allow: the record under that key is replaced instead, as a create
           // that is idempotent by its key does (Box's "mark a file as a template"), answered with the documented success.
-          const refusable = canRefuseConflict(operation);
           if (role === 'create' && refusable) {
-            const chosen = new Set<string>();
-            for (const given of sent.records.map(givenOf)) {
+            // The keys an earlier record of the batch takes: a set only for a batch (a create of one sends one record).
+            let chosen: Set<string> | undefined;
+            for (const element of sent.records) {
+              const given = givenOf(element);
               if (given === undefined || !fitsPath(resource, given)) continue;
-              if (store.get(resource.key, scope, String(given)) || chosen.has(String(given))) return conflict(operation, `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}; nothing was stored.`);
-              chosen.add(String(given));
+              if (store.get(resource.key, scope, String(given)) || chosen?.has(String(given))) return conflict(operation, `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}; nothing was stored.`);
+              if (sent.records.length > 1) (chosen ??= new Set()).add(String(given));
             }
           }
-          const records: StoredRecord[] = [];
+          // One of each per record sent, sized so (a list grown from empty takes room for 17).
+          const records: StoredRecord[] = new Array<StoredRecord>(sent.records.length);
           // The key each record is kept under, for an answer that names it where the record has no id field (namedByParam).
-          const keys: string[] = [];
-          const created: string[] = [];
-          for (const element of sent.records) {
-            const held = heldBy(element);
+          const keys: string[] = new Array<string>(sent.records.length);
+          // How many records were created, and the first one's id (the Location of a create of one).
+          let created = 0;
+          let firstCreated = '';
+          for (const [at, element] of sent.records.entries()) {
+            // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
+            const heldAs = role === 'createOrUpdate' ? givenOf(element) : undefined;
+            const held = heldAs !== undefined ? store.get(resource.key, scope, String(heldAs)) : undefined;
             if (held) {
               const id = String(givenOf(element));
               const record = makeRecord(resource, mergePatch(held, element), id, serverOwned(resource, held));
               const refused = write(operation, store, { kind: 'update', resource, scope, id, before: held, after: record });
               if (refused) return refused;
-              records.push(record);
-              keys.push(id);
+              records[at] = record;
+              keys[at] = id;
               continue;
             }
             const given = givenOf(element);
@@ -567,13 +578,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const id = rekeyed !== undefined && !store.get(resource.key, scope, rekeyed) ? rekeyed : chosen;
             const refused = write(operation, store, replaced ? { kind: 'update', resource, scope, id, before: replaced, after: record } : { kind: 'create', resource, scope, id, after: record });
             if (refused) return refused;
-            records.push(record);
-            keys.push(id);
-            created.push(id);
+            records[at] = record;
+            keys[at] = id;
+            if (created === 0) firstCreated = id;
+            created += 1;
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
-          const location = created.length === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, created[0]!) } : undefined;
-          return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records, keys);
+          const location = created === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, firstCreated) } : undefined;
+          return okAll(successStatus(operation, created > 0 ? CREATED_FIRST : OK_FIRST), records, location, sent.records, keys);
         });
       }
       case 'read':
@@ -918,6 +930,21 @@ function sendsEnvelope(operation: Operation, member: string): boolean {
   return property !== undefined && (typeOf(mergeAllOf(property)) === 'object' || propertiesOf(property).size > 0);
 }
 
+/** The success statuses a create prefers when it made a record, and when it only updated (successStatus). */
+const CREATED_FIRST = [201, 200];
+const OK_FIRST = [200, 201];
+
+/** A handler's answer: the status, and the body and headers where there are any (built with no spread of either). */
+function answered(status: number, body: unknown, headers: Record<string, string> | undefined): HandlerResult {
+  if (body === undefined) return headers ? { status, headers } : { status };
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** Whether a writing handler's result keeps its writes: an answer below 400 (engine.ts inTurn). */
+function keptWhenAnswered(result: HandlerResult): boolean {
+  return 'status' in result && result.status < 400;
+}
+
 /** The statuses a conflict prefers, the first the operation documents (as behaviour/rule-book.ts CONFLICT). */
 const CONFLICT_STATUSES = [409, 422, 400];
 
@@ -972,14 +999,19 @@ function brokenMembers(diagnostics: readonly { readonly pointer: string }[]): Se
  * number. Undefined when no conversion is needed or none applies.
  */
 function convertedEcho(value: unknown, property: Schema): unknown {
-  const types = Array.isArray(property.type) ? (property.type as unknown[]) : [property.type];
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && property.format === 'date-time') return `${value}T00:00:00Z`;
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && property.format === 'date') return value.slice(0, 10);
-  const ownType = typeof value === 'boolean' ? ['boolean'] : typeof value === 'number' ? (Number.isInteger(value) ? ['number', 'integer'] : ['number']) : typeof value === 'string' ? ['string'] : [];
-  if (ownType.some((type) => types.includes(type))) return undefined;
-  if ((typeof value === 'number' || typeof value === 'boolean') && types.includes('string')) return String(value);
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (types.includes('number') || (types.includes('integer') && /^-?\d+$/.test(value)))) return Number(value);
+  // Asked of every field a write sends: nothing is allocated on the way to "no conversion" (issue 34, point 1).
+  if (typeof value === 'string' && property.format === 'date-time' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T00:00:00Z`;
+  if (typeof value === 'string' && property.format === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
+  // Already of a type the field declares.
+  if (typeof value === 'boolean' ? declaresType(property, 'boolean') : typeof value === 'number' ? declaresType(property, 'number') || (Number.isInteger(value) && declaresType(property, 'integer')) : typeof value === 'string' && declaresType(property, 'string')) return undefined;
+  if ((typeof value === 'number' || typeof value === 'boolean') && declaresType(property, 'string')) return String(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (declaresType(property, 'number') || (declaresType(property, 'integer') && /^-?\d+$/.test(value)))) return Number(value);
   return undefined;
+}
+
+/** Whether a schema's `type` is `type` or a list that holds it. */
+function declaresType(property: Schema, type: string): boolean {
+  return Array.isArray(property.type) ? (property.type as unknown[]).includes(type) : property.type === type;
 }
 
 /** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */

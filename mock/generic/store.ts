@@ -86,6 +86,9 @@ function unpost(postings: Postings, key: string, id: string): void {
 
 const NO_IDS: readonly string[] = [];
 
+/** The values a transaction's log notes per write (fork's noteUndo): resource, scope, id, previous record, sequence. */
+const UNDO_SLOTS = 5;
+
 /**
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
  * string to find its list (the resource key and a top-level scope are the same strings every time).
@@ -170,8 +173,11 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   const own: Lists = new Map();
   const sequences = new Map(template.sequences);
   let revision = 0;
-  /** While atomically() runs: how to undo each write, newest last. */
-  let undo: (() => void)[] | undefined;
+  /**
+   * While atomically() runs: how to undo each write, newest last, UNDO_SLOTS values a write (undoWrites), in a flat list
+   * rather than a closure a write: a create wrote three and allocated each (issue 34, point 1).
+   */
+  let undo: unknown[] | undefined;
   const read = (resource: string, scope: string): ReadonlyMap<ListKey, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
   /** The indexes built so far (lookup), by resource, index and scope. */
   const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
@@ -192,21 +198,23 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     if (record === undefined) list.delete(key);
     else list.set(key, record);
   };
-  /** Puts a record back as it is now, `previous` (or takes it away again, when there is none): one write undone. */
-  const restorer = (resource: string, scope: string, id: string, previous: StoredRecord | undefined): (() => void) => {
-    const sequence = sequences.get(resource);
-    return () => {
-      change(resource, scope, id, previous);
-      if (sequence === undefined) sequences.delete(resource);
-      else sequences.set(resource, sequence);
-    };
+  /**
+   * Notes how to undo one write: the resource's sequence as it is now, and, for a record written (`scope` a string), the
+   * record it held, `previous` (none: the undo takes it away again). A sequence alone has `scope` null.
+   */
+  const noteUndo = (log: unknown[], resource: string, scope: string | null, id: string | undefined, previous: StoredRecord | undefined): void => {
+    log.push(resource, scope, id, previous, sequences.get(resource));
   };
-  const sequenceRestorer = (resource: string): (() => void) => {
-    const sequence = sequences.get(resource);
-    return () => {
+  /** Undoes the writes `log` noted, newest first, so each finds the state it was made on. */
+  const undoWrites = (log: readonly unknown[]): void => {
+    for (let at = log.length - UNDO_SLOTS; at >= 0; at -= UNDO_SLOTS) {
+      const resource = log[at] as string;
+      const scope = log[at + 1] as string | null;
+      if (scope !== null) change(resource, scope, log[at + 2] as string, log[at + 3] as StoredRecord | undefined);
+      const sequence = log[at + 4] as number | undefined;
       if (sequence === undefined) sequences.delete(resource);
       else sequences.set(resource, sequence);
-    };
+    }
   };
   const write = (resource: string, scope: string): Map<ListKey, StoredRecord> => {
     let scopes = own.get(resource);
@@ -229,7 +237,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const list = write(resource, scope);
       const key = keyOf(id);
       const previous = list.get(key);
-      if (undo) undo.push(restorer(resource, scope, id, previous));
+      if (undo) noteUndo(undo, resource, scope, id, previous);
       const stored = immutableJson(record);
       change(resource, scope, id, stored, list, key, previous);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
@@ -240,12 +248,12 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const previous = read(resource, scope).get(keyOf(id));
       if (previous === undefined) return false;
       revision += 1;
-      if (undo) undo.push(restorer(resource, scope, id, previous));
+      if (undo) noteUndo(undo, resource, scope, id, previous);
       change(resource, scope, id, undefined);
       return true;
     },
     nextNumber(resource) {
-      if (undo) undo.push(sequenceRestorer(resource));
+      if (undo) noteUndo(undo, resource, null, undefined, undefined);
       const next = (sequences.get(resource) ?? 0) + 1;
       sequences.set(resource, next);
       return next;
@@ -272,7 +280,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     },
     atomically(work, keep) {
       if (undo) return work();
-      const log: (() => void)[] = [];
+      const log: unknown[] = [];
       undo = log;
       let kept = false;
       try {
@@ -281,9 +289,9 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
         return result;
       } finally {
         undo = undefined;
-        // Undone newest first, so each write finds the state it was made on. Thrown or refused, nothing stays.
+        // Thrown or refused, nothing stays.
         if (!kept) {
-          for (let i = log.length - 1; i >= 0; i -= 1) log[i]!();
+          undoWrites(log);
           revision += 1;
         }
       }
