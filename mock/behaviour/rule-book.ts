@@ -144,11 +144,14 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   return { rules, before, after: (event, store, operation) => after(event, store, operation), forcedMessage };
 }
 
-/** The index each store keeps for a rule (store.ts lookup), one per rule: made on the rule's first lookup. */
+/**
+ * The index each store keeps for a rule (store.ts lookup), one per rule: made on the rule's first lookup, by `make`
+ * (called then only, so a lookup after it makes no function).
+ */
 const ruleIndexes = new WeakMap<Rule, RecordIndex>();
-function indexFor(rule: Rule, keyOf: RecordIndex['keyOf']): RecordIndex {
+function indexFor(rule: Rule, make: () => RecordIndex['keyOf']): RecordIndex {
   let index = ruleIndexes.get(rule);
-  if (!index) ruleIndexes.set(rule, (index = { keyOf }));
+  if (!index) ruleIndexes.set(rule, (index = { keyOf: make() }));
   return index;
 }
 
@@ -160,14 +163,14 @@ function uniqueIndexOf(rule: UniqueRule): RecordIndex {
   if (rule.fields.length === 1) {
     // One field (most uniquenesses): the same text as below, `[value]`, without the array made on every write.
     const [field] = rule.fields as readonly [string];
-    return indexFor(rule, (r) => {
+    return indexFor(rule, () => (r) => {
       const value = r[field];
       if (value === undefined || value === null) return undefined;
       const text = `[${JSON.stringify(value)}]`;
       return rule.ignoreCase ? text.toLowerCase() : text;
     });
   }
-  return indexFor(rule, (r) => {
+  return indexFor(rule, () => (r) => {
     const values = rule.fields.map((f) => r[f]);
     if (values.some((v) => v === undefined || v === null)) return undefined;
     const text = JSON.stringify(values);
@@ -255,7 +258,7 @@ function outOfBounds(rule: EffectRule, next: Readonly<Record<string, unknown>>):
 
 /** A reference's reverse index: each record by the text of the id its field names. */
 function referenceIndexOf(rule: ReferenceRule): RecordIndex {
-  return indexFor(rule, (record) => {
+  return indexFor(rule, () => (record) => {
     const value = record[rule.field];
     return value === undefined || value === null ? undefined : String(value);
   });

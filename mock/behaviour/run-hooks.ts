@@ -113,11 +113,17 @@ function answerOf(result: HookResult, operation: Operation, hook: 'before' | 'af
   if (typeof result !== 'object' || result === null || !Number.isInteger(result.status) || result.status < 100 || result.status > 599) {
     throw new Error(`the behaviour's ${hook} hook of ${operation.operationId} returned ${JSON.stringify(result)}; return nothing, or { status, body?, headers? } with a status from 100 to 599`);
   }
-  return { status: result.status, ...(result.body !== undefined ? { body: result.body } : {}), ...(result.headers ? { headers: result.headers } : {}) };
+  return answer(result.status, result.body, result.headers);
 }
 
 /** The handler's result as an answer for `after` (the generic engine's handlers always answer with a status). */
 function shown(result: HandlerResult): HookAnswer {
   if ('error' in result) return { status: 500, body: result.error };
-  return { status: result.status, ...(result.body !== undefined ? { body: result.body } : {}), ...(result.headers ? { headers: result.headers } : {}) };
+  return answer(result.status, result.body, result.headers);
+}
+
+/** `{ status, body?, headers? }`, each there only when it is given, built with no spread (one object an answer, not three). */
+function answer<H>(status: number, body: unknown, headers: H | undefined): { status: number; body?: unknown; headers?: H } {
+  if (body === undefined) return headers ? { status, headers } : { status };
+  return headers ? { status, body, headers } : { status, body };
 }

@@ -88,6 +88,8 @@ const NO_IDS: readonly string[] = [];
 
 /** The values a transaction's log notes per write (fork's noteUndo): resource, scope, id, previous record, sequence. */
 const UNDO_SLOTS = 5;
+/** The most values a store's undo list keeps room for between transactions (a few hundred writes). */
+const UNDO_KEPT = 1024;
 
 /**
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
@@ -174,10 +176,14 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   const sequences = new Map(template.sequences);
   let revision = 0;
   /**
-   * While atomically() runs: how to undo each write, newest last, UNDO_SLOTS values a write (undoWrites), in a flat list
-   * rather than a closure a write: a create wrote three and allocated each (issue 34, point 1).
+   * While atomically() runs (`undoing`): how to undo each write, newest last, UNDO_SLOTS values a write (undoWrites),
+   * the first `undoLength` values of one flat list that every transaction of this store uses again, rather than a
+   * closure a write and a list a transaction (issue 34, point 1). Emptied after each, so it holds no record alive, and
+   * replaced after one that wrote more than UNDO_KEPT values (a cascade of many deletes), so its room goes too.
    */
-  let undo: unknown[] | undefined;
+  let undo: unknown[] = [];
+  let undoLength = 0;
+  let undoing = false;
   const read = (resource: string, scope: string): ReadonlyMap<ListKey, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
   /** The indexes built so far (lookup), by resource, index and scope. */
   const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
@@ -202,16 +208,21 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
    * Notes how to undo one write: the resource's sequence as it is now, and, for a record written (`scope` a string), the
    * record it held, `previous` (none: the undo takes it away again). A sequence alone has `scope` null.
    */
-  const noteUndo = (log: unknown[], resource: string, scope: string | null, id: string | undefined, previous: StoredRecord | undefined): void => {
-    log.push(resource, scope, id, previous, sequences.get(resource));
+  const noteUndo = (resource: string, scope: string | null, id: string | undefined, previous: StoredRecord | undefined): void => {
+    undo[undoLength] = resource;
+    undo[undoLength + 1] = scope;
+    undo[undoLength + 2] = id;
+    undo[undoLength + 3] = previous;
+    undo[undoLength + 4] = sequences.get(resource);
+    undoLength += UNDO_SLOTS;
   };
-  /** Undoes the writes `log` noted, newest first, so each finds the state it was made on. */
-  const undoWrites = (log: readonly unknown[]): void => {
-    for (let at = log.length - UNDO_SLOTS; at >= 0; at -= UNDO_SLOTS) {
-      const resource = log[at] as string;
-      const scope = log[at + 1] as string | null;
-      if (scope !== null) change(resource, scope, log[at + 2] as string, log[at + 3] as StoredRecord | undefined);
-      const sequence = log[at + 4] as number | undefined;
+  /** Undoes the writes noted, newest first, so each finds the state it was made on. */
+  const undoWrites = (): void => {
+    for (let at = undoLength - UNDO_SLOTS; at >= 0; at -= UNDO_SLOTS) {
+      const resource = undo[at] as string;
+      const scope = undo[at + 1] as string | null;
+      if (scope !== null) change(resource, scope, undo[at + 2] as string, undo[at + 3] as StoredRecord | undefined);
+      const sequence = undo[at + 4] as number | undefined;
       if (sequence === undefined) sequences.delete(resource);
       else sequences.set(resource, sequence);
     }
@@ -237,7 +248,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const list = write(resource, scope);
       const key = keyOf(id);
       const previous = list.get(key);
-      if (undo) noteUndo(undo, resource, scope, id, previous);
+      if (undoing) noteUndo(resource, scope, id, previous);
       const stored = immutableJson(record);
       change(resource, scope, id, stored, list, key, previous);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
@@ -248,12 +259,12 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const previous = read(resource, scope).get(keyOf(id));
       if (previous === undefined) return false;
       revision += 1;
-      if (undo) noteUndo(undo, resource, scope, id, previous);
+      if (undoing) noteUndo(resource, scope, id, previous);
       change(resource, scope, id, undefined);
       return true;
     },
     nextNumber(resource) {
-      if (undo) noteUndo(undo, resource, null, undefined, undefined);
+      if (undoing) noteUndo(resource, null, undefined, undefined);
       const next = (sequences.get(resource) ?? 0) + 1;
       sequences.set(resource, next);
       return next;
@@ -279,21 +290,23 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       return held === undefined ? NO_IDS : typeof held === 'string' ? [held] : [...held];
     },
     atomically(work, keep) {
-      if (undo) return work();
-      const log: unknown[] = [];
-      undo = log;
+      if (undoing) return work();
+      undoing = true;
       let kept = false;
       try {
         const result = work();
         kept = keep(result);
         return result;
       } finally {
-        undo = undefined;
+        undoing = false;
         // Thrown or refused, nothing stays.
         if (!kept) {
-          undoWrites(log);
+          undoWrites();
           revision += 1;
         }
+        if (undoLength > UNDO_KEPT) undo = [];
+        else undo.fill(undefined, 0, undoLength);
+        undoLength = 0;
       }
     },
     snapshot() {
