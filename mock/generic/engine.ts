@@ -161,21 +161,23 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (other !== undefined) record[name] = other;
       }
     }
-    // The values the record schema's validator passed while fitting: the record stored is noted as valid against the
-    // schema when it is one of them (mock/json.ts validAgainst), so an answer of it is not validated against the same schema again.
+    // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
+    // validation, no repaired copy, and noted as valid against the schema (mock/json.ts validAgainst), so an answer of
+    // it is not validated against the same schema again. Frozen where it is: the record made here is this function's own.
+    if (!schema) return immutableFresh(record);
+    if (keptWhenValid(schema, 'response') && problems(schema, record).length === 0) return immutableFresh(record, schema);
+    // Else fitted. The values the record schema's validator passed while fitting: the record stored is noted as valid
+    // against the schema when it is one of them.
     const passed: unknown[] = [];
     const checked: Problems = (s, value) => {
       const found = problems(s, value);
       if (found.length === 0 && s === schema && typeof value === 'object' && value !== null) passed.push(value);
       return found;
     };
-    // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
-    // validation, no repaired copy. Else fitted, as before.
-    const asIs = schema !== undefined && keptWhenValid(schema, 'response') && checked(schema, record).length === 0;
-    const fitted = !schema || asIs ? record : keyKept(resource, record, fitTo(record, schema, generator, 'response', checked), schema, checked);
-    // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
-    // The record made here is this function's own: frozen where it is; a fitted value is copied.
-    const stored = fitted === record ? immutableFresh(record, asIs ? schema : undefined) : immutableJson(isObject(fitted) ? fitted : record, schema && isObject(fitted) && passed.includes(fitted) ? schema : undefined);
+    const fitted = keyKept(resource, record, fitTo(record, schema, generator, 'response', checked), schema, checked);
+    // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform);
+    // a fitted value is copied.
+    const stored = fitted === record ? immutableFresh(record) : immutableJson(isObject(fitted) ? fitted : record, isObject(fitted) && passed.includes(fitted) ? schema : undefined);
     if (isObject(input) && isObject(fitted) && fitted !== record) {
       const changed = Object.keys(input).filter((name) => Object.hasOwn(record, name) && !sameJson(fitted[name], record[name]));
       if (changed.length > 0) refitted.set(stored, new Set(changed));
@@ -214,7 +216,6 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * (an enum or a range that is full): the create is refused (conflict()), never answered for another record.
    */
   const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string | undefined => {
-    const unused = (candidate: string): boolean => !store.get(resource.key, scopeOfParams, candidate);
     if (resource.idKind === 'integer') {
       // Within the id parameter's bounds (`orderId: 1..10`), so the record can be read back.
       const min = resource.idMinimum === undefined ? undefined : Math.ceil(resource.idMinimum);
@@ -224,14 +225,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       // The sequence is past every safe integer id the collection holds (store.ts), so its next number, or a minimum
       // above it, is free without a lookup (a miss in a map of every record, 5% of a create's CPU at 100k records).
       // Past 2^53 numbers round onto held ones: looked up as before.
-      if (Number.isSafeInteger(next) && (max === undefined || next <= max) && (Number.isSafeInteger(taken) || unused(String(next)))) return String(next);
+      if (Number.isSafeInteger(next) && (max === undefined || next <= max) && (Number.isSafeInteger(taken) || !store.get(resource.key, scopeOfParams, String(next)))) return String(next);
       // Past the maximum, or past 2^53 (a client chose an id at the top of int64, Traccar's devices: the sequence
       // followed it, and every next number rounded to one already taken): a free id from the bottom of the range,
       // looked for among a bounded number (a range of a billion is not walked).
       const from = Math.max(1, min ?? 1);
-      for (let candidate = from; (max === undefined || candidate <= max) && candidate < from + MAX_ID_SCAN; candidate += 1) if (unused(String(candidate))) return String(candidate);
+      for (let candidate = from; (max === undefined || candidate <= max) && candidate < from + MAX_ID_SCAN; candidate += 1) if (!store.get(resource.key, scopeOfParams, String(candidate))) return String(candidate);
       return undefined;
     }
+    const unused = (candidate: string): boolean => !store.get(resource.key, scopeOfParams, candidate);
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
     // The field's own words, when it is text (a number field holds the id as a number: its text is the path's).
@@ -406,7 +408,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       known = merged && merged.additionalProperties === false && !merged.oneOf && !merged.anyOf ? new Set(propertiesOf(merged).keys()) : undefined;
       closedRequests.set(operation.operationId, known);
     }
-    if (!known || Object.keys(body).every((name) => known.has(name))) return body;
+    if (!known || everyKnown(body, known)) return body;
     return Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name)));
   };
 
@@ -933,6 +935,12 @@ function sendsEnvelope(operation: Operation, member: string): boolean {
 /** The success statuses a create prefers when it made a record, and when it only updated (successStatus). */
 const CREATED_FIRST = [201, 200];
 const OK_FIRST = [200, 201];
+
+/** Whether every member of a body is one of `known` (a loop, not a closure a write: knownMembers). */
+function everyKnown(body: JsonObject, known: ReadonlySet<string>): boolean {
+  for (const name of Object.keys(body)) if (!known.has(name)) return false;
+  return true;
+}
 
 /** A handler's answer: the status, and the body and headers where there are any (built with no spread of either). */
 function answered(status: number, body: unknown, headers: Record<string, string> | undefined): HandlerResult {
