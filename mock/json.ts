@@ -121,6 +121,8 @@ export function immutableFresh<T extends object>(value: T, validAgainstSchema?: 
  * mock/message.ts `copiedHeaders` says the same of headers). `__proto__` stays an own field, as a spread keeps it.
  */
 export function copiedFields(from: Readonly<Record<string, unknown>>, into: Record<string, unknown> = {}): Record<string, unknown> {
+  // Object.assign copies as fast and builds the same kind of object, but it sets `__proto__` as the prototype.
+  if (!Object.hasOwn(from, '__proto__')) return Object.assign(into, from);
   for (const key of Object.keys(from)) setField(into, key, from[key]);
   return into;
 }
@@ -220,14 +222,23 @@ function composeObject(value: Record<string, unknown>, keep: boolean): string {
   return `${out}}`;
 }
 
-/** Whether any direct part of an immutable copy has its text kept already, or is a page of records (whose texts will be). */
+/**
+ * Whether any direct part of an immutable copy has its text kept already, or is a page of records (whose texts will be).
+ * Read without making a list of the parts (Object.values did, on every write's answer): an array by index, an object by
+ * `for in`, where an inherited field it might meet as well only chooses between two ways of writing the same text.
+ */
 function holdsKeptText(value: object): boolean {
-  for (const field of Object.values(value)) {
-    if (typeof field !== 'object' || field === null) continue;
-    if (texts.has(field)) return true;
-    if (Array.isArray(field) && typeof field[0] === 'object' && field[0] !== null && immutable.has(field)) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (keptOrPage(value[i])) return true;
+    return false;
   }
+  for (const key in value) if (keptOrPage((value as Record<string, unknown>)[key])) return true;
   return false;
+}
+
+function keptOrPage(field: unknown): boolean {
+  if (typeof field !== 'object' || field === null) return false;
+  return texts.has(field) || (Array.isArray(field) && typeof field[0] === 'object' && field[0] !== null && immutable.has(field));
 }
 
 /** Frozen, with only primitive fields: no nested object could change behind the kept text. */

@@ -166,6 +166,8 @@ function uniqueIndexOf(rule: UniqueRule): RecordIndex {
     return indexFor(rule, () => (r) => {
       const value = r[field];
       if (value === undefined || value === null) return undefined;
+      // A finite number's JSON is its text, and has no case: no JSON.stringify on every write (the order cycle's petId).
+      if (typeof value === 'number' && Number.isFinite(value)) return `[${value}]`;
       const text = `[${JSON.stringify(value)}]`;
       return rule.ignoreCase ? text.toLowerCase() : text;
     });
