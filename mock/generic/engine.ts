@@ -16,7 +16,7 @@ import type { HandlerResult } from '../handlers/types.js';
 import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
-import { createAnswerGuard } from './answer-guard.js';
+import { createAnswerGuard, type TemplatedHeader } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
 import { describeRule, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
@@ -413,15 +413,20 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   const itemPathParts = new Map<Resource, string[]>();
+  /** A top-level collection's item path (its id its one parameter), split at the id once: the text before and after it. */
+  const partsOf = (resource: Resource): string[] => {
+    let parts = itemPathParts.get(resource);
+    if (!parts) {
+      const at = resource.itemPath.indexOf(`{${resource.idParam}}`);
+      parts = at < 0 ? [`${settings.basePath}${resource.itemPath}`] : [`${settings.basePath}${resource.itemPath.slice(0, at)}`, resource.itemPath.slice(at + resource.idParam.length + 2)];
+      itemPathParts.set(resource, parts);
+    }
+    return parts;
+  };
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
     // A top-level collection's item path has the id as its one parameter: split once, joined per create.
     if (resource.scopeParams.length === 0) {
-      let parts = itemPathParts.get(resource);
-      if (!parts) {
-        const at = resource.itemPath.indexOf(`{${resource.idParam}}`);
-        parts = at < 0 ? [`${settings.basePath}${resource.itemPath}`] : [`${settings.basePath}${resource.itemPath.slice(0, at)}`, resource.itemPath.slice(at + resource.idParam.length + 2)];
-        itemPathParts.set(resource, parts);
-      }
+      const parts = partsOf(resource);
       return parts.length === 1 ? parts[0]! : `${parts[0]!}${encodeURIComponent(id)}${parts[1]!}`;
     }
     let path = resource.itemPath;
@@ -811,7 +816,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   const carried = settings.carried ? carryOver(settings.carried) : undefined;
 
-  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor });
+  // The Location a create of a top-level collection answers is its item path around the id (locationOf): the guard may
+  // take one as checked when another of the same template passed (answer-guard.ts templatedHeader).
+  const locationTemplate = (operation: Operation): TemplatedHeader | undefined => {
+    const resource = resources.roles.get(operation.operationId)?.resource;
+    if (!resource || resource.scopeParams.length > 0) return undefined;
+    const parts = partsOf(resource);
+    return parts.length === 2 ? { name: 'location', prefix: parts[0]!, suffix: parts[1]! } : undefined;
+  };
+  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor, templatedHeader: locationTemplate });
   // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
   const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
   const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };
