@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJson, immutableJson, isImmutableJson } from './json.js';
+import { copiedFields, encodeJson, immutableJson, isImmutableJson } from './json.js';
 
 describe('encodeJson: JSON.stringify, byte for byte, with the text of immutable records kept', () => {
   it.each([
@@ -105,5 +105,26 @@ describe('immutableJson: deep, frozen copies whose text can be kept (the generic
     expect(encodeJson(copy)).toBe('{"at":"1970-01-01T00:00:00.000Z","id":1}');
     when.setTime(1000);
     expect(encodeJson(copy)).toBe('{"at":"1970-01-01T00:00:01.000Z","id":1}');
+  });
+});
+
+describe('copiedFields: a plain copy of a record, field by field, as a spread gives it', () => {
+  it('copies own fields in order, keeps `__proto__` an own field, and the copy of an immutable record is not immutable', () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"own":true},"a":[2]}') as Record<string, unknown>;
+    const copy = copiedFields(parsed);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['b', '__proto__', 'a']);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify({ ...parsed }));
+    const stored = immutableJson(parsed);
+    expect(isImmutableJson(stored)).toBe(true);
+    // The mark of an immutable copy is no field: neither a spread nor this copy takes it along, so neither is taken
+    // for unchangeable (and given a kept text) while it can still be changed.
+    for (const again of [copiedFields(stored), { ...stored }, structuredClone(stored)]) {
+      expect(isImmutableJson(again)).toBe(false);
+      expect(Reflect.ownKeys(again)).toEqual(['b', '__proto__', 'a']);
+    }
+    const into = copiedFields({ c: 3 }, copiedFields({ a: 1, c: 0 }));
+    expect(into).toEqual({ a: 1, c: 3 });
+    expect(Object.keys(into)).toEqual(['a', 'c']);
   });
 });

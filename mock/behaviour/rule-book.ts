@@ -10,7 +10,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { askedFor } from '../forced-messages.js';
-import { immutableFresh } from '../json.js';
+import { copiedFields, immutableFresh } from '../json.js';
 import { singularOf, type Resource } from '../generic/infer.js';
 import { isObject } from '../generic/schemas.js';
 import type { GenericStore, RecordIndex, StoredRecord } from '../generic/store.js';
@@ -144,11 +144,14 @@ export function createRuleBook(rules: readonly Rule[]): RuleBook {
   return { rules, before, after: (event, store, operation) => after(event, store, operation), forcedMessage };
 }
 
-/** The index each store keeps for a rule (store.ts lookup), one per rule: made on the rule's first lookup. */
+/**
+ * The index each store keeps for a rule (store.ts lookup), one per rule: made on the rule's first lookup, by `make`
+ * (called then only, so a lookup after it makes no function).
+ */
 const ruleIndexes = new WeakMap<Rule, RecordIndex>();
-function indexFor(rule: Rule, keyOf: RecordIndex['keyOf']): RecordIndex {
+function indexFor(rule: Rule, make: () => RecordIndex['keyOf']): RecordIndex {
   let index = ruleIndexes.get(rule);
-  if (!index) ruleIndexes.set(rule, (index = { keyOf }));
+  if (!index) ruleIndexes.set(rule, (index = { keyOf: make() }));
   return index;
 }
 
@@ -160,14 +163,16 @@ function uniqueIndexOf(rule: UniqueRule): RecordIndex {
   if (rule.fields.length === 1) {
     // One field (most uniquenesses): the same text as below, `[value]`, without the array made on every write.
     const [field] = rule.fields as readonly [string];
-    return indexFor(rule, (r) => {
+    return indexFor(rule, () => (r) => {
       const value = r[field];
       if (value === undefined || value === null) return undefined;
+      // A finite number's JSON is its text, and has no case: no JSON.stringify on every write (the order cycle's petId).
+      if (typeof value === 'number' && Number.isFinite(value)) return `[${value}]`;
       const text = `[${JSON.stringify(value)}]`;
       return rule.ignoreCase ? text.toLowerCase() : text;
     });
   }
-  return indexFor(rule, (r) => {
+  return indexFor(rule, () => (r) => {
     const values = rule.fields.map((f) => r[f]);
     if (values.some((v) => v === undefined || v === null)) return undefined;
     const text = JSON.stringify(values);
@@ -225,7 +230,8 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
   for (const [field, allowed] of rule.require) {
     if (!includes(allowed, target[field])) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${field} ${show(target[field])}; it must be ${allowed.map(show).join(' or ')}.`, context());
   }
-  const next: Record<string, unknown> = { ...target };
+  // Copied field by field: a spread's copy is slow to freeze (mock/json.ts copiedFields), and this one is stored frozen.
+  const next = copiedFields(target);
   for (const [field, value] of rule.set) next[field] = value;
   for (const [field, amount] of rule.add) {
     const current = typeof target[field] === 'number' ? target[field] : 0;
@@ -254,7 +260,7 @@ function outOfBounds(rule: EffectRule, next: Readonly<Record<string, unknown>>):
 
 /** A reference's reverse index: each record by the text of the id its field names. */
 function referenceIndexOf(rule: ReferenceRule): RecordIndex {
-  return indexFor(rule, (record) => {
+  return indexFor(rule, () => (record) => {
     const value = record[rule.field];
     return value === undefined || value === null ? undefined : String(value);
   });

@@ -49,6 +49,16 @@ export interface AnswerGuard {
   prove(operation: Operation): readonly Unanswerable[];
 }
 
+/**
+ * A header an engine writes as fixed text around one part it encodes with `encodeURIComponent`: `prefix`, the part,
+ * `suffix` (the Location of a create, `/pets/` and the new id). Lower-cased `name`.
+ */
+export interface TemplatedHeader {
+  readonly name: string;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
 export interface AnswerGuardOptions {
   readonly compiled: CompiledContract;
   readonly planOf: (operation: Operation, status: number) => AnswerPlan;
@@ -57,6 +67,8 @@ export interface AnswerGuardOptions {
   readonly seed: number;
   /** A generator from a seed, within the engine's generation budget (`--generation-budget`). */
   readonly generatorFor: (seed: number) => ValueGenerator;
+  /** The header an operation's answers may carry as a template (templatedPasses), if any. */
+  readonly templatedHeader?: (operation: Operation) => TemplatedHeader | undefined;
 }
 
 /** A documented answer made once from the document and checked against it, or why none can be. */
@@ -68,7 +80,7 @@ const REFUSAL_ALIASES: Readonly<Record<number, number>> = { 400: 422, 422: 400 }
 /** How many passed checks an immutable body keeps per operation and status (the header values it was sent with). */
 const KEPT_PASSES = 16;
 
-export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor }: AnswerGuardOptions): AnswerGuard {
+export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor, templatedHeader }: AnswerGuardOptions): AnswerGuard {
   const generator = generatorFor(seed);
   const problems: Problems = (schema, value) => compiled.validate(schema, value, 'response');
   const valid = (schema: Schema, value: unknown): boolean => problems(schema, value).length === 0;
@@ -96,6 +108,54 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     if (!seen) byPlan.set(plan, (seen = []));
     // Bounded: a header generated afresh for each answer would add a new entry every time.
     if (seen.length < KEPT_PASSES) seen.push(plan.checkedHeaders.map((name) => headers[name]));
+  };
+
+  /**
+   * A write's answer is a new record (validated when made: mock/json.ts validAgainst) with a new Location, so no check
+   * of it is ever remembered by its body; yet the verdict the validator gives it depends on its header values alone,
+   * and the Location's on nothing but its template. Per operation and status, where that holds, the values of the
+   * other headers checked that passed with a record proven against the answer's schema and a Location of the template
+   * (issue 34, point 1): an answer with those values, such a record and such a Location gets the same verdict, so the
+   * validator is not run for it. It holds where
+   * - the answer documents one JSON media type, whose schema is the one the record was proven against (the validator
+   *   then skips the body, and checks the header values and the media type only);
+   * - the templated header is documented with a schema that says nothing but `type: string` and `format:
+   *   uri-reference` (or no format): a path whose fixed text is `/`-separated segments of RFC 3986 path characters, and
+   *   whose varying part is what `encodeURIComponent` writes (unreserved characters, `!'()*` and `%XX`, all of them path
+   *   characters, at least one), is a URI reference whatever that part is (RFC 3986 §4.1, `path-absolute`).
+   * Anything else is checked as before.
+   */
+  interface TemplatedPasses {
+    readonly header: TemplatedHeader;
+    /** The other headers the check reads (plan.checkedHeaders but the templated one), in order. */
+    readonly others: readonly string[];
+    /** Their values, for each answer that passed so. */
+    readonly passed: (string | undefined)[][];
+  }
+  const templated = new Map<AnswerPlan, TemplatedPasses | null>();
+  const templatedPasses = (operation: Operation, status: number, plan: AnswerPlan): TemplatedPasses | undefined => {
+    let known = templated.get(plan);
+    if (known === undefined) templated.set(plan, (known = templatedPassesOf(operation, status, plan) ?? null));
+    return known ?? undefined;
+  };
+  const templatedPassesOf = (operation: Operation, status: number, plan: AnswerPlan): TemplatedPasses | undefined => {
+    const header = templatedHeader?.(operation);
+    if (!header || plan.key === undefined || plan.schema === undefined) return undefined;
+    if (plan.content.filter((media) => isJsonMediaType(media.mediaType)).length !== 1) return undefined;
+    if (!PATH_ABSOLUTE_TEXT.test(header.prefix) || !PATH_TEXT.test(header.suffix)) return undefined;
+    const spec = responseFor(operation, status)?.headers.find((h) => h.name.toLowerCase() === header.name);
+    if (!spec?.schema || !substitutable(spec.schema)) return undefined;
+    return { header, others: plan.checkedHeaders.filter((name) => name !== header.name), passed: [] };
+  };
+  /** Whether `headers` are a proven record's answer's the templated passes hold for: see TemplatedPasses. */
+  const passedAsTemplated = (passes: TemplatedPasses, headers: Readonly<Record<string, string>>): boolean => {
+    const value = headers[passes.header.name];
+    if (value === undefined || !fitsTemplate(value, passes.header)) return false;
+    const names = passes.others;
+    return passes.passed.some((values) => {
+      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
+      return true;
+    });
   };
 
   const proofs = new Map<Operation, Map<string, Proof>>();
@@ -256,6 +316,9 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     // A stored record answered bare under the schema it was validated against when stored (mock/json.ts
     // validAgainst): its body's validator is not run again; the status, media type and headers are.
     const proven = validAgainst(body);
+    // A new record proven so, with header values that passed before but for a templated one (TemplatedPasses).
+    const passes = status === response.status && proven !== undefined && proven === plan.schema ? templatedPasses(operation, status, plan) : undefined;
+    if (passes && passedAsTemplated(passes, headers)) return { ...response, headers };
     let verdict = validators.response(status, headers, body, proven);
     // A status of a class the operation documents none of: the one the request deserves, in the document's Error
     // shape where it has one (src/contract/error-schema.ts, the runner's rule too), else as it is.
@@ -264,6 +327,8 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
       // Remembered for a read (a record is read again and again), and wherever the body's own check ran; a write's
       // answer of a proven record is seldom sent again, and its check would cost its headers' alone.
       if (immutableBody && (proven !== plan.schema || operation.method === 'get')) rememberPass(immutableBody, plan, headers);
+      const value = passes ? headers[passes.header.name] : undefined;
+      if (passes && value !== undefined && fitsTemplate(value, passes.header) && passes.passed.length < KEPT_PASSES) passes.passed.push(passes.others.map((name) => headers[name]));
       return { ...response, headers };
     }
     // A refusal sent under another status (400 as the 422 the operation documents) says that status in its body too.
@@ -367,6 +432,28 @@ function exampleOrValue(media: MediaTypeSpec, generator: ValueGenerator, variant
 function wordsOf(status: number, body: unknown): ErrorWords {
   const plain = isObject(body) ? body : {};
   return { status, code: typeof plain['code'] === 'string' ? plain['code'] : 'ERROR', message: typeof plain['message'] === 'string' ? plain['message'] : `HTTP ${status}` };
+}
+
+/** RFC 3986 path characters (`pchar`, `%XX` included) and `/`: the fixed text of a templated header. */
+const PATH_TEXT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
+/** The same, starting with one `/` (a `path-absolute`, not a `//` authority). */
+const PATH_ABSOLUTE_TEXT = /^\/(?!\/)(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
+/** What `encodeURIComponent` writes, at least one character of it. */
+const ENCODED_PART = /^(?:[A-Za-z0-9\-_.!~*'()]|%[0-9A-F]{2})+$/;
+/** What a header schema may hold beside `type: string` and `format: uri-reference` and still say nothing of a value. */
+const ANNOTATIONS = new Set(['type', 'format', 'nullable', 'description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs']);
+
+/** A header schema any URI reference meets: a string, of format `uri-reference` or none, and only annotations. */
+function substitutable(schema: Schema | Readonly<Record<string, unknown>>): boolean {
+  const own = schema as Readonly<Record<string, unknown>>;
+  if (own['type'] !== 'string' || (own['format'] !== undefined && own['format'] !== 'uri-reference')) return false;
+  return Object.keys(own).every((key) => ANNOTATIONS.has(key) || key.startsWith('x-'));
+}
+
+/** `value` is the template's prefix, a part `encodeURIComponent` could have written, and its suffix. */
+function fitsTemplate(value: string, template: TemplatedHeader): boolean {
+  const { prefix, suffix } = template;
+  return value.length > prefix.length + suffix.length && value.startsWith(prefix) && value.endsWith(suffix) && ENCODED_PART.test(value.slice(prefix.length, value.length - suffix.length));
 }
 
 /** RFC 6901: `~` and `/` escaped. */

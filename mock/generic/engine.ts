@@ -13,10 +13,10 @@ import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
 import type { HandlerResult } from '../handlers/types.js';
-import { immutableFresh, immutableJson, isImmutableJson } from '../json.js';
+import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';
-import { createAnswerGuard } from './answer-guard.js';
+import { createAnswerGuard, type TemplatedHeader } from './answer-guard.js';
 import { createRuleBook, type Refusal, type WriteEvent } from '../behaviour/rule-book.js';
 import { describeRule, readNotFound, readRules } from '../behaviour/rules.js';
 import type { Behaviour } from '../behaviour/hooks.js';
@@ -130,7 +130,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   /** A record as stored: the client's fields fitted to the record schema, the id and server-owned fields set by the mock. */
   const makeRecord = (resource: Resource, input: unknown, id: string, existing?: StoredRecord): StoredRecord => {
     const schema = resource.recordSchema;
-    const record: JsonObject = { ...(existing ?? {}), ...(isObject(input) ? input : {}) };
+    // Copied field by field, as `{ ...existing, ...input }` would: the record is given fields and frozen below, which a
+    // spread's copy makes slow (mock/json.ts copiedFields).
+    const record = copiedFields(existing ?? {}) as JsonObject;
+    if (isObject(input)) copiedFields(input, record);
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
     if (properties) {
@@ -158,21 +161,23 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (other !== undefined) record[name] = other;
       }
     }
-    // The values the record schema's validator passed while fitting: the record stored is noted as valid against the
-    // schema when it is one of them (mock/json.ts validAgainst), so an answer of it is not validated against the same schema again.
+    // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
+    // validation, no repaired copy, and noted as valid against the schema (mock/json.ts validAgainst), so an answer of
+    // it is not validated against the same schema again. Frozen where it is: the record made here is this function's own.
+    if (!schema) return immutableFresh(record);
+    if (keptWhenValid(schema, 'response') && problems(schema, record).length === 0) return immutableFresh(record, schema);
+    // Else fitted. The values the record schema's validator passed while fitting: the record stored is noted as valid
+    // against the schema when it is one of them.
     const passed: unknown[] = [];
     const checked: Problems = (s, value) => {
       const found = problems(s, value);
       if (found.length === 0 && s === schema && typeof value === 'object' && value !== null) passed.push(value);
       return found;
     };
-    // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
-    // validation, no repaired copy. Else fitted, as before.
-    const asIs = schema !== undefined && keptWhenValid(schema, 'response') && checked(schema, record).length === 0;
-    const fitted = !schema || asIs ? record : keyKept(resource, record, fitTo(record, schema, generator, 'response', checked), schema, checked);
-    // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform).
-    // The record made here is this function's own: frozen where it is; a fitted value is copied.
-    const stored = fitted === record ? immutableFresh(record, asIs ? schema : undefined) : immutableJson(isObject(fitted) ? fitted : record, schema && isObject(fitted) && passed.includes(fitted) ? schema : undefined);
+    const fitted = keyKept(resource, record, fitTo(record, schema, generator, 'response', checked), schema, checked);
+    // Frozen all the way down, so its text is written once and kept (mock/json.ts), and its check remembered (conform);
+    // a fitted value is copied.
+    const stored = fitted === record ? immutableFresh(record) : immutableJson(isObject(fitted) ? fitted : record, isObject(fitted) && passed.includes(fitted) ? schema : undefined);
     if (isObject(input) && isObject(fitted) && fitted !== record) {
       const changed = Object.keys(input).filter((name) => Object.hasOwn(record, name) && !sameJson(fitted[name], record[name]));
       if (changed.length > 0) refitted.set(stored, new Set(changed));
@@ -211,7 +216,6 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    * (an enum or a range that is full): the create is refused (conflict()), never answered for another record.
    */
   const newId = (resource: Resource, store: GenericStore, scopeOfParams: string): string | undefined => {
-    const unused = (candidate: string): boolean => !store.get(resource.key, scopeOfParams, candidate);
     if (resource.idKind === 'integer') {
       // Within the id parameter's bounds (`orderId: 1..10`), so the record can be read back.
       const min = resource.idMinimum === undefined ? undefined : Math.ceil(resource.idMinimum);
@@ -221,14 +225,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       // The sequence is past every safe integer id the collection holds (store.ts), so its next number, or a minimum
       // above it, is free without a lookup (a miss in a map of every record, 5% of a create's CPU at 100k records).
       // Past 2^53 numbers round onto held ones: looked up as before.
-      if (Number.isSafeInteger(next) && (max === undefined || next <= max) && (Number.isSafeInteger(taken) || unused(String(next)))) return String(next);
+      if (Number.isSafeInteger(next) && (max === undefined || next <= max) && (Number.isSafeInteger(taken) || !store.get(resource.key, scopeOfParams, String(next)))) return String(next);
       // Past the maximum, or past 2^53 (a client chose an id at the top of int64, Traccar's devices: the sequence
       // followed it, and every next number rounded to one already taken): a free id from the bottom of the range,
       // looked for among a bounded number (a range of a billion is not walked).
       const from = Math.max(1, min ?? 1);
-      for (let candidate = from; (max === undefined || candidate <= max) && candidate < from + MAX_ID_SCAN; candidate += 1) if (unused(String(candidate))) return String(candidate);
+      for (let candidate = from; (max === undefined || candidate <= max) && candidate < from + MAX_ID_SCAN; candidate += 1) if (!store.get(resource.key, scopeOfParams, String(candidate))) return String(candidate);
       return undefined;
     }
+    const unused = (candidate: string): boolean => !store.get(resource.key, scopeOfParams, candidate);
     const field = resource.idField && resource.recordSchema ? propertiesOf(resource.recordSchema).get(resource.idField) : undefined;
     const s = field ? mergeAllOf(field) : undefined;
     // The field's own words, when it is text (a number field holds the id as a number: its text is the path's).
@@ -339,11 +344,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const envelopes = new Map<string, WeakMap<StoredRecord, unknown>>();
   const shaped = (operation: Operation, status: number, records: readonly StoredRecord[]): unknown => {
     const { shape } = planOf(operation, status);
-    const [record] = records;
+    if (shape.kind === 'batch' && records.length > 1) return { [shape.key]: records };
+    return shapedOne(operation, status, records[0]);
+  };
+  /** One record (or none) in the shape an operation answers it: `shaped` of a list of one, with no list made. */
+  const shapedOne = (operation: Operation, status: number, record: StoredRecord | undefined): unknown => {
+    const { shape } = planOf(operation, status);
     if (shape.kind === 'none' || record === undefined) return undefined;
     if (shape.kind === 'bare') return record;
     const wrap = (one: StoredRecord): unknown => (shape.kind === 'batch' ? { [shape.key]: [one] } : { [shape.key]: one });
-    if (shape.kind === 'batch' && records.length > 1) return { [shape.key]: records };
     if (!isImmutableJson(record)) return wrap(record);
     // By kind and key: `{ data: {...} }` and `{ data: [...] }` are two envelopes of one record.
     const memo = `${shape.kind}:${shape.key}`;
@@ -402,20 +411,25 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       known = merged && merged.additionalProperties === false && !merged.oneOf && !merged.anyOf ? new Set(propertiesOf(merged).keys()) : undefined;
       closedRequests.set(operation.operationId, known);
     }
-    if (!known || Object.keys(body).every((name) => known.has(name))) return body;
+    if (!known || everyKnown(body, known)) return body;
     return Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name)));
   };
 
   const itemPathParts = new Map<Resource, string[]>();
+  /** A top-level collection's item path (its id its one parameter), split at the id once: the text before and after it. */
+  const partsOf = (resource: Resource): string[] => {
+    let parts = itemPathParts.get(resource);
+    if (!parts) {
+      const at = resource.itemPath.indexOf(`{${resource.idParam}}`);
+      parts = at < 0 ? [`${settings.basePath}${resource.itemPath}`] : [`${settings.basePath}${resource.itemPath.slice(0, at)}`, resource.itemPath.slice(at + resource.idParam.length + 2)];
+      itemPathParts.set(resource, parts);
+    }
+    return parts;
+  };
   const locationOf = (resource: Resource, input: OperationInput, id: string): string => {
     // A top-level collection's item path has the id as its one parameter: split once, joined per create.
     if (resource.scopeParams.length === 0) {
-      let parts = itemPathParts.get(resource);
-      if (!parts) {
-        const at = resource.itemPath.indexOf(`{${resource.idParam}}`);
-        parts = at < 0 ? [`${settings.basePath}${resource.itemPath}`] : [`${settings.basePath}${resource.itemPath.slice(0, at)}`, resource.itemPath.slice(at + resource.idParam.length + 2)];
-        itemPathParts.set(resource, parts);
-      }
+      const parts = partsOf(resource);
       return parts.length === 1 ? parts[0]! : `${parts[0]!}${encodeURIComponent(id)}${parts[1]!}`;
     }
     let path = resource.itemPath;
@@ -465,7 +479,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     (handler: (input: OperationInput, store: GenericStore) => HandlerResult): BoundHandler =>
     (input) => {
       const store = registry.get(input.session);
-      return store.atomically(() => handler(input, store), (result) => 'status' in result && result.status < 400);
+      return store.atomically(() => handler(input, store), keptWhenAnswered);
     };
 
   const roleHandler = (operation: Operation, resource: Resource, role: string): BoundHandler => {
@@ -473,10 +487,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     /** The records made or changed (each with what its client sent echoed where the answer declares it). */
     const okAll = (status: number | undefined, records: readonly StoredRecord[], headers?: Record<string, string>, sent: readonly unknown[] = [], keys: readonly string[] = []): HandlerResult => {
       const code = status ?? 200;
-      const body = shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record, keys[index]), sent[index])));
-      return { status: code, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
+      if (records.length === 1) return ok(code, records[0]!, headers, sent[0], keys[0]);
+      return answered(code, shaped(operation, code, records.map((record, index) => withEcho(operation, code, namedByParam(operation, code, resource, record, keys[index]), sent[index]))), headers);
     };
-    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown, key?: string): HandlerResult => okAll(status, [record], headers, [sent], key === undefined ? [] : [key]);
+    /** `okAll` of one record, with no list made for it (a read, a create of one). */
+    const ok = (status: number | undefined, record: StoredRecord, headers?: Record<string, string>, sent?: unknown, key?: string): HandlerResult => {
+      const code = status ?? 200;
+      return answered(code, shapedOne(operation, code, withEcho(operation, code, namedByParam(operation, code, resource, record, key), sent)), headers);
+    };
     switch (role) {
       case 'list': {
         // The answers given since the store last changed, by scope and query: a list read again (a front end polling
@@ -501,6 +519,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         // A create under another record's path (`POST /project/{projectId}/environment` for `/environment/{environmentId}`):
         // that record must exist, as it must for any operation under its item path (exampleHandler).
         const owner = operation.pathTemplate === resource.collectionPath ? undefined : ownerOf(operation, resources.resources);
+        // The id a sent record names: its id field, else the member that names it (memberNamingRecord).
+        const givenOf = (element: unknown): string | number | undefined => {
+          const given = resource.idField && isObject(element) ? (element[resource.idField] ?? (namingMember ? element[namingMember] : undefined)) : undefined;
+          return typeof given === 'string' || typeof given === 'number' ? given : undefined;
+        };
+        const refusable = canRefuseConflict(operation);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -509,15 +533,6 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const scope = scopeOf(resource, input);
           const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
           if ('refused' in sent) return sent.refused;
-          const givenOf = (element: unknown): string | number | undefined => {
-            const given = resource.idField && isObject(element) ? (element[resource.idField] ?? (namingMember ? element[namingMember] : undefined)) : undefined;
-            return typeof given === 'string' || typeof given === 'number' ? given : undefined;
-          };
-          // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
-          const heldBy = (element: unknown): StoredRecord | undefined => {
-            const given = givenOf(element);
-            return role === 'createOrUpdate' && given !== undefined ? store.get(resource.key, scope, String(given)) : undefined;
-          };
           // A key the client chooses (`name: user.signup`, the item path's own parameter) that a record already holds,
           // or that an earlier record of the same batch takes: refused (RFC 9110 §15.5.10), never stored under an id of
           // the mock's own, which answered for a record the client did not name (Discord's `channel_id`, Typesense's
@@ -526,28 +541,34 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           // Where the create documents no refusal a conflict could take (no 409, 422, 400, 4XX or default), a refusal
           // would be an answer its document does not allow: the record under that key is replaced instead, as a create
           // that is idempotent by its key does (Box's "mark a file as a template"), answered with the documented success.
-          const refusable = canRefuseConflict(operation);
           if (role === 'create' && refusable) {
-            const chosen = new Set<string>();
-            for (const given of sent.records.map(givenOf)) {
+            // The keys an earlier record of the batch takes: a set only for a batch (a create of one sends one record).
+            let chosen: Set<string> | undefined;
+            for (const element of sent.records) {
+              const given = givenOf(element);
               if (given === undefined || !fitsPath(resource, given)) continue;
-              if (store.get(resource.key, scope, String(given)) || chosen.has(String(given))) return conflict(operation, `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}; nothing was stored.`);
-              chosen.add(String(given));
+              if (store.get(resource.key, scope, String(given)) || chosen?.has(String(given))) return conflict(operation, `${singularOf(resource.name)} ${String(given)} already exists in ${resource.collectionPath}; nothing was stored.`);
+              if (sent.records.length > 1) (chosen ??= new Set()).add(String(given));
             }
           }
-          const records: StoredRecord[] = [];
+          // One of each per record sent, sized so (a list grown from empty takes room for 17).
+          const records: StoredRecord[] = new Array<StoredRecord>(sent.records.length);
           // The key each record is kept under, for an answer that names it where the record has no id field (namedByParam).
-          const keys: string[] = [];
-          const created: string[] = [];
-          for (const element of sent.records) {
-            const held = heldBy(element);
+          const keys: string[] = new Array<string>(sent.records.length);
+          // How many records were created, and the first one's id (the Location of a create of one).
+          let created = 0;
+          let firstCreated = '';
+          for (const [at, element] of sent.records.entries()) {
+            // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
+            const heldAs = role === 'createOrUpdate' ? givenOf(element) : undefined;
+            const held = heldAs !== undefined ? store.get(resource.key, scope, String(heldAs)) : undefined;
             if (held) {
               const id = String(givenOf(element));
               const record = makeRecord(resource, mergePatch(held, element), id, serverOwned(resource, held));
               const refused = write(operation, store, { kind: 'update', resource, scope, id, before: held, after: record });
               if (refused) return refused;
-              records.push(record);
-              keys.push(id);
+              records[at] = record;
+              keys[at] = id;
               continue;
             }
             const given = givenOf(element);
@@ -567,13 +588,14 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const id = rekeyed !== undefined && !store.get(resource.key, scope, rekeyed) ? rekeyed : chosen;
             const refused = write(operation, store, replaced ? { kind: 'update', resource, scope, id, before: replaced, after: record } : { kind: 'create', resource, scope, id, after: record });
             if (refused) return refused;
-            records.push(record);
-            keys.push(id);
-            created.push(id);
+            records[at] = record;
+            keys[at] = id;
+            if (created === 0) firstCreated = id;
+            created += 1;
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
-          const location = created.length === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, created[0]!) } : undefined;
-          return okAll(successStatus(operation, created.length > 0 ? [201, 200] : [200, 201]), records, location, sent.records, keys);
+          const location = created === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, firstCreated) } : undefined;
+          return okAll(successStatus(operation, created > 0 ? CREATED_FIRST : OK_FIRST), records, location, sent.records, keys);
         });
       }
       case 'read':
@@ -797,7 +819,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 
   const carried = settings.carried ? carryOver(settings.carried) : undefined;
 
-  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor });
+  // The Location a create of a top-level collection answers is its item path around the id (locationOf): the guard may
+  // take one as checked when another of the same template passed (answer-guard.ts templatedHeader).
+  const locationTemplate = (operation: Operation): TemplatedHeader | undefined => {
+    const resource = resources.roles.get(operation.operationId)?.resource;
+    if (!resource || resource.scopeParams.length > 0) return undefined;
+    const parts = partsOf(resource);
+    return parts.length === 2 ? { name: 'location', prefix: parts[0]!, suffix: parts[1]! } : undefined;
+  };
+  const guard = createAnswerGuard({ compiled, planOf, errors, seed, generatorFor, templatedHeader: locationTemplate });
   // Every documented answer proved after start-up (proof-sweep.ts); what cannot be made is said when it is done.
   const sweep = settings.proveInBackground ? sweepProofs(contract.operations, guard.prove, (found) => { for (const line of unanswerableLines(found)) settings.announce?.(line); }) : undefined;
   const proofs = (): ProofState => sweep?.state() ?? { proved: 0, operations: contract.operations.length, unanswerable: [] };
@@ -919,6 +949,27 @@ function sendsEnvelope(operation: Operation, member: string): boolean {
   return property !== undefined && (typeOf(mergeAllOf(property)) === 'object' || propertiesOf(property).size > 0);
 }
 
+/** The success statuses a create prefers when it made a record, and when it only updated (successStatus). */
+const CREATED_FIRST = [201, 200];
+const OK_FIRST = [200, 201];
+
+/** Whether every member of a body is one of `known` (a loop, not a closure a write: knownMembers). */
+function everyKnown(body: JsonObject, known: ReadonlySet<string>): boolean {
+  for (const name of Object.keys(body)) if (!known.has(name)) return false;
+  return true;
+}
+
+/** A handler's answer: the status, and the body and headers where there are any (built with no spread of either). */
+function answered(status: number, body: unknown, headers: Record<string, string> | undefined): HandlerResult {
+  if (body === undefined) return headers ? { status, headers } : { status };
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** Whether a writing handler's result keeps its writes: an answer below 400 (engine.ts inTurn). */
+function keptWhenAnswered(result: HandlerResult): boolean {
+  return 'status' in result && result.status < 400;
+}
+
 /** The statuses a conflict prefers, the first the operation documents (as behaviour/rule-book.ts CONFLICT). */
 const CONFLICT_STATUSES = [409, 422, 400];
 
@@ -973,14 +1024,19 @@ function brokenMembers(diagnostics: readonly { readonly pointer: string }[]): Se
  * number. Undefined when no conversion is needed or none applies.
  */
 function convertedEcho(value: unknown, property: Schema): unknown {
-  const types = Array.isArray(property.type) ? (property.type as unknown[]) : [property.type];
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && property.format === 'date-time') return `${value}T00:00:00Z`;
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && property.format === 'date') return value.slice(0, 10);
-  const ownType = typeof value === 'boolean' ? ['boolean'] : typeof value === 'number' ? (Number.isInteger(value) ? ['number', 'integer'] : ['number']) : typeof value === 'string' ? ['string'] : [];
-  if (ownType.some((type) => types.includes(type))) return undefined;
-  if ((typeof value === 'number' || typeof value === 'boolean') && types.includes('string')) return String(value);
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (types.includes('number') || (types.includes('integer') && /^-?\d+$/.test(value)))) return Number(value);
+  // Asked of every field a write sends: nothing is allocated on the way to "no conversion" (issue 34, point 1).
+  if (typeof value === 'string' && property.format === 'date-time' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T00:00:00Z`;
+  if (typeof value === 'string' && property.format === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return value.slice(0, 10);
+  // Already of a type the field declares.
+  if (typeof value === 'boolean' ? declaresType(property, 'boolean') : typeof value === 'number' ? declaresType(property, 'number') || (Number.isInteger(value) && declaresType(property, 'integer')) : typeof value === 'string' && declaresType(property, 'string')) return undefined;
+  if ((typeof value === 'number' || typeof value === 'boolean') && declaresType(property, 'string')) return String(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (declaresType(property, 'number') || (declaresType(property, 'integer') && /^-?\d+$/.test(value)))) return Number(value);
   return undefined;
+}
+
+/** Whether a schema's `type` is `type` or a list that holds it. */
+function declaresType(property: Schema, type: string): boolean {
+  return Array.isArray(property.type) ? (property.type as unknown[]).includes(type) : property.type === type;
 }
 
 /** Whether a client's id is one the item path's parameter accepts: of the resource's kind and within its bounds. */

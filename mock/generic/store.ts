@@ -86,13 +86,47 @@ function unpost(postings: Postings, key: string, id: string): void {
 
 const NO_IDS: readonly string[] = [];
 
+/** The values a transaction's log notes per write (fork's noteUndo): resource, scope, id, previous record, sequence. */
+const UNDO_SLOTS = 5;
+/** The most values a store's undo list keeps room for between transactions (a few hundred writes). */
+const UNDO_KEPT = 1024;
+
 /**
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
  * string to find its list (the resource key and a top-level scope are the same strings every time).
  */
-type Lists = Map<string, Map<string, Map<string, StoredRecord>>>;
+type Lists = Map<string, Map<string, Map<ListKey, StoredRecord>>>;
 
-const EMPTY: ReadonlyMap<string, StoredRecord> = new Map();
+const EMPTY: ReadonlyMap<ListKey, StoredRecord> = new Map();
+
+/**
+ * An id as a list holds it: a number where the id is the text of one (`42`, as `String(42)` writes it), else the text.
+ * A map finds a number by its value, and a text by its characters, which it reads from the key it holds: in a list of
+ * a hundred thousand records each lookup by text missed the cache on the held keys, 0.1-0.4 µs where a number takes
+ * 0.03-0.07 µs, and a create looks a list up several times (issue 34, point 1). One key for one id and back
+ * (`idOfKey`): a text that is not a number's own writing (`007`, `-0`, `1e3`, negative ids) stays text.
+ */
+type ListKey = string | number;
+
+/** Up to 15 digits: every such number is a safe integer, written back by `String` as it came. */
+const MAX_KEY_DIGITS = 15;
+
+function keyOf(id: string): ListKey {
+  const length = id.length;
+  if (length === 0 || length > MAX_KEY_DIGITS) return id;
+  const first = id.charCodeAt(0);
+  // '1' to '9': no leading zero; '0' alone is zero.
+  if (first < 49 || first > 57) return id === '0' ? 0 : id;
+  for (let i = 1; i < length; i += 1) {
+    const code = id.charCodeAt(i);
+    if (code < 48 || code > 57) return id;
+  }
+  return Number(id);
+}
+
+function idOfKey(key: ListKey): string {
+  return typeof key === 'number' ? String(key) : key;
+}
 
 /**
  * Builds the never-written template from a state; `idOf` reads a record's id text. A resource's sequence starts past
@@ -106,10 +140,10 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
   for (const [resource, scopes] of Object.entries(state)) {
     let highest = 0;
     for (const [scope, records] of Object.entries(scopes)) {
-      const list = new Map<string, StoredRecord>();
+      const list = new Map<ListKey, StoredRecord>();
       records.forEach((record, index) => {
         const id = idOf(resource, record, index);
-        list.set(id, immutableJson(record));
+        list.set(keyOf(id), immutableJson(record));
         const numeric = Number(id);
         if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
       });
@@ -141,13 +175,20 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   const own: Lists = new Map();
   const sequences = new Map(template.sequences);
   let revision = 0;
-  /** While atomically() runs: how to undo each write, newest last. */
-  let undo: (() => void)[] | undefined;
-  const read = (resource: string, scope: string): ReadonlyMap<string, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
+  /**
+   * While atomically() runs (`undoing`): how to undo each write, newest last, UNDO_SLOTS values a write (undoWrites),
+   * the first `undoLength` values of one flat list that every transaction of this store uses again, rather than a
+   * closure a write and a list a transaction (issue 34, point 1). Emptied after each, so it holds no record alive, and
+   * replaced after one that wrote more than UNDO_KEPT values (a cascade of many deletes), so its room goes too.
+   */
+  let undo: unknown[] = [];
+  let undoLength = 0;
+  let undoing = false;
+  const read = (resource: string, scope: string): ReadonlyMap<ListKey, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
   /** The indexes built so far (lookup), by resource, index and scope. */
   const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
   /** Every change of a list goes through here, so each index built is kept as the records are. */
-  const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined, list = write(resource, scope), previous = list.get(id)): void => {
+  const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined, list = write(resource, scope), key = keyOf(id), previous = list.get(key)): void => {
     const byIndex = indexes.get(resource);
     if (byIndex !== undefined) {
       for (const [index, byScope] of byIndex) {
@@ -160,26 +201,33 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
         if (now !== undefined) post(postings, now, id);
       }
     }
-    if (record === undefined) list.delete(id);
-    else list.set(id, record);
+    if (record === undefined) list.delete(key);
+    else list.set(key, record);
   };
-  /** Puts a record back as it is now, `previous` (or takes it away again, when there is none): one write undone. */
-  const restorer = (resource: string, scope: string, id: string, previous: StoredRecord | undefined): (() => void) => {
-    const sequence = sequences.get(resource);
-    return () => {
-      change(resource, scope, id, previous);
+  /**
+   * Notes how to undo one write: the resource's sequence as it is now, and, for a record written (`scope` a string), the
+   * record it held, `previous` (none: the undo takes it away again). A sequence alone has `scope` null.
+   */
+  const noteUndo = (resource: string, scope: string | null, id: string | undefined, previous: StoredRecord | undefined): void => {
+    undo[undoLength] = resource;
+    undo[undoLength + 1] = scope;
+    undo[undoLength + 2] = id;
+    undo[undoLength + 3] = previous;
+    undo[undoLength + 4] = sequences.get(resource);
+    undoLength += UNDO_SLOTS;
+  };
+  /** Undoes the writes noted, newest first, so each finds the state it was made on. */
+  const undoWrites = (): void => {
+    for (let at = undoLength - UNDO_SLOTS; at >= 0; at -= UNDO_SLOTS) {
+      const resource = undo[at] as string;
+      const scope = undo[at + 1] as string | null;
+      if (scope !== null) change(resource, scope, undo[at + 2] as string, undo[at + 3] as StoredRecord | undefined);
+      const sequence = undo[at + 4] as number | undefined;
       if (sequence === undefined) sequences.delete(resource);
       else sequences.set(resource, sequence);
-    };
+    }
   };
-  const sequenceRestorer = (resource: string): (() => void) => {
-    const sequence = sequences.get(resource);
-    return () => {
-      if (sequence === undefined) sequences.delete(resource);
-      else sequences.set(resource, sequence);
-    };
-  };
-  const write = (resource: string, scope: string): Map<string, StoredRecord> => {
+  const write = (resource: string, scope: string): Map<ListKey, StoredRecord> => {
     let scopes = own.get(resource);
     if (!scopes) own.set(resource, (scopes = new Map()));
     let list = scopes.get(scope);
@@ -193,29 +241,30 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   return {
     records: (resource, scope) => read(resource, scope).values(),
     count: (resource, scope) => read(resource, scope).size,
-    get: (resource, scope, id) => read(resource, scope).get(id),
+    get: (resource, scope, id) => read(resource, scope).get(keyOf(id)),
     set(resource, scope, id, record) {
       revision += 1;
       // The list and the record it held are found once, for the undo and the indexes both (issue 34, point 1).
       const list = write(resource, scope);
-      const previous = list.get(id);
-      if (undo) undo.push(restorer(resource, scope, id, previous));
+      const key = keyOf(id);
+      const previous = list.get(key);
+      if (undoing) noteUndo(resource, scope, id, previous);
       const stored = immutableJson(record);
-      change(resource, scope, id, stored, list, previous);
+      change(resource, scope, id, stored, list, key, previous);
       meter?.add(recordBytes(stored) + ENTRY_BYTES);
       const numeric = Number(id);
       if (Number.isSafeInteger(numeric) && numeric > (sequences.get(resource) ?? 0)) sequences.set(resource, numeric);
     },
     remove(resource, scope, id) {
-      const previous = read(resource, scope).get(id);
+      const previous = read(resource, scope).get(keyOf(id));
       if (previous === undefined) return false;
       revision += 1;
-      if (undo) undo.push(restorer(resource, scope, id, previous));
+      if (undoing) noteUndo(resource, scope, id, previous);
       change(resource, scope, id, undefined);
       return true;
     },
     nextNumber(resource) {
-      if (undo) undo.push(sequenceRestorer(resource));
+      if (undoing) noteUndo(resource, null, undefined, undefined);
       const next = (sequences.get(resource) ?? 0) + 1;
       sequences.set(resource, next);
       return next;
@@ -231,9 +280,9 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       let postings = byScope.get(scope);
       if (!postings) {
         postings = new Map();
-        for (const [id, record] of read(resource, scope)) {
+        for (const [key, record] of read(resource, scope)) {
           const text = index.keyOf(record);
-          if (text !== undefined) post(postings, text, id);
+          if (text !== undefined) post(postings, text, idOfKey(key));
         }
         byScope.set(scope, postings);
       }
@@ -241,21 +290,23 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       return held === undefined ? NO_IDS : typeof held === 'string' ? [held] : [...held];
     },
     atomically(work, keep) {
-      if (undo) return work();
-      const log: (() => void)[] = [];
-      undo = log;
+      if (undoing) return work();
+      undoing = true;
       let kept = false;
       try {
         const result = work();
         kept = keep(result);
         return result;
       } finally {
-        undo = undefined;
-        // Undone newest first, so each write finds the state it was made on. Thrown or refused, nothing stays.
+        undoing = false;
+        // Thrown or refused, nothing stays.
         if (!kept) {
-          for (let i = log.length - 1; i >= 0; i -= 1) log[i]!();
+          undoWrites();
           revision += 1;
         }
+        if (undoLength > UNDO_KEPT) undo = [];
+        else undo.fill(undefined, 0, undoLength);
+        undoLength = 0;
       }
     },
     snapshot() {
@@ -270,8 +321,8 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const state = this.snapshot();
       const lists: Lists = new Map();
       for (const [resource, scopes] of Object.entries(state)) {
-        const byScope = new Map<string, Map<string, StoredRecord>>();
-        for (const scope of Object.keys(scopes)) byScope.set(scope, read(resource, scope) as Map<string, StoredRecord>);
+        const byScope = new Map<string, Map<ListKey, StoredRecord>>();
+        for (const scope of Object.keys(scopes)) byScope.set(scope, read(resource, scope) as Map<ListKey, StoredRecord>);
         lists.set(resource, byScope);
       }
       handedOver.set(state, { lists, sequences: new Map(sequences) });
