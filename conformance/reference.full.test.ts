@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { groupDefects } from './reporters/defects.js';
-import { explain, failedOf, REFERENCE, runTarget, targetsOf } from './test-support/catalogue.js';
+import { explain, failedOf, REFERENCE, REFERENCE_SLICE, runTarget, targetsOf } from './test-support/catalogue.js';
 
 const RUN_TIMEOUT = 240_000;
 if (REFERENCE.missing) console.warn(`reference.full.test.ts skipped: ${REFERENCE.missing}.`);
@@ -77,6 +77,8 @@ const OWNED: readonly { mutant: string; owner: string; also?: readonly string[] 
   { mutant: 'cors-no-acao-on-errors', owner: 'cors-on-errors' },
 ];
 
+/** The pairs reference.test.ts (the fast slice, also run by test:all) does not run already. */
+const OWNED_HERE = OWNED.filter(({ mutant, owner }) => !REFERENCE_SLICE.some((pair) => pair.mutant === mutant && pair.owner === owner));
 
 describe.runIf(!REFERENCE.missing).concurrent('the runner against the independent reference server (../shared/reference), whole', () => {
   it('reads a catalogue of 17 legal variants and at least 115 mutants the runner must kill', () => {
@@ -100,7 +102,12 @@ describe.runIf(!REFERENCE.missing).concurrent('the runner against the independen
     expect(failedOf(report).length, `nothing failed against ${target.name}`).toBeGreaterThan(0);
   });
 
-  it.for(OWNED)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT, retry: 2 }, async ({ mutant, owner, also }) => {
+  it('the fast slice is a part of this table: the two files together kill each pair with its owner once', () => {
+    const named = (pair: { mutant: string; owner: string; also?: readonly string[] }): string => JSON.stringify([pair.mutant, pair.owner, pair.also ?? []]);
+    expect(REFERENCE_SLICE.map(named).filter((pair) => !OWNED.map(named).includes(pair))).toEqual([]);
+  });
+
+  it.for(OWNED_HERE)('mutant $mutant is killed by $owner', { timeout: RUN_TIMEOUT, retry: 2 }, async ({ mutant, owner, also }) => {
     const target = TARGETS.find((t) => t.kind === 'mutant' && t.name === mutant)!;
     const report = await runTarget(REFERENCE, target, { only: [owner, ...(also ?? [])] });
     const failed = failedOf(report);

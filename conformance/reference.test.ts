@@ -7,21 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { groupDefects } from './reporters/defects.js';
-import { explain, failedOf, REFERENCE, runTarget } from './test-support/catalogue.js';
+import { explain, failedOf, REFERENCE, REFERENCE_SLICE as SLICE, runTarget } from './test-support/catalogue.js';
 
 const RUN_TIMEOUT = 240_000;
 if (REFERENCE.missing) console.warn(`reference.test.ts skipped: ${REFERENCE.missing}.`);
-
-/** A schema defect, a state rule, a media type refused, HTTP as a whole, state across requests: one of each kind, with what the owner needs beside it. */
-const SLICE: readonly { mutant: string; owner: string; also?: readonly string[] }[] = [
-  { mutant: 'pet-missing-name', owner: 'response-schema', also: ['create-read-back'] },
-  { mutant: 'order-keeps-pet-available', owner: 'workflow-order-reserves-stock' },
-  { mutant: 'no-415', owner: 'unsupported-media-type' },
-  { mutant: 'cors-no-acao-on-errors', owner: 'cors-on-errors' },
-  // Across requests: one body's "__proto__" key reaching later records, and orders sent at once all placed (issue 30).
-  { mutant: 'proto-pollution', owner: 'prototype-keys' },
-  { mutant: 'order-race', owner: 'workflow-orders-at-once' },
-];
 
 describe.runIf(!REFERENCE.missing).concurrent('the runner against the independent reference server (../shared/reference), a slice', () => {
   it('--fail-fast stops starting checks after the first failure, says why, and still fails the run', { timeout: RUN_TIMEOUT }, async () => {

@@ -130,3 +130,18 @@ export function explain(results: readonly CheckResult[]): string {
 export function failedOf(report: RunReport): CheckResult[] {
   return report.results.filter((r) => r.verdict === 'failed');
 }
+
+/**
+ * The reference mutants the fast tier kills with their owning check alone (reference.test.ts): a schema defect, a state
+ * rule, a media type refused, HTTP as a whole, state across requests, one of each kind, with what the owner needs beside
+ * it. The full tier (reference.full.test.ts) runs every other such pair, so test:all runs each once.
+ */
+export const REFERENCE_SLICE: readonly { mutant: string; owner: string; also?: readonly string[] }[] = [
+  { mutant: 'pet-missing-name', owner: 'response-schema', also: ['create-read-back'] },
+  { mutant: 'order-keeps-pet-available', owner: 'workflow-order-reserves-stock' },
+  { mutant: 'no-415', owner: 'unsupported-media-type' },
+  { mutant: 'cors-no-acao-on-errors', owner: 'cors-on-errors' },
+  // Across requests: one body's "__proto__" key reaching later records, and orders sent at once all placed (issue 30).
+  { mutant: 'proto-pollution', owner: 'prototype-keys' },
+  { mutant: 'order-race', owner: 'workflow-orders-at-once' },
+];
