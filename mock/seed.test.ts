@@ -162,6 +162,16 @@ describe('generateSnapshot', () => {
     expect(snapshot.categories.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('with inventoryStatus, gives the same data with each inventory entry holding its pet\'s status, after its quantity', async () => {
+    // The entry as the generic engine keeps it (rule 6), so the Pet Store's behaviour module has none to write at start-up.
+    const plain = await generateSnapshot(4, 1_000);
+    const withStatus = await generateSnapshot(4, 1_000, { inventoryStatus: true });
+    expect({ ...withStatus, inventory: [] }).toEqual({ ...plain, inventory: [] });
+    const statusOf = new Map(plain.pets.map((pet) => [pet.id, pet.status]));
+    expect(withStatus.inventory).toEqual(plain.inventory.map((entry) => ({ ...entry, status: statusOf.get(entry.petId) })));
+    expect(Object.keys(withStatus.inventory[0]!)).toEqual(['petId', 'quantity', 'status']);
+  });
+
   it('a store built from it works like any other', async () => {
     const store = createStore(await generateSnapshot(9, 500));
     const available = store.listPets({ status: 'available' }, { offset: 0, limit: 1 }).items[0]!;

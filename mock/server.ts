@@ -131,7 +131,7 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
   const initial = await initialData(options, compiled);
   // Through issue 34's seam the Pet Store's generated data (--seed N --pets K) is its generator's, as for its own
   // handlers (the same seed, the same pets): the generic engine takes it as its initial records, by collection name.
-  const generated = options.useGenericEngine && options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20)) : undefined;
+  const generated = options.useGenericEngine && options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20, { inventoryStatus: true })) : undefined;
   const host = options.host ?? '127.0.0.1';
   const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
