@@ -9,7 +9,8 @@ import { KitError } from '../../src/kit-error.js';
 import type { ValueGenerator } from './generate.js';
 import { parentOf, type Resource, type ResourceMap } from './infer.js';
 import { isObject, jsonMedia, responseFor, successStatus } from './schemas.js';
-import type { GenericState, StoredRecord } from './store.js';
+import { immutableJson } from '../json.js';
+import { keyOf, withBuiltLists, type GenericState, type ListKey, type Lists, type StoredRecord } from './store.js';
 
 /** File name (without `.json`) → its parsed JSON: an array of records, or for a nested collection `{ "<parent ids>": [...] }`. */
 export type FixtureFiles = Readonly<Record<string, unknown>>;
@@ -35,6 +36,13 @@ export function buildInitialState(
   };
   if (fixtures !== undefined && fixtures !== 'none') checkFixtureNames(fixtures, map);
   const state: Record<string, Record<string, StoredRecord[]>> = {};
+  // Each list of records with the list the store keeps it in and its highest integer id (withIds).
+  const built = new Map<readonly StoredRecord[], Built>();
+  const withIds = (resource: Resource, inputs: readonly unknown[]): StoredRecord[] => {
+    const list = listWithIds(resource, inputs, makeRecord);
+    built.set(list.records, list);
+    return list.records;
+  };
   // Parents first (a shorter collection path), so a nested collection knows its parents' ids.
   const ordered = [...map.resources].sort((a, b) => a.scopeParams.length - b.scopeParams.length);
   for (const resource of ordered) {
@@ -48,7 +56,7 @@ export function buildInitialState(
       if (!isObject(byScope)) throw fixturesInvalid(resource, 'a nested collection takes an object of parent ids ("1" or "1/7") → records');
       for (const [scope, records] of Object.entries(byScope)) {
         if (!Array.isArray(records)) throw fixturesInvalid(resource, `expected an array of records${scope ? ` under "${scope}"` : ''}`);
-        scopes[scope] = withIds(resource, records, makeRecord);
+        scopes[scope] = withIds(resource, records);
       }
       continue;
     }
@@ -60,31 +68,89 @@ export function buildInitialState(
       // A record that cannot be generated within the budget is left out (start-up said why: unmakeable.ts).
       const generated = (variant: number): unknown => (resource.recordSchema ? generator.value(resource.recordSchema, 'response', variant) : {});
       const inputs = examples.length > 0 ? examples : Array.from({ length: count }, (_, variant) => generated(variant)).filter((value) => value !== undefined).map((value) => withoutId(value, resource.idField));
-      scopes[scope] = withIds(resource, inputs, makeRecord);
+      scopes[scope] = withIds(resource, inputs);
     }
   }
-  return { state, idOf };
+  // The lists as the store would build them from the state (store.ts buildLists): resources and scopes in the order
+  // the state lists them, each resource's sequence past its highest integer id in any scope.
+  const lists: Lists = new Map();
+  const highest = new Map<string, number>();
+  for (const [key, scopes] of Object.entries(state)) {
+    let top = 0;
+    for (const [scope, records] of Object.entries(scopes)) {
+      const list = built.get(records)!;
+      let byScope = lists.get(key);
+      if (!byScope) lists.set(key, (byScope = new Map()));
+      byScope.set(scope, list.list);
+      if (list.highest > top) top = list.highest;
+    }
+    highest.set(key, top);
+  }
+  return { state: withBuiltLists(state, lists, highest), idOf };
 }
 
-/** Records with unique ids: the id they carry when it is free and of the right kind, else the next in sequence. */
-function withIds(resource: Resource, inputs: readonly unknown[], makeRecord: MakeRecord): StoredRecord[] {
-  const taken = new Set<string>();
-  const out: StoredRecord[] = [];
+interface Built {
+  readonly records: StoredRecord[];
+  /** The records by the key of the id `idOf` reads from each (store.ts keyOf), in their order. */
+  readonly list: Map<ListKey, StoredRecord>;
+  /** The highest safe integer id among them, 0 if none is higher. */
+  readonly highest: number;
+}
+
+/** `keyOf(String(n))`, without writing the text for a whole number of up to 15 digits (its own key). */
+function numberKey(n: number): ListKey {
+  return Number.isInteger(n) && n >= 0 && n < 1e15 ? n : keyOf(String(n));
+}
+
+/** The key of the id buildInitialState's `idOf` reads from a record: its id field's value, else its place in the list. */
+function storedKey(resource: Resource, record: StoredRecord, index: number): ListKey {
+  const value = resource.idField === undefined ? undefined : record[resource.idField];
+  if (typeof value === 'string') return keyOf(value);
+  return numberKey(typeof value === 'number' ? value : index + 1);
+}
+
+/**
+ * Records with unique ids: the id they carry when it is free and of the right kind, else the next in sequence. Each is
+ * put in the list the store keeps (by the id read back from the record made, as buildLists reads it), and that list is
+ * what tells an id taken while every record made holds the id it was given: one map of a million ids at start-up, not
+ * a set of their texts as well (--pets 1000000). A record made under another id than it was given (a fit that changed
+ * it) starts a set of the ids given, as before.
+ */
+function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord: MakeRecord): Built {
+  const list = new Map<ListKey, StoredRecord>();
+  let taken: Set<ListKey> | undefined;
+  // The highest number among the keys given and kept so far: a number above it is free without a lookup, as each id of
+  // generated data is (1, 2, 3, ...), where a miss in a map of a million costs a cache miss or two.
+  let top = -1;
+  const isTaken = (key: ListKey): boolean => (typeof key === 'number' && key > top ? false : taken === undefined ? list.has(key) : taken.has(key));
+  const records: StoredRecord[] = [];
   let next = 1;
+  let highest = 0;
   for (const input of inputs) {
     const given = resource.idField && isObject(input) ? input[resource.idField] : undefined;
     let id = typeof given === 'string' || typeof given === 'number' ? String(given) : undefined;
     // An integer id given as a number needs no pattern read (a million generated records at start-up).
     const integral = typeof given === 'number' ? Number.isInteger(given) && Math.abs(given) < 1e21 : /^-?\d+$/.test(id ?? '');
-    const fits = id !== undefined && !taken.has(id) && (resource.idKind !== 'integer' || integral) && (resource.idKind !== 'uuid' || /^[0-9a-f-]{36}$/i.test(id));
+    let key = typeof given === 'number' ? numberKey(given) : id === undefined ? undefined : keyOf(id);
+    const fits = key !== undefined && !isTaken(key) && (resource.idKind !== 'integer' || integral) && (resource.idKind !== 'uuid' || /^[0-9a-f-]{36}$/i.test(id!));
     if (!fits) {
-      while (taken.has(String(next))) next += 1;
+      while (isTaken(numberKey(next))) next += 1;
       id = resource.idKind === 'uuid' ? uuidFrom(resource.key, next) : String(next);
+      key = keyOf(id);
     }
-    taken.add(id!);
-    out.push(makeRecord(resource, input, id!));
+    // As buildLists took it (a record made is one already).
+    const record = immutableJson(makeRecord(resource, input, id!));
+    const stored = storedKey(resource, record, records.length);
+    records.push(record);
+    if (taken === undefined && stored !== key) taken = new Set(list.keys());
+    taken?.add(key!);
+    list.set(stored, record);
+    if (typeof key === 'number' && key > top) top = key;
+    if (typeof stored === 'number' && stored > top) top = stored;
+    const numeric = typeof stored === 'number' ? stored : Number(stored);
+    if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
   }
-  return out;
+  return { records, list, highest };
 }
 
 function withoutId(value: unknown, field: string | undefined): unknown {

@@ -95,7 +95,7 @@ const UNDO_KEPT = 1024;
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
  * string to find its list (the resource key and a top-level scope are the same strings every time).
  */
-type Lists = Map<string, Map<string, Map<ListKey, StoredRecord>>>;
+export type Lists = Map<string, Map<string, Map<ListKey, StoredRecord>>>;
 
 const EMPTY: ReadonlyMap<ListKey, StoredRecord> = new Map();
 
@@ -106,12 +106,12 @@ const EMPTY: ReadonlyMap<ListKey, StoredRecord> = new Map();
  * 0.03-0.07 µs, and a create looks a list up several times (issue 34, point 1). One key for one id and back
  * (`idOfKey`): a text that is not a number's own writing (`007`, `-0`, `1e3`, negative ids) stays text.
  */
-type ListKey = string | number;
+export type ListKey = string | number;
 
 /** Up to 15 digits: every such number is a safe integer, written back by `String` as it came. */
 const MAX_KEY_DIGITS = 15;
 
-function keyOf(id: string): ListKey {
+export function keyOf(id: string): ListKey {
   const length = id.length;
   if (length === 0 || length > MAX_KEY_DIGITS) return id;
   const first = id.charCodeAt(0);
@@ -155,6 +155,17 @@ function buildLists(state: GenericState, idOf: (resource: string, record: Stored
   }
   for (const [resource, floor] of floors ?? []) if (floor > (sequences.get(resource) ?? 0)) sequences.set(resource, floor);
   return { lists, sequences };
+}
+
+/**
+ * `state` with its lists already built, as buildLists builds them from it (by the same ids: the same keys, records and
+ * order), and each resource's highest integer id: the registry made from it takes them rather than building them again.
+ * initial.ts builds them with the records, so a million records at start-up are put in one map, not in a set of the
+ * ids taken and then in a map. The lists are not to be written after.
+ */
+export function withBuiltLists(state: GenericState, lists: Lists, highest: ReadonlyMap<string, number>): GenericState {
+  handedOver.set(state, { lists, sequences: highest });
+  return state;
 }
 
 /** What a copied list costs per entry: a Map entry's key, value and hash slots. */
