@@ -3,7 +3,8 @@
  * `/a/2/things` are two lists), records by id text in creation order, plus one id sequence per resource.
  *
  * Like the Pet Store's stores (registry.ts), every store is a copy-on-write fork of one initial state that is never
- * written: a session copies only the lists it changes, so `X-Mock-Session` costs next to nothing until it writes.
+ * written: a session keeps what it changes over the shared lists (overlay-list.ts), so `X-Mock-Session` costs next to
+ * nothing until it writes, and a write costs its record, not a copy of its collection.
  * Records are frozen all the way down (`immutableJson`) and replaced on change, never edited, so forks and answers
  * share them safely, and the text of each is written once and kept (mock/json.ts).
  */
@@ -13,6 +14,7 @@ import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
 import { RECORD_BYTES } from '../store.js';
+import { OverlayList, type ListView, type WritableList } from './overlay-list.js';
 import type { JsonObject } from './schemas.js';
 
 export type StoredRecord = Readonly<JsonObject>;
@@ -168,8 +170,10 @@ export function withBuiltLists(state: GenericState, lists: Lists, highest: Reado
   return state;
 }
 
-/** What a copied list costs per entry: a Map entry's key, value and hash slots. */
+/** What a list's entry costs: a Map entry's key, value and hash slots. */
 const ENTRY_BYTES = 32;
+/** What a store's own list costs before its entries: its maps (overlay-list.ts). */
+const LIST_BYTES = 512;
 /** What a session costs before it writes anything: its maps and closures. */
 const SESSION_BYTES = 4 * 1024;
 
@@ -183,7 +187,7 @@ function recordBytes(record: StoredRecord): number {
 }
 
 function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?: Meter): GenericStore {
-  const own: Lists = new Map();
+  const own = new Map<string, Map<string, WritableList>>();
   const sequences = new Map(template.sequences);
   let revision = 0;
   /**
@@ -195,7 +199,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   let undo: unknown[] = [];
   let undoLength = 0;
   let undoing = false;
-  const read = (resource: string, scope: string): ReadonlyMap<ListKey, StoredRecord> => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
+  const read = (resource: string, scope: string): ListView => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
   /** The indexes built so far (lookup), by resource, index and scope. */
   const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
   /** Every change of a list goes through here, so each index built is kept as the records are. */
@@ -238,14 +242,15 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       else sequences.set(resource, sequence);
     }
   };
-  const write = (resource: string, scope: string): Map<ListKey, StoredRecord> => {
+  const write = (resource: string, scope: string): WritableList => {
     let scopes = own.get(resource);
     if (!scopes) own.set(resource, (scopes = new Map()));
     let list = scopes.get(scope);
     if (!list) {
-      const shared = template.lists.get(resource)?.get(scope) ?? EMPTY;
-      scopes.set(scope, (list = new Map(shared)));
-      meter?.add(shared.size * ENTRY_BYTES);
+      // The shared list is never written: this store's changes are kept over it (overlay-list.ts), not in a copy of it.
+      const shared = template.lists.get(resource)?.get(scope);
+      scopes.set(scope, (list = shared === undefined || shared.size === 0 ? new Map() : new OverlayList(shared)));
+      meter?.add(LIST_BYTES);
     }
     return list;
   };
@@ -272,6 +277,8 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       revision += 1;
       if (undoing) noteUndo(resource, scope, id, previous);
       change(resource, scope, id, undefined);
+      // Over a shared list, a removal is an entry of its own (overlay-list.ts).
+      meter?.add(ENTRY_BYTES);
       return true;
     },
     nextNumber(resource) {
@@ -333,7 +340,11 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const lists: Lists = new Map();
       for (const [resource, scopes] of Object.entries(state)) {
         const byScope = new Map<string, Map<ListKey, StoredRecord>>();
-        for (const scope of Object.keys(scopes)) byScope.set(scope, read(resource, scope) as Map<ListKey, StoredRecord>);
+        for (const scope of Object.keys(scopes)) {
+          // A list written over the shared one is made whole: the registry given it keeps it as its never-written template.
+          const list = read(resource, scope);
+          byScope.set(scope, list instanceof Map ? (list as Map<ListKey, StoredRecord>) : new Map(list));
+        }
         lists.set(resource, byScope);
       }
       handedOver.set(state, { lists, sequences: new Map(sequences) });

@@ -1,0 +1,42 @@
+/**
+ * A session's list written over the shared one (overlay-list.ts) reads as a copy of the shared list written the same
+ * way did before (store.ts fork, issue 34): the same records by key, the same size, and the same order (a record
+ * replaced keeps its place; one added, or put back after its removal, comes last), whatever the writes. Checked
+ * against a Map copy over random writes, with the shared list left untouched.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OverlayList } from './overlay-list.js';
+import type { ListKey, StoredRecord } from './store.js';
+
+const keyArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom('a', 'b', '007'));
+const opArb = fc.oneof(
+  fc.record({ set: keyArb, n: fc.integer({ min: 0, max: 99 }) }),
+  fc.record({ remove: keyArb }),
+);
+
+describe('a list written over a shared one', () => {
+  it('reads, counts and iterates as a copy of it written the same way', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(keyArb, { maxLength: 8 }), fc.array(opArb, { maxLength: 40 }), (sharedKeys, ops) => {
+        const shared = new Map<ListKey, StoredRecord>(sharedKeys.map((key) => [key, { key, n: -1 }]));
+        const before = [...shared];
+        const copy = new Map(shared);
+        const overlay = new OverlayList(shared);
+        for (const op of ops) {
+          if ('set' in op) {
+            const record = { key: op.set, n: op.n };
+            copy.set(op.set, record);
+            overlay.set(op.set, record);
+          } else expect(overlay.delete(op.remove)).toBe(copy.delete(op.remove));
+          expect(overlay.size).toBe(copy.size);
+        }
+        expect([...overlay]).toEqual([...copy]);
+        expect([...overlay.values()]).toEqual([...copy.values()]);
+        for (const key of [...sharedKeys, 0, 5, 'a', 'zz']) expect(overlay.get(key)).toBe(copy.get(key));
+        expect([...shared]).toEqual(before);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
