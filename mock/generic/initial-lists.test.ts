@@ -45,7 +45,8 @@ const fixtures = {
     { id: 41, name: 'forty-one' },
   ],
   // Scopes that are numbers' texts, listed by an object in their numeric order whatever the order they came in.
-  parts: { '10': [{ id: 1, name: 'a' }], '2': [{ id: 1, name: 'b' }, { id: 1, name: 'b again' }], '1': [{ name: 'c' }] },
+  // Consecutive ids are kept without a map (DenseList): taken while so (`b again`), and no longer so (`e`, then `f`).
+  parts: { '10': [{ id: 1, name: 'a' }], '2': [{ id: 1, name: 'b' }, { id: 1, name: 'b again' }, { id: 3, name: 'c' }], '1': [{ name: 'd' }, { id: 5, name: 'e' }, { id: 2, name: 'f' }, { id: 5, name: 'g' }] },
 };
 
 /** The record as given with its id set, except the one a fit would have changed: kept under 9, not the 40 it was given. */
@@ -88,5 +89,7 @@ describe('the initial records and their lists', () => {
     ]);
     expect(built.sequence('/things')).toBe(41);
     expect([...built.scopes('/things/{thingId}/parts')]).toEqual(['1', '2', '10']);
+    expect([...built.records('/things/{thingId}/parts', '2')].map((held) => held['id'])).toEqual([1, 2, 3]);
+    expect([...built.records('/things/{thingId}/parts', '1')].map((held) => held['id'])).toEqual([1, 5, 2, 3]);
   });
 });

@@ -10,6 +10,7 @@ import type { ValueGenerator } from './generate.js';
 import { parentOf, type Resource, type ResourceMap } from './infer.js';
 import { isObject, jsonMedia, responseFor, successStatus } from './schemas.js';
 import { immutableJson } from '../json.js';
+import { DenseList, type SharedList } from './overlay-list.js';
 import { keyOf, withBuiltLists, type GenericState, type ListKey, type Lists, type StoredRecord } from './store.js';
 
 /** File name (without `.json`) → its parsed JSON: an array of records, or for a nested collection `{ "<parent ids>": [...] }`. */
@@ -92,7 +93,7 @@ export function buildInitialState(
 interface Built {
   readonly records: StoredRecord[];
   /** The records by the key of the id `idOf` reads from each (store.ts keyOf), in their order. */
-  readonly list: Map<ListKey, StoredRecord>;
+  readonly list: SharedList;
   /** The highest safe integer id among them, 0 if none is higher. */
   readonly highest: number;
 }
@@ -117,13 +118,17 @@ function storedKey(resource: Resource, record: StoredRecord, index: number): Lis
  * it) starts a set of the ids given, as before.
  */
 function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord: MakeRecord): Built {
-  const list = new Map<ListKey, StoredRecord>();
+  const records: StoredRecord[] = [];
+  // While the records are kept under consecutive numbers in their order (`first`, `first + 1`, ...: generated data),
+  // no map: the list is their array (overlay-list.ts DenseList). Built from them at the first that is not.
+  let list: Map<ListKey, StoredRecord> | undefined;
+  let first = 0;
+  const inList = (key: ListKey): boolean => (list !== undefined ? list.has(key) : typeof key === 'number' && key >= first && key < first + records.length);
   let taken: Set<ListKey> | undefined;
   // The highest number among the keys given and kept so far: a number above it is free without a lookup, as each id of
   // generated data is (1, 2, 3, ...), where a miss in a map of a million costs a cache miss or two.
   let top = -1;
-  const isTaken = (key: ListKey): boolean => (typeof key === 'number' && key > top ? false : taken === undefined ? list.has(key) : taken.has(key));
-  const records: StoredRecord[] = [];
+  const isTaken = (key: ListKey): boolean => (typeof key === 'number' && key > top ? false : taken === undefined ? inList(key) : taken.has(key));
   let next = 1;
   let highest = 0;
   for (const input of inputs) {
@@ -141,16 +146,20 @@ function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord:
     // As buildLists took it (a record made is one already).
     const record = immutableJson(makeRecord(resource, input, id!));
     const stored = storedKey(resource, record, records.length);
+    if (list === undefined) {
+      if (records.length === 0 && typeof stored === 'number') first = stored;
+      if (typeof stored !== 'number' || stored !== first + records.length) list = new Map(records.map((held, index) => [first + index, held]));
+    }
     records.push(record);
-    if (taken === undefined && stored !== key) taken = new Set(list.keys());
+    if (taken === undefined && stored !== key) taken = new Set(list !== undefined ? list.keys() : records.slice(0, -1).map((_, index) => first + index));
     taken?.add(key!);
-    list.set(stored, record);
+    list?.set(stored, record);
     if (typeof key === 'number' && key > top) top = key;
     if (typeof stored === 'number' && stored > top) top = stored;
     const numeric = typeof stored === 'number' ? stored : Number(stored);
     if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
   }
-  return { records, list, highest };
+  return { records, list: list ?? new DenseList(records, first), highest };
 }
 
 function withoutId(value: unknown, field: string | undefined): unknown {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OverlayList } from './overlay-list.js';
+import { DenseList, OverlayList, type SharedList } from './overlay-list.js';
 import type { ListKey, StoredRecord } from './store.js';
 
 const keyArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom('a', 'b', '007'));
@@ -18,10 +18,19 @@ const opArb = fc.oneof(
 describe('a list written over a shared one', () => {
   it('reads, counts and iterates as a copy of it written the same way', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(keyArb, { maxLength: 8 }), fc.array(opArb, { maxLength: 40 }), (sharedKeys, ops) => {
-        const shared = new Map<ListKey, StoredRecord>(sharedKeys.map((key) => [key, { key, n: -1 }]));
+      fc.property(fc.uniqueArray(keyArb, { maxLength: 8 }), fc.array(opArb, { maxLength: 40 }), fc.option(fc.record({ first: fc.integer({ min: 0, max: 4 }), count: fc.integer({ min: 0, max: 8 }) })), (mapKeys, ops, dense) => {
+        // A Map, or the array of records kept under consecutive numbers (DenseList), which must read as their Map.
+        const records = dense ? Array.from({ length: dense.count }, (_, index) => ({ key: dense.first + index, n: -1 })) : [];
+        const sharedKeys: ListKey[] = dense ? records.map((record) => record.key) : mapKeys;
+        const asMap = new Map<ListKey, StoredRecord>(sharedKeys.map((key, index) => [key, records[index] ?? { key, n: -1 }]));
+        const shared: SharedList = dense ? new DenseList(records, dense.first) : asMap;
+        if (dense) {
+          expect([...shared]).toEqual([...asMap]);
+          expect(shared.size).toBe(asMap.size);
+          for (const key of [-1, 0, 3, 12, 1.5, '1']) expect([shared.get(key), shared.has(key)]).toEqual([asMap.get(key), asMap.has(key)]);
+        }
         const before = [...shared];
-        const copy = new Map(shared);
+        const copy = new Map(asMap);
         const overlay = new OverlayList(shared);
         for (const op of ops) {
           if ('set' in op) {

@@ -14,7 +14,7 @@ import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
 import { RECORD_BYTES } from '../store.js';
-import { OverlayList, type ListView, type WritableList } from './overlay-list.js';
+import { OverlayList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
 import type { JsonObject } from './schemas.js';
 
 export type StoredRecord = Readonly<JsonObject>;
@@ -97,9 +97,9 @@ const UNDO_KEPT = 1024;
  * Resource → scope → id → record. By resource, then scope, rather than by one joined key: a read then builds no
  * string to find its list (the resource key and a top-level scope are the same strings every time).
  */
-export type Lists = Map<string, Map<string, Map<ListKey, StoredRecord>>>;
+export type Lists = Map<string, Map<string, SharedList>>;
 
-const EMPTY: ReadonlyMap<ListKey, StoredRecord> = new Map();
+const EMPTY: SharedList = new Map<ListKey, StoredRecord>();
 
 /**
  * An id as a list holds it: a number where the id is the text of one (`42`, as `String(42)` writes it), else the text.
@@ -339,11 +339,11 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       const state = this.snapshot();
       const lists: Lists = new Map();
       for (const [resource, scopes] of Object.entries(state)) {
-        const byScope = new Map<string, Map<ListKey, StoredRecord>>();
+        const byScope = new Map<string, SharedList>();
         for (const scope of Object.keys(scopes)) {
           // A list written over the shared one is made whole: the registry given it keeps it as its never-written template.
           const list = read(resource, scope);
-          byScope.set(scope, list instanceof Map ? (list as Map<ListKey, StoredRecord>) : new Map(list));
+          byScope.set(scope, list instanceof OverlayList ? new Map(list) : (list as SharedList));
         }
         lists.set(resource, byScope);
       }
