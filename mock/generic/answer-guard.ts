@@ -15,7 +15,8 @@
  *
  * The hot path stays a lookup: a check passed by an immutable body is remembered by its identity (mock/json.ts).
  */
-import { documentErrorSchema, type MediaTypeSpec, type Operation } from '../../src/contract/index.js';
+import { documentErrorSchema } from '../../src/contract/error-schema.js';
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import { preferredMediaType } from '../accept.js';
