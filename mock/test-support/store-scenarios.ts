@@ -1,0 +1,335 @@
+/**
+ * What mock/store.test.ts promises of the Pet Store's store that a user can see, over HTTP, so that the promises
+ * outlive the store issue 34 retires: ids, filters, paging and order, the stock, the rules' effects on the records
+ * they touch, each store's data and what an import takes. One set of scenarios for every way the Pet Store is served:
+ * its own handlers (state-rules.e2e.test.ts) and the generic engine with the contract's rule file
+ * (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
+ * own, so the numbers are the store test's; every answer is checked against openapi.yaml by the contract client.
+ * The refusals (code, message, nothing changed) are in state-rule-scenarios.ts; sessions, their bounds and resets in
+ * sessions.e2e.test.ts, which the switch of test-engine.ts runs on both engines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Category, InventoryItem, Order, Pet } from '../../src/types.js';
+import type { MockOptions } from '../server.js';
+import type { ContractClient, Exchange, QueryValue } from './contract-client.js';
+import { expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './harness.js';
+import { SMALL_WORLD } from './state-rule-scenarios.js';
+import { withTestEngine } from '../test-engine.js';
+
+type Query = Readonly<Record<string, QueryValue | undefined>>;
+
+/**
+ * What the generic engine with the Pet Store's rule file does not keep yet (issue 34's findings, each said why): there
+ * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's own handlers must pass it.
+ */
+const GENERIC_GAPS: Readonly<Record<string, string>> = {
+  'returning stock never pushes it past the int32 the document allows':
+    "the rule file gives the stock back with `add`, which refuses a sum past the field's maximum (409 NOT_ALLOWED, a code outside x-error-codes) where the store capped it at 2^31-1: the vocabulary has no cap",
+  'an open order for a missing pet is refused, naming where, and changes nothing':
+    "the import checks the reference of an open order (`when: { complete: false }`) before the behaviour's load hook reads an order without `complete` as open, so such an order of a missing pet is taken",
+};
+
+export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
+  let t: TestMock;
+  // The engine that serves: the options' choice, or issue 34's switch (test-engine.ts) where they make none.
+  const generic = withTestEngine(options, true).useGenericEngine === true;
+  /** `it`, or `it.fails` for a promise the generic engine does not keep yet (GENERIC_GAPS). */
+  const promise =
+    (name: string) =>
+    (title: string, test: () => Promise<void>): void => {
+      if (generic && GENERIC_GAPS[name] !== undefined) it.fails(`${title} (generic engine, not yet: ${GENERIC_GAPS[name]})`, test);
+      else it(title, test);
+    };
+  beforeAll(async () => {
+    // No fixtures: a session's id counters then start from the data it is given, as a store made from that data did
+    // (an import into a session keeps the counters its initial data had: no id below them is issued again).
+    t = await startTestMock({ ...options, fixtures: 'none' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A session of its own holding `state` (the small world unless told), as PUT /__mock/state takes it. */
+  async function world(label: string, state: unknown = SMALL_WORLD): Promise<{ name: string; api: ContractClient }> {
+    const name = sessionName(label);
+    const loaded = await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: state });
+    expect(loaded.status, loaded.text).toBe(200);
+    return { name, api: t.client.session(name) };
+  }
+
+  /** A success's body: the status says the request did what it asked. */
+  function ok<T>(exchange: Exchange, status?: number): T {
+    if (status !== undefined) expect(exchange.status, exchange.text).toBe(status);
+    else expect(exchange.status, exchange.text).toBeLessThan(300);
+    return exchange.body as T;
+  }
+
+  /** One page of a list, as its records and the X-Total-Count that counts the matches before paging. */
+  async function page<T>(api: ContractClient, path: string, query: Query = {}): Promise<{ items: T[]; total: number }> {
+    const answer = await api.get(path, { query: { limit: 100, ...query } });
+    const items = ok<T[]>(answer, 200);
+    return { items, total: Number(answer.headers['x-total-count']) };
+  }
+
+  /** The ids of one page (a pet's, an order's, a category's; an inventory entry's pet), with the total. */
+  async function ids(api: ContractClient, path: string, query: Query = {}): Promise<{ ids: number[]; total: number }> {
+    const { items, total } = await page<{ id?: number; petId?: number }>(api, path, query);
+    return { ids: items.map((item) => (path === '/store/inventory' ? item.petId! : item.id!)), total };
+  }
+
+  const petOf = async (api: ContractClient, id: number): Promise<Pet> => ok<Pet[]>(await api.get('/pets', { query: { id } }), 200)[0]!;
+  const entryOf = async (api: ContractClient, petId: number): Promise<InventoryItem> => ok<InventoryItem>(await api.get(`/store/inventory/${petId}`), 200);
+
+  describe(`${title}: what the Pet Store's store promised (mock/store.test.ts), over HTTP`, () => {
+    describe('pets', () => {
+      it('rule 1: a new pet is available unless the body says otherwise, with an inventory entry of quantity 1; ids follow the largest', async () => {
+        const { api } = await world('store-rule1');
+        const plain = ok<Pet>(await api.post('/pets', { name: 'Bolt', categoryId: 1 }), 201);
+        const pending = ok<Pet>(await api.post('/pets', { name: 'Kiwi', categoryId: 3, status: 'pending' }), 201);
+        expect(plain).toEqual({ id: 5, name: 'Bolt', categoryId: 1, status: 'available' });
+        expect(pending).toEqual({ id: 6, name: 'Kiwi', categoryId: 3, status: 'pending' });
+        expect(await entryOf(api, 5)).toEqual({ petId: 5, quantity: 1, status: 'available' });
+        expect(await entryOf(api, 6)).toEqual({ petId: 6, quantity: 1, status: 'pending' });
+        expect(await petOf(api, 5)).toEqual(plain);
+      });
+
+      it('assigns ids sequentially after the largest initial id, and never reuses a deleted one', async () => {
+        const { api } = await world('store-ids', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 40, name: 'Old', categoryId: 3 }], inventory: [...SMALL_WORLD.inventory, { petId: 40, quantity: 1 }] });
+        expect(ok<Pet>(await api.post('/pets', { name: 'A', categoryId: 1 }), 201).id).toBe(41);
+        ok(await api.delete('/pets/41'), 204);
+        expect(ok<Pet>(await api.post('/pets', { name: 'B', categoryId: 1 }), 201).id).toBe(42);
+        expect(ok<Category>(await api.post('/categories', { name: 'Fish' }), 201).id).toBe(4);
+        expect(ok<Order>(await api.post('/store/orders', { petId: 1, quantity: 1 }), 201).id).toBe(3);
+      });
+
+      it('a replace that omits status keeps the current one; one that gives it sets it, and its entry follows', async () => {
+        const { api } = await world('store-replace');
+        expect(ok<Pet>(await api.put('/pets/3', { name: 'Nemo II', categoryId: 2 }), 200)).toEqual({ id: 3, name: 'Nemo II', categoryId: 2, status: 'sold' });
+        expect(ok<Pet>(await api.put('/pets/3', { name: 'Nemo II', categoryId: 2, status: 'available' }), 200).status).toBe('available');
+        expect((await entryOf(api, 3)).status).toBe('available');
+        // The category filter follows the move, oldest first.
+        expect(await ids(api, '/pets', { categoryId: 2 })).toEqual({ ids: [2, 3, 4], total: 3 });
+      });
+
+      it('deleting a pet removes its inventory entry; a pet with only complete orders can go, the order staying as history', async () => {
+        const { api } = await world('store-delete-pet');
+        ok(await api.delete('/pets/3'), 204);
+        expectError(await api.get('/pets/3'), 404, 'PET_NOT_FOUND');
+        expectError(await api.get('/store/inventory/3'), 404, 'INVENTORY_ITEM_NOT_FOUND');
+        expect(await ids(api, '/store/inventory')).toEqual({ ids: [1, 2, 4], total: 3 });
+        expect(ok<Order>(await api.get('/store/orders/2'), 200).petId).toBe(3);
+      });
+    });
+
+    describe('categories', () => {
+      it.each(['Dogs', 'dogs', 'DOGS', 'dOgS'])('names are unique case-insensitively: creating %s is CATEGORY_NAME_TAKEN', async (name) => {
+        const { name: session, api } = await world('store-unique');
+        const refused = expectError(await expectUnchanged(t.client, session, () => api.post('/categories', { name })), 409, 'CATEGORY_NAME_TAKEN');
+        expect(refused['message']).toBe('A category named Dogs exists already (id 1).');
+      });
+
+      it('a category may change the case of its own name, but not take another one; a name given up is free again', async () => {
+        const { api } = await world('store-rename');
+        expect(ok<Category>(await api.put('/categories/1', { name: 'DOGS' }), 200)).toEqual({ id: 1, name: 'DOGS' });
+        expectError(await api.put('/categories/2', { name: 'dogs' }), 409, 'CATEGORY_NAME_TAKEN');
+        ok(await api.put('/categories/1', { name: 'Hounds' }), 200);
+        expect(ok<Category>(await api.post('/categories', { name: 'Dogs', description: 'Again' }), 201)).toEqual({ id: 4, name: 'Dogs', description: 'Again' });
+      });
+
+      it('a replace without description removes it', async () => {
+        const { api } = await world('store-description');
+        expect(ok<Category>(await api.put('/categories/1', { name: 'Dogs' }), 200)).toEqual({ id: 1, name: 'Dogs' });
+        expect(ok<Category>(await api.get('/categories/1'), 200)).not.toHaveProperty('description');
+      });
+
+      it('rule 5: a category with pets cannot be deleted; an empty one can, and so can one whose last pet moved away', async () => {
+        const { api } = await world('store-rule5');
+        expect(expectError(await api.delete('/categories/1'), 409, 'CATEGORY_IN_USE')['message']).toBe('Category 1 still has 2 pets; move or delete them first.');
+        ok(await api.delete('/categories/3'), 204);
+        expectError(await api.get('/categories/3'), 404, 'CATEGORY_NOT_FOUND');
+        ok(await api.put('/pets/1', { name: 'Rex', categoryId: 2 }), 200);
+        ok(await api.delete('/pets/3'), 204);
+        ok(await api.delete('/categories/1'), 204);
+      });
+
+      it('lists categories oldest first, paged, with the total', async () => {
+        const { api } = await world('store-categories');
+        expect(await page<Category>(api, '/categories', { offset: 1, limit: 1 })).toEqual({ items: [{ id: 2, name: 'Cats' }], total: 3 });
+      });
+    });
+
+    describe('orders', () => {
+      it('rule 2: placing an order reserves the stock and moves the pet to pending; complete defaults to false', async () => {
+        const { api } = await world('store-rule2');
+        const order = ok<Order>(await api.post('/store/orders', { petId: 1, quantity: 2, shipDate: '2026-12-01T09:00:00Z' }), 201);
+        expect(order).toEqual({ id: 3, petId: 1, quantity: 2, shipDate: '2026-12-01T09:00:00Z', complete: false });
+        expect((await petOf(api, 1)).status).toBe('pending');
+        expect(await entryOf(api, 1)).toEqual({ petId: 1, quantity: 0, status: 'pending' });
+        expect(await page<Order>(api, '/store/orders', { petId: 1, complete: false })).toEqual({ items: [order], total: 1 });
+      });
+
+      it('complete at placement sells the pet at once and keeps the stock consumed; no open order is left behind', async () => {
+        const { api } = await world('store-complete-at-once');
+        expect(ok<Order>(await api.post('/store/orders', { petId: 1, quantity: 1, complete: true }), 201).complete).toBe(true);
+        expect((await petOf(api, 1)).status).toBe('sold');
+        expect((await entryOf(api, 1)).quantity).toBe(1);
+        ok(await api.delete('/pets/1'), 204);
+      });
+
+      it('rule 3: completing an order sells the pet; the stock stays consumed', async () => {
+        const { api } = await world('store-rule3');
+        expect(ok<Order>(await api.patch('/store/orders/1', { complete: true }), 200)).toEqual({ id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: true });
+        expect((await petOf(api, 2)).status).toBe('sold');
+        expect((await entryOf(api, 2)).quantity).toBe(0);
+        expect((await ids(api, '/store/orders', { complete: false })).total).toBe(0);
+      });
+
+      it('an update changes the ship date alone; keeping an open order open, or a complete one complete, is harmless', async () => {
+        const { api } = await world('store-update-order');
+        expect(ok<Order>(await api.patch('/store/orders/1', { shipDate: '2026-12-03T15:00:00Z' }), 200).shipDate).toBe('2026-12-03T15:00:00Z');
+        expect((await petOf(api, 2)).status).toBe('pending');
+        expect(ok<Order>(await api.patch('/store/orders/1', { complete: false }), 200).complete).toBe(false);
+        expect(ok<Order>(await api.patch('/store/orders/2', { complete: true }), 200).complete).toBe(true);
+        expect(ok<Order>(await api.patch('/store/orders/2', { shipDate: '2026-12-04T15:00:00Z' }), 200).shipDate).toBe('2026-12-04T15:00:00Z');
+      });
+
+      it('rule 4: cancelling an open order returns the stock, frees the pet and deletes the order; the pet can be ordered again', async () => {
+        const { api } = await world('store-rule4');
+        ok(await api.post('/store/orders', { petId: 1, quantity: 2 }), 201);
+        ok(await api.delete('/store/orders/3'), 204);
+        expect((await petOf(api, 1)).status).toBe('available');
+        expect((await entryOf(api, 1)).quantity).toBe(2);
+        expectError(await api.get('/store/orders/3'), 404, 'ORDER_NOT_FOUND');
+        expect(await ids(api, '/store/orders', { petId: 1 })).toEqual({ ids: [], total: 0 });
+        expect(ok<Order>(await api.post('/store/orders', { petId: 1, quantity: 1 }), 201).id).toBe(4);
+      });
+
+      promise('returning stock never pushes it past the int32 the document allows')('returning stock never pushes it past the int32 the document allows', async () => {
+        const { api } = await world('store-int32');
+        ok(await api.post('/store/orders', { petId: 1, quantity: 2 }), 201);
+        ok(await api.put('/store/inventory/1', { quantity: 2_147_483_647 }), 200);
+        ok(await api.delete('/store/orders/3'), 204);
+        expect((await entryOf(api, 1)).quantity).toBe(2_147_483_647);
+      });
+
+      it('lists orders oldest first, filtered by pet and by completion, with totals', async () => {
+        const { api } = await world('store-list-orders');
+        ok(await api.post('/store/orders', { petId: 1, quantity: 1 }), 201);
+        const orderIds = async (query: Query): Promise<number[]> => (await ids(api, '/store/orders', query)).ids;
+        expect(await orderIds({})).toEqual([1, 2, 3]);
+        expect(await orderIds({ complete: false })).toEqual([1, 3]);
+        expect(await orderIds({ complete: true })).toEqual([2]);
+        expect(await orderIds({ petId: 3 })).toEqual([2]);
+        expect(await orderIds({ petId: 3, complete: false })).toEqual([]);
+        expect(await page<Order>(api, '/store/orders', { offset: 1, limit: 1 })).toEqual({ items: [ok<Order>(await api.get('/store/orders/2'), 200)], total: 3 });
+      });
+    });
+
+    describe('inventory', () => {
+      it("rule 6: an entry always has its pet's status, through orders and replaces, and the status filter follows", async () => {
+        const { api } = await world('store-rule6');
+        expect((await page<InventoryItem>(api, '/store/inventory')).items).toEqual([
+          { petId: 1, quantity: 2, status: 'available' },
+          { petId: 2, quantity: 0, status: 'pending' },
+          { petId: 3, quantity: 0, status: 'sold' },
+          { petId: 4, quantity: 0, status: 'available' },
+        ]);
+        ok(await api.post('/store/orders', { petId: 1, quantity: 1 }), 201);
+        expect(await page<InventoryItem>(api, '/store/inventory', { status: 'pending' })).toEqual({ items: [{ petId: 1, quantity: 1, status: 'pending' }, { petId: 2, quantity: 0, status: 'pending' }], total: 2 });
+        ok(await api.put('/pets/4', { name: 'Luna', categoryId: 2, status: 'sold' }), 200);
+        expect((await ids(api, '/store/inventory', { status: 'sold' })).ids).toEqual([3, 4]);
+      });
+
+      it('an update sets the quantity and keeps the status; an order may then take all of it', async () => {
+        const { api } = await world('store-update-inventory');
+        expect(ok<InventoryItem>(await api.put('/store/inventory/2', { quantity: 3 }), 200)).toEqual({ petId: 2, quantity: 3, status: 'pending' });
+        expect(ok<InventoryItem>(await api.put('/store/inventory/4', { quantity: 5 }), 200)).toEqual({ petId: 4, quantity: 5, status: 'available' });
+        expect(ok<Order>(await api.post('/store/orders', { petId: 4, quantity: 5 }), 201).quantity).toBe(5);
+        expect((await entryOf(api, 4)).quantity).toBe(0);
+      });
+    });
+
+    describe('listing pets', () => {
+      it('is oldest first, with the total before paging', async () => {
+        const { api } = await world('store-list-pets');
+        const all = (await page<Pet>(api, '/pets')).items;
+        expect(await page<Pet>(api, '/pets', { offset: 1, limit: 2 })).toEqual({ items: all.slice(1, 3), total: 4 });
+        expect(await page<Pet>(api, '/pets', { status: 'available' })).toEqual({ items: [all[0], all[3]], total: 2 });
+        expect(await page<Pet>(api, '/pets', { status: 'sold', categoryId: 2 })).toEqual({ items: [], total: 0 });
+        expect(await page<Pet>(api, '/pets', { offset: 10, limit: 20 })).toEqual({ items: [], total: 4 });
+      });
+
+      it('the id filter looks ids up, ignores unknown and repeated ones, sorts, and combines with the others', async () => {
+        const { api } = await world('store-id-filter');
+        expect(await ids(api, '/pets', { id: [4, 2, 42, 2] })).toEqual({ ids: [2, 4], total: 2 });
+        expect(await ids(api, '/pets', { id: [1, 2, 3, 4], status: 'available' })).toEqual({ ids: [1, 4], total: 2 });
+        expect(await ids(api, '/pets', { id: [1, 2, 3, 4], categoryId: 1, status: 'sold' })).toEqual({ ids: [3], total: 1 });
+        expect(await ids(api, '/pets', { id: [1, 2, 3, 4], offset: 1, limit: 2 })).toEqual({ ids: [2, 3], total: 4 });
+      });
+
+      it('starts oldest first even when the imported data is out of order', async () => {
+        const { api } = await world('store-out-of-order', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets].reverse(), orders: [...SMALL_WORLD.orders].reverse(), categories: [...SMALL_WORLD.categories].reverse() });
+        expect((await ids(api, '/pets')).ids).toEqual([1, 2, 3, 4]);
+        expect((await ids(api, '/store/orders')).ids).toEqual([1, 2]);
+        expect((await ids(api, '/categories')).ids).toEqual([1, 2, 3]);
+      });
+    });
+
+    describe('names that are words of JavaScript', () => {
+      it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString'])('a category may be named %s, and the name is then taken like any other', async (name) => {
+        const { api } = await world('store-proto-name');
+        const category = ok<Category>(await api.post('/categories', { name }), 201);
+        expect(ok<Category>(await api.get(`/categories/${category.id}`), 200).name).toBe(name);
+        expectError(await api.post('/categories', { name: name.toUpperCase() }), 409, 'CATEGORY_NAME_TAKEN');
+        expect(ok<Category>(await api.post('/categories', { name: `${name}2` }), 201).id).toBe(category.id + 1);
+      });
+    });
+
+    describe('what an import takes', () => {
+      it('replaces one session: exported as taken (a pet without status is available), ids go on after it, other stores untouched', async () => {
+        const small = { categories: [{ id: 7, name: 'Fish' }], pets: [{ id: 9, name: 'Nemo', categoryId: 7 }], orders: [], inventory: [{ petId: 9, quantity: 4 }] };
+        const { name, api } = await world('store-import', small);
+        const exported = (await t.client.state(name)) as Record<string, unknown>;
+        expect({ categories: exported['categories'], pets: exported['pets'], orders: exported['orders'], inventory: exported['inventory'] }).toEqual({ ...small, pets: [{ id: 9, name: 'Nemo', categoryId: 7, status: 'available' }] });
+        expect(ok<Pet>(await api.post('/pets', { name: 'Dory', categoryId: 7 }), 201).id).toBe(10);
+        const { api: other } = await world('store-import-other');
+        expect((await ids(other, '/pets')).total).toBe(4);
+      });
+
+      it('a new pet never reuses an id an old order points at (issue 12 finding 5), nor a new order an old order id', async () => {
+        const { api } = await world('store-import-ids', { ...SMALL_WORLD, orders: [...SMALL_WORLD.orders, { id: 3, petId: 40, quantity: 1, complete: true }] });
+        const pet = ok<Pet>(await api.post('/pets', { name: 'Newcomer', categoryId: 1 }), 201);
+        expect(pet.id).toBe(41);
+        expect((await ids(api, '/store/orders', { petId: pet.id })).total).toBe(0);
+        expect(ok<Order>(await api.post('/store/orders', { petId: 1, quantity: 1 }), 201).id).toBe(4);
+      });
+
+      it.each([
+        ['a pet in a missing category', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 5, name: 'Ghost', categoryId: 9 }], inventory: [...SMALL_WORLD.inventory, { petId: 5, quantity: 1 }] }, '/pets/4/categoryId'],
+        ['two open orders for one pet', { ...SMALL_WORLD, orders: [...SMALL_WORLD.orders, { id: 3, petId: 2, quantity: 1, complete: false }] }, '/orders/2'],
+        ['a duplicate pet id', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 1, name: 'Twin', categoryId: 1 }] }, '/pets/4'],
+        ['an open order, stated as one, for a missing pet', { ...SMALL_WORLD, orders: [{ id: 1, petId: 9, quantity: 1, complete: false }] }, '/orders/0/petId'],
+      ] as const)('data the store cannot hold (%s) is refused, naming where, and changes nothing', async (_label, state, pointer) => {
+        await expectImportRefused(state, pointer);
+      });
+
+      const OPEN_BY_DEFAULT = 'an open order for a missing pet is refused, naming where, and changes nothing';
+      promise(OPEN_BY_DEFAULT)(`${OPEN_BY_DEFAULT} (an order without \`complete\` is open)`, async () => {
+        await expectImportRefused({ ...SMALL_WORLD, orders: [{ id: 1, petId: 9, quantity: 1 }] }, '/orders/0/petId');
+      });
+
+      it('an order imported without `complete` is open: read so, and its pet cannot be ordered again', async () => {
+        const { api } = await world('store-import-open', { ...SMALL_WORLD, orders: [{ id: 1, petId: 2, quantity: 1 }] });
+        expect(ok<Order>(await api.get('/store/orders/1'), 200).complete).toBe(false);
+        expectError(await api.post('/store/orders', { petId: 2, quantity: 1 }), 409, 'PET_HAS_OPEN_ORDER');
+      });
+
+      /** PUT /__mock/state of `state` into a session of the small world: a 400 VALIDATION_FAILED that names `pointer`, nothing changed. */
+      async function expectImportRefused(state: unknown, pointer: string): Promise<void> {
+        const { name } = await world('store-import-refused');
+        const refused = expectError(await expectUnchanged(t.client, name, () => t.client.send('PUT', '/__mock/state', { query: { session: name }, json: state })), 400, 'VALIDATION_FAILED');
+        expect(JSON.stringify(refused)).toContain(pointer);
+      }
+    });
+  });
+}
