@@ -7,6 +7,7 @@ import { isKitError } from '../src/kit-error.js';
 import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
 import { mulberry32 as seeded } from './random.js';
 import { SMALL_WORLD } from './test-support/state-rule-scenarios.js';
+import { walkWorld } from './test-support/store-scenarios.js';
 
 const ALL = { offset: 0, limit: 100 } as const;
 const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
@@ -32,17 +33,8 @@ function refusal<T>(result: Result<T>): DomainError {
 
 const fresh = (): Store => createStore(BASE);
 
-/** A generated world of `pets` pets in 4 categories, with an order for every pet that is not available. */
-function bigWorldOf(pets: number): StoreSnapshot {
-  const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
-  const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
-  return {
-    categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
-    pets: all,
-    orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
-    inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
-  };
-}
+/** A generated world of `pets` pets in 4 categories, with an order for every pet that is not available (the HTTP walks' world). */
+const bigWorldOf = (pets: number): StoreSnapshot => walkWorld(pets);
 const statusOf = (store: Store, id: number): PetStatus | undefined => value(store.getPet(id)).status;
 const stockOf = (store: Store, id: number): number => value(store.getInventoryItem(id)).quantity;
 

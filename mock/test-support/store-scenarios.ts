@@ -5,18 +5,39 @@
  * its own handlers (state-rules.e2e.test.ts) and the generic engine with the contract's rule file
  * (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
  * own, so the numbers are the store test's; every answer is checked against openapi.yaml by the contract client.
+ * The store test's two seeded walks come too, smaller: filtered lists against the records read one by one (issue 5),
+ * and the default store and sessions sharing the initial data each equal to a private store given the same writes
+ * (issue 14).
  * The refusals (code, message, nothing changed) are in state-rule-scenarios.ts; sessions, their bounds and resets in
  * sessions.e2e.test.ts, which the switch of test-engine.ts runs on both engines.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, InventoryItem, Order, Pet } from '../../src/types.js';
 import type { MockOptions } from '../server.js';
 import type { ContractClient, Exchange, QueryValue } from './contract-client.js';
 import { expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './harness.js';
 import { SMALL_WORLD } from './state-rule-scenarios.js';
+import { mulberry32 as seeded } from '../random.js';
 import { withTestEngine } from '../test-engine.js';
 
 type Query = Readonly<Record<string, QueryValue | undefined>>;
+type PetStatus = NonNullable<Pet['status']>;
+const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+/** The walks' generated world (mock/store.test.ts's too): `pets` pets in 4 categories, stock 3 each, an order for every pet that is not available. */
+export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; orders: Order[]; inventory: { petId: number; quantity: number }[] } {
+  const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
+  const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
+  return {
+    categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
+    pets: all,
+    orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
+    inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
+  };
+}
 
 /**
  * What the generic engine with the Pet Store's rule file does not keep yet (issue 34's findings, each said why): there
@@ -273,6 +294,149 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         expect((await ids(api, '/store/orders')).ids).toEqual([1, 2]);
         expect((await ids(api, '/categories')).ids).toEqual([1, 2, 3]);
       });
+    });
+
+    // mock/store.test.ts's issue 5 walk, smaller (a request a step): whatever the writes did, a filtered list is the
+    // same filter over the records read one by one, a page is a slice of it, and the rules hold throughout.
+    describe('filtered lists after a seeded random walk of writes (issue 5)', () => {
+      /** How far the walk's ids have gone (it aims a little past them, so some writes miss), and what each action answered. */
+      interface Walk {
+        maxPetId: number;
+        maxOrderId: number;
+        readonly outcomes: Map<string, number>;
+      }
+
+      /** One seeded write: creates, replaces, deletes, order transitions, stock and categories, as the store test's step. */
+      async function step(api: ContractClient, walk: Walk, random: () => number, n: number): Promise<void> {
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+        const anyStatus = (): PetStatus | undefined => (random() < 0.3 ? undefined : pick(STATUSES));
+        const petId = 1 + Math.floor(random() * (walk.maxPetId + 2));
+        const orderId = 1 + Math.floor(random() * (walk.maxOrderId + 2));
+        const categoryId = 1 + Math.floor(random() * 5); // 5 does not exist at first: some writes are refused
+        const action = Math.floor(random() * 9);
+        let answer: Exchange;
+        if (action <= 1) {
+          const status = anyStatus();
+          answer = await api.post('/pets', { name: `New ${n}`, categoryId, ...(status ? { status } : {}) });
+          if (answer.status === 201) walk.maxPetId = Math.max(walk.maxPetId, (answer.body as Pet).id);
+        } else if (action === 2) {
+          const status = anyStatus();
+          answer = await api.put(`/pets/${petId}`, { name: `Renamed ${n}`, categoryId, ...(status ? { status } : {}) });
+        } else if (action === 3) answer = await api.delete(`/pets/${petId}`);
+        else if (action <= 5) {
+          answer = await api.post('/store/orders', { petId, quantity: 1 + Math.floor(random() * 3), ...(random() < 0.2 ? { complete: true } : {}) });
+          if (answer.status === 201) walk.maxOrderId = Math.max(walk.maxOrderId, (answer.body as Order).id!);
+        } else if (action === 6) answer = await api.patch(`/store/orders/${orderId}`, { complete: random() < 0.7 });
+        else if (action === 7) answer = await api.delete(`/store/orders/${orderId}`);
+        else if (random() < 0.5) answer = await api.put(`/store/inventory/${petId}`, { quantity: Math.floor(random() * 4) });
+        else answer = n % 50 === 0 ? await api.post('/categories', { name: `Category ${n}` }) : await api.delete(`/categories/${categoryId}`);
+        const key = `${action}:${answer.status < 300 ? 'ok' : (answer.body as { code: string }).code}`;
+        walk.outcomes.set(key, (walk.outcomes.get(key) ?? 0) + 1);
+      }
+
+      /** Every list against the records read one by one (GET /pets/{id}, GET /store/orders/{id}). */
+      async function checkLists(api: ContractClient, walk: Walk, random: () => number): Promise<void> {
+        const pets: Pet[] = [];
+        for (let id = 1; id <= walk.maxPetId + 2; id++) {
+          const answer = await api.get(`/pets/${id}`);
+          if (answer.status === 200) pets.push(answer.body as Pet);
+        }
+        // Under the page's limit, so one page holds a whole filter.
+        expect(pets.length).toBeLessThanOrEqual(100);
+        for (const status of [undefined, ...STATUSES]) {
+          for (const categoryId of [undefined, 1, 2, 3, 4, 5]) {
+            const filter = { ...(status ? { status } : {}), ...(categoryId ? { categoryId } : {}) };
+            const expected = pets.filter((p) => (status === undefined || p.status === status) && (categoryId === undefined || p.categoryId === categoryId));
+            expect(await page<Pet>(api, '/pets', filter), JSON.stringify(filter)).toEqual({ items: expected, total: expected.length });
+            const offset = Math.floor(random() * (expected.length + 3));
+            const limit = 1 + Math.floor(random() * 10);
+            expect(await page<Pet>(api, '/pets', { ...filter, offset, limit }), JSON.stringify({ filter, offset, limit })).toEqual({ items: expected.slice(offset, offset + limit), total: expected.length });
+            const wanted = Array.from({ length: 1 + Math.floor(random() * 10) }, () => 1 + Math.floor(random() * (walk.maxPetId + 3)));
+            const byIds = expected.filter((p) => wanted.includes(p.id));
+            expect(await page<Pet>(api, '/pets', { ...filter, id: wanted, offset: 1, limit: 5 })).toEqual({ items: byIds.slice(1, 6), total: byIds.length });
+          }
+          // The inventory's status filter, and rule 6: an entry's status is its pet's.
+          const entries = (await page<InventoryItem>(api, '/store/inventory', status ? { status } : {})).items;
+          expect(entries.map((e) => [e.petId, e.status])).toEqual(pets.filter((p) => status === undefined || p.status === status).map((p) => [p.id, p.status]));
+        }
+        const orders: Order[] = [];
+        for (let id = 1; id <= walk.maxOrderId + 2; id++) {
+          const answer = await api.get(`/store/orders/${id}`);
+          if (answer.status === 200) orders.push(answer.body as Order);
+        }
+        const openFor = new Set<number>();
+        for (const order of orders.filter((o) => !o.complete)) {
+          // One open order per pet, and its pet exists (rules 2 and 5).
+          expect(openFor.has(order.petId!)).toBe(false);
+          openFor.add(order.petId!);
+          expect(pets.some((p) => p.id === order.petId)).toBe(true);
+        }
+        for (const complete of [undefined, true, false]) {
+          const matching = orders.filter((o) => complete === undefined || o.complete === complete);
+          expect(await page<Order>(api, '/store/orders', { ...(complete === undefined ? {} : { complete }), offset: 1, limit: 40 })).toEqual({ items: matching.slice(1, 41), total: matching.length });
+          const petId = matching[Math.floor(random() * matching.length)]?.petId ?? 1;
+          const forPet = matching.filter((o) => o.petId === petId);
+          expect(await page<Order>(api, '/store/orders', { petId, ...(complete === undefined ? {} : { complete }) })).toEqual({ items: forPet, total: forPet.length });
+        }
+      }
+
+      // mock/store.test.ts's copy-on-write walk (issue 14): the default store and two sessions share the initial data and
+      // take turns at seeded writes; each must hold exactly what a store of its own given the same writes holds (its
+      // shadow: a session loaded with the same data by PUT /__mock/state), and a session left alone, or reset, the
+      // initial data. A mock of its own, whose fixtures are the walk's world, so that the stores share it.
+      it('the default store and sessions writing in turn each equal a private store given the same writes', async () => {
+        const pets = 30;
+        const folder = await mkdtemp(join(tmpdir(), 'petstore-walk-'));
+        const state: Record<string, unknown> = walkWorld(pets);
+        for (const [name, records] of Object.entries(state)) await writeFile(join(folder, `${name}.json`), JSON.stringify(records));
+        const own = await startTestMock({ ...options, fixtures: folder });
+        try {
+          const initial = await own.client.state();
+          const lanes = [undefined, sessionName('cow-one'), sessionName('cow-two')].map((name, lane) => {
+            const shadowName = sessionName('cow-shadow');
+            const walk: Walk = { maxPetId: pets, maxOrderId: 20, outcomes: new Map() };
+            return { name, api: name === undefined ? own.client : own.client.session(name), shadowName, shadow: own.client.session(shadowName), random: seeded(40 + lane), shadowRandom: seeded(40 + lane), walk };
+          });
+          for (const lane of lanes) {
+            const loaded = await own.client.send('PUT', '/__mock/state', { query: { session: lane.shadowName }, json: state });
+            expect(loaded.status, loaded.text).toBe(200);
+          }
+          const idle = sessionName('cow-idle');
+          for (let n = 1; n <= 240; n++) {
+            const lane = lanes[n % lanes.length]!;
+            // The same seeded write to both, each aiming from the same ids (the shadow's walk is a copy from before).
+            const before: Walk = { ...lane.walk, outcomes: new Map() };
+            await step(lane.api, lane.walk, lane.random, n);
+            await step(lane.shadow, before, lane.shadowRandom, n);
+            if (n % 120 === 0) {
+              for (const each of lanes) expect(await own.client.state(each.name), `${each.name ?? 'default'} at step ${n}`).toEqual(await own.client.state(each.shadowName));
+              expect(await own.client.state(idle)).toEqual(initial);
+            }
+          }
+          for (const lane of lanes) expect(lane.walk.outcomes.get('4:ok') ?? 0).toBeGreaterThan(0);
+          // A reset restores exactly the initial data, and touches nothing else.
+          expect((await own.client.send('POST', '/__mock/reset', { query: { session: lanes[1]!.name! } })).status).toBe(200);
+          expect(await own.client.state(lanes[1]!.name)).toEqual(initial);
+          expect(await own.client.state(lanes[2]!.name)).toEqual(await own.client.state(lanes[2]!.shadowName));
+          expect(await own.client.state()).toEqual(await own.client.state(lanes[0]!.shadowName));
+        } finally {
+          await own.close();
+          await rm(folder, { recursive: true, force: true });
+        }
+      }, 60_000);
+
+      it.each([{ seed: 1 }, { seed: 2 }])('every filtered list equals the same filter over the records read one by one (seed $seed)', async ({ seed }) => {
+        const pets = 30;
+        const { api } = await world(`store-walk-${seed}`, walkWorld(pets));
+        const random = seeded(seed);
+        const walk: Walk = { maxPetId: pets, maxOrderId: (await ids(api, '/store/orders')).total, outcomes: new Map() };
+        for (let n = 1; n <= 300; n++) {
+          await step(api, walk, random, n);
+          if (n % 100 === 0) await checkLists(api, walk, random);
+        }
+        // The walk went through the transitions, not only into refusals.
+        for (const key of ['0:ok', '2:ok', '3:ok', '4:ok', '6:ok', '7:ok', '3:PET_HAS_OPEN_ORDER', '4:PET_NOT_AVAILABLE']) expect(walk.outcomes.get(key) ?? 0, key).toBeGreaterThan(0);
+      }, 60_000);
     });
 
     describe('names that are words of JavaScript', () => {
