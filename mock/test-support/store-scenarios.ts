@@ -45,7 +45,7 @@ export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; 
  */
 const GENERIC_GAPS: Readonly<Record<string, string>> = {
   'an open order for a missing pet is refused, naming where, and changes nothing':
-    "the import checks the reference of an open order (`when: { complete: false }`) before the behaviour's load hook reads an order without `complete` as open, so such an order of a missing pet is taken",
+    "the import checks the stated rules of open orders (the reference, `when: { complete: false }`; one open order per pet) before the behaviour's load hook reads an order without `complete` as open, so such an order of a missing pet is taken",
 };
 
 export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
