@@ -44,6 +44,8 @@ export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; 
  * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's own handlers must pass it.
  */
 const GENERIC_GAPS: Readonly<Record<string, string>> = {
+  'fixtures the store cannot hold are refused at start-up, naming the file and where':
+    'the generic engine fits a fixtures folder to the record schemas but does not hold it to the stated rules (a pet of a missing category is served), where an import (PUT /__mock/state) is held to them and the Pet Store\'s store refused to start (FIXTURES_INVALID)',
   'an open order for a missing pet is refused, naming where, and changes nothing':
     "the import checks the stated rules of open orders (the reference, `when: { complete: false }`; one open order per pet) before the behaviour's load hook reads an order without `complete` as open, so such an order of a missing pet is taken",
 };
@@ -437,6 +439,53 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         // The walk went through the transitions, not only into refusals.
         for (const key of ['0:ok', '2:ok', '3:ok', '4:ok', '6:ok', '7:ok', '3:PET_HAS_OPEN_ORDER', '4:PET_NOT_AVAILABLE']) expect(walk.outcomes.get(key) ?? 0, key).toBeGreaterThan(0);
       }, 60_000);
+    });
+
+    // The registry's promises a user meets at start-up: its bounds checked, 100 sessions by default, and initial data
+    // that breaks the rules refused (mock/store.test.ts "registry: a bounded number of sessions", "initial data the
+    // store cannot hold"). Each starts a mock of its own.
+    describe('start-up', () => {
+      it.each([{ maxSessions: 0 }, { maxSessions: -1 }, { maxSessions: 1.5 }, { maxSessions: Number.NaN }, { maxSessionMemory: 0 }, { maxSessionMemory: 1.5 }])('refuses %o with a USAGE kit error', async (bound) => {
+        const started = await startTestMock({ ...options, fixtures: 'none', ...bound }).then(
+          async (running) => {
+            await running.close();
+            return undefined;
+          },
+          (error: unknown) => error,
+        );
+        expect(started).toMatchObject({ code: 'USAGE' });
+      });
+
+      it('keeps 100 sessions by default: the 101st pushes out the least recently used, which is told so on its return', async () => {
+        const names = Array.from({ length: 101 }, (_, i) => sessionName(`hundred-${i}`));
+        for (const name of names) ok(await t.client.session(name).get('/categories'), 200);
+        const health = ok<{ sessions: number }>(await t.client.get('/__mock/health'), 200);
+        expect(health.sessions).toBe(100);
+        expect((await t.client.session(names[0]!).get('/categories')).headers['x-mock-session-dropped']).toBe('max-sessions');
+      });
+
+      const CANNOT_HOLD = 'fixtures the store cannot hold are refused at start-up, naming the file and where';
+      const cannotHold = [
+        ['a pet in a missing category', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 5, name: 'Ghost', categoryId: 9 }], inventory: [...SMALL_WORLD.inventory, { petId: 5, quantity: 1 }] }, 'pets.json'],
+        ['two open orders for one pet', { ...SMALL_WORLD, orders: [...SMALL_WORLD.orders, { id: 3, petId: 2, quantity: 1, complete: false }] }, 'orders.json'],
+      ] as const;
+      for (const [label, state, file] of cannotHold) promise(CANNOT_HOLD)(`${CANNOT_HOLD} (${label})`, async () => {
+        const folder = await mkdtemp(join(tmpdir(), 'petstore-fixtures-'));
+        try {
+          for (const [name, records] of Object.entries(state)) await writeFile(join(folder, `${name}.json`), JSON.stringify(records));
+          const started = await startTestMock({ ...options, fixtures: folder }).then(
+            async (running) => {
+              await running.close();
+              return undefined;
+            },
+            (error: unknown) => error,
+          );
+          expect(started, label).toMatchObject({ code: 'FIXTURES_INVALID' });
+          expect(String((started as Error).message)).toContain(file);
+        } finally {
+          await rm(folder, { recursive: true, force: true });
+        }
+      });
     });
 
     describe('names that are words of JavaScript', () => {
