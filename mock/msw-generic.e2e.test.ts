@@ -121,4 +121,17 @@ describe('petstore-kit/msw/browser serving the Pet Store on the generic engine',
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { code: string }).code).toBe('PET_HAS_OPEN_ORDER');
   });
+
+  // mock/store.test.ts's "the initial data is copied": the page's data object is the page's, before and after.
+  it('keeps its own copy of the data: a page that changes the object afterwards changes no answer', async () => {
+    const origin = 'http://petstore-copy.example.test';
+    const given = structuredClone(petStoreData) as { generic: { fixtures: { pets: { id: number; name: string }[] } } } & BrowserMockData;
+    const copyMock = createBrowserMock(given, { origin, genericEngine, behaviour: petStoreBehaviour });
+    server.use(...copyMock.handlers);
+    const first = given.generic.fixtures.pets[0]!;
+    first.name = 'Changed by the page';
+    given.generic.fixtures.pets.push({ id: 999, name: 'Pushed by the page' });
+    const pets = (await (await fetch(`${origin}/pets?id=${first.id}&id=999`)).json()) as { id: number; name: string }[];
+    expect(pets.map((p) => p.name)).toEqual([(petStoreData.generic!.fixtures as { pets: { name: string }[] }).pets[0]!.name]);
+  });
 });
