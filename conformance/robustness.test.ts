@@ -273,6 +273,55 @@ describe('the HTTP client', () => {
     expect(elapsed).toBeGreaterThanOrEqual(170);
   });
 
+  it('an interrupted run aborts the requests on the wire at once (ABORTED, not their timeout) and sends no more', { timeout: 20_000 }, async () => {
+    // A target that reads each request and never answers: only the run's signal can end these (their timeout is 60 s).
+    const hung: ServerResponse[] = [];
+    let arrived: () => void = () => undefined;
+    const allArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const silent = createServer((_req, res) => {
+      hung.push(res);
+      if (hung.length === 3) arrived();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const controller = new AbortController();
+    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, timeoutMs: 60_000, concurrency: 3, rate: 0, signal: controller.signal });
+    try {
+      const sent = Array.from({ length: 3 }, (_, i) => client.send({ method: 'GET', path: `/wait/${i}` }));
+      await allArrived;
+      controller.abort();
+      const results = await Promise.all(sent);
+      expect(results.map((result) => result.error?.code)).toEqual(['ABORTED', 'ABORTED', 'ABORTED']);
+      const after = await client.send({ method: 'GET', path: '/late' });
+      expect(after.error).toEqual({ code: 'ABORTED', message: 'not sent: the run was interrupted' });
+      expect(hung).toHaveLength(3);
+    } finally {
+      await client.close();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('records an answer header that echoes a --header value as [redacted], and leaves the others as they came', async () => {
+    const echo = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-api-key']), 'x-plain': 'kept' });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const address = echo.address();
+    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, headers: { 'X-Api-Key': 'k3y-v4lue' }, timeoutMs: 2000, concurrency: 1, rate: 0 });
+    try {
+      const result = await client.send({ method: 'GET', path: '/' });
+      expect(result.response?.headers['x-echo']).toBe('k3y-v4lue');
+      expect(result.exchange.response?.headers['x-echo']).toBe('[redacted]');
+      expect(result.exchange.response?.headers['x-plain']).toBe('kept');
+      expect(result.exchange.request.headers['x-api-key']).toBe('[redacted]');
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+
   it('turns a refused connection into an error, never an exception', async () => {
     const client = new HttpClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, concurrency: 1, rate: 0 });
     const result = await client.send({ method: 'GET', path: '/' });

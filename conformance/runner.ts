@@ -21,6 +21,7 @@ import { REPORT_FORMAT_VERSION, type CleanupReport, type RunEvent, type RunMeta,
 import { coverageVerdict, MIN_COVERAGE_CHECK, type MinCoverage } from './min-coverage.js';
 import { RECHECKED_FAMILIES, runRechecked } from './recheck.js';
 import { PassiveTally } from './passive-tally.js';
+import { startOrder } from './schedule.js';
 import { shardOperations, type Shard } from './shard.js';
 
 export interface RunOptions {
@@ -232,9 +233,12 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       // A check that also judges every exchange is complete only once the run's exchanges are all judged.
       if (!check.judge) complete(check.id);
     };
-    // Checks own their records, so most can run side by side; those that compare whole-collection counts run alone, after.
-    await inParallel(runnable.filter((check) => !check.exclusive), settings.concurrency, runOne);
-    for (const check of runnable.filter((c) => c.exclusive)) await runOne(check);
+    // Checks own their records, so most run side by side; those that compare whole-collection counts run alone, after
+    // them. --fail-fast starts the checks that probe every field last (schedule.ts).
+    for (const phase of startOrder(runnable, options.failFast === true)) {
+      await inParallel(phase.together, settings.concurrency, runOne);
+      for (const check of phase.alone) await runOne(check);
+    }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     try {

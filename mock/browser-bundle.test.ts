@@ -10,10 +10,20 @@ import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 
+/**
+ * What a page serving the Pet Store on the generic engine imports (issue 34): the browser entry, the engine from
+ * petstore-kit/msw/generic and the rule file's behaviour module, bundled into the page.
+ */
+const GENERIC_PET_STORE_PAGE = [
+  "export * from './mock/msw-browser.ts';",
+  "export { genericEngine } from './mock/msw-generic.ts';",
+  "export { default as petStoreBehaviour } from './fixtures/rules/petstore.behaviour.mjs';",
+].join('\n');
+
 /** `esbuild --bundle --platform=browser --format=esm --minify ENTRY`, in memory, with its metafile. */
-async function bundle(external: string[] = []): Promise<{ bytes: number; warnings: unknown[]; metafile: Metafile }> {
+async function bundle(external: string[] = [], contents?: string): Promise<{ bytes: number; warnings: unknown[]; metafile: Metafile }> {
   const result = await build({
-    entryPoints: [join(PACKAGE_ROOT, 'mock', 'msw-browser.ts')],
+    ...(contents !== undefined ? { stdin: { contents, resolveDir: PACKAGE_ROOT, loader: 'ts' as const } } : { entryPoints: [join(PACKAGE_ROOT, 'mock', 'msw-browser.ts')] }),
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -45,6 +55,24 @@ describe('petstore-kit/msw/browser in a plain browser build (esbuild, no plugin)
     expect(inputs.filter((f) => /@faker-js|mock\/generic\/(engine|generate|store|infer)\.ts/.test(f))).toEqual([]);
     const { bytes: ownBytes } = await bundle(['msw']);
     console.log(`petstore-kit/msw/browser, minified: ${(bytes / 1024).toFixed(0)} KiB with MSW, ${(ownBytes / 1024).toFixed(0)} KiB without it`);
+    expect(ownBytes).toBeLessThan(bytes);
+  });
+
+  it('with the generic engine and the Pet Store\'s behaviour module (issue 34): no error, no warning, no Node built-in', async () => {
+    // Regression: mock/generic/answer-guard.ts took documentErrorSchema from src/contract/index.ts, whose loader needs
+    // node:fs, node:path, node:crypto and swagger-parser, so no page could bundle petstore-kit/msw/generic at all.
+    const { bytes, warnings, metafile } = await bundle([], GENERIC_PET_STORE_PAGE);
+    expect(warnings).toEqual([]);
+    expect(nodeImports(metafile)).toEqual([]);
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs.filter((f) => /swagger-ui|mock\/seed\.ts|docs-files\.ts|mock\/generic\/(files|startup)\.ts|src\/contract\/(index|load)\.ts/.test(f))).toEqual([]);
+    // What this page brings that the Pet Store's own engine did not: the engine, the rule book and the module.
+    expect(inputs.filter((f) => /mock\/generic\/engine\.ts|mock\/behaviour\/rule-book\.ts|petstore\.behaviour\.mjs/.test(f))).toHaveLength(3);
+    const { bytes: ownBytes } = await bundle(['msw'], GENERIC_PET_STORE_PAGE);
+    const { bytes: petStoreEngine } = await bundle();
+    console.log(
+      `petstore-kit/msw/browser with the generic engine and the Pet Store's behaviour, minified: ${(bytes / 1024).toFixed(0)} KiB with MSW, ${(ownBytes / 1024).toFixed(0)} KiB without it (the Pet Store's own engine: ${(petStoreEngine / 1024).toFixed(0)} KiB with MSW)`,
+    );
     expect(ownBytes).toBeLessThan(bytes);
   });
 });

@@ -17,15 +17,22 @@ import { PACKAGE_ROOT } from '../src/package-info.js';
 import { browserData } from './msw.js';
 import type { Probe } from './test-support/browser-page.js';
 import { startTestMock, type TestMock } from './test-support/harness.js';
+import { TEST_ENGINE_ENV } from './test-engine.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const ARTIFACTS = join(PACKAGE_ROOT, 'artifacts', 'browser');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/**
+ * The page's entry: under issue 34's switch (test-engine.ts) the one that brings the generic engine and the Pet
+ * Store's behaviour module, which browserData's rule file then asks for; otherwise `petstore-kit/msw/browser` alone.
+ */
+const PAGE_ENTRY = process.env[TEST_ENGINE_ENV] === 'generic' ? 'browser-app-generic.ts' : 'browser-app.ts';
+
 /** A plain browser build, as an app would make it: no plugin, no stub, nothing external (issue 23, point 3). */
 async function bundlePage(): Promise<string> {
   const result = await build({
-    entryPoints: [join(PACKAGE_ROOT, 'mock', 'test-support', 'browser-page.ts')],
+    entryPoints: [join(PACKAGE_ROOT, 'mock', 'test-support', PAGE_ENTRY)],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -68,6 +75,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js');
     const [bundle, data, workerScript, mock] = await Promise.all([bundlePage(), browserData(), readFile(worker, 'utf8'), startTestMock(), mkdir(ARTIFACTS, { recursive: true })]);
     t = mock;
+    // The page serves what the HTTP mock serves: under the switch the data is the generic engine's (its rule file as
+    // JSON), which only the generic entry's page can take.
+    expect(data.generic !== undefined).toBe(PAGE_ENTRY === 'browser-app-generic.ts');
     page = await servePage({
       '/': { type: 'text/html; charset=utf-8', body: '<!doctype html><html><head><meta charset="utf-8"><title>petstore-kit in a browser</title></head><body><h1>petstore-kit from a page</h1><script type="module" src="/app.js"></script></body></html>' },
       '/app.js': { type: 'text/javascript; charset=utf-8', body: bundle },

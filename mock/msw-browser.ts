@@ -10,12 +10,20 @@
  * A document that is not the Pet Store is served by the generic engine, which this entry leaves out (it and faker's
  * English data were three fifths of the bundle): bring it from `petstore-kit/msw/generic`,
  * `createBrowserMock(data, { genericEngine })`.
+ *
+ * The Pet Store on the generic engine (issue 34): `browserData({ useGenericEngine: true })` puts its rule file in the
+ * data as JSON, and the page brings the engine and the rule file's behaviour module, imported into its bundle (a page
+ * loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { OasVersion } from '../src/contract/load.js';
 import { buildContract } from '../src/contract/model.js';
+import { KitError } from '../src/kit-error.js';
 import { compileContract } from '../src/schema/index.js';
+import type { Behaviour } from './behaviour/hooks.js';
 import type { StoreSnapshot } from './domain.js';
+import type { MockOverlay } from './generic/infer.js';
+import type { FixtureFiles } from './generic/initial.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, type MswMock, type MswMockSettings } from './msw-adapter.js';
@@ -30,9 +38,51 @@ export interface BrowserMockData {
   readonly strict?: boolean;
   /** The dialect of the document's schemas (absent: 3.0). */
   readonly oasVersion?: OasVersion;
+  /**
+   * The generic engine's data, for the Pet Store served by it (issue 34) or a document given a rule file: the rule
+   * file as JSON (its `behaviour` only the module's file name, which the page imports itself) and the records the
+   * engine starts from. Present, the page must bring the engine (and the behaviour module the rules name).
+   */
+  readonly generic?: BrowserGenericData;
 }
 
-export function createBrowserMock(data: BrowserMockData, settings: MswMockSettings = {}): MswMock {
+export interface BrowserGenericData {
+  readonly overlay?: MockOverlay;
+  readonly fixtures?: FixtureFiles | 'none';
+  /** The records are the kit's own generator's (`seed`), valid by construction (GenericSettings.fixturesGenerated). */
+  readonly fixturesGenerated?: boolean;
+}
+
+export interface BrowserMockSettings extends MswMockSettings {
+  /** The behaviour module the rules name (`import behaviour from './petstore.behaviour.mjs'`): a page loads no file by path. */
+  readonly behaviour?: Behaviour;
+}
+
+export function createBrowserMock(data: BrowserMockData, settings: BrowserMockSettings = {}): MswMock {
   const contract = buildContract({ file: 'openapi.yaml', sha256: data.sha256, document: data.document, ...(data.oasVersion ? { oasVersion: data.oasVersion } : {}) }, { strict: data.strict ?? true });
-  return createMswMockFrom(compileContract(contract), data.initial, data.kitVersion, settings);
+  const { behaviour: _module, ...rest } = settings;
+  return createMswMockFrom(compileContract(contract), data.initial, data.kitVersion, { ...rest, ...genericSettings(data, settings) });
+}
+
+/** The generic engine's settings from what Node prepared (`data.generic`) and the module the page brought. */
+function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic' | 'useGenericEngine'> {
+  const generic = data.generic;
+  if (generic === undefined) return settings.behaviour ? { generic: { ...settings.generic, behaviour: { module: settings.behaviour, file: 'behaviour' } } } : {};
+  const named = generic.overlay?.behaviour;
+  // Said at once, as a missing engine is (app.ts): a Pet Store without its rule 1 and rule 6 would serve quietly wrong.
+  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (browserData with useGenericEngine or a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
+  if (named !== undefined && settings.behaviour === undefined) {
+    throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { genericEngine, behaviour }).`);
+  }
+  const behaviour = settings.behaviour ? { behaviour: { module: settings.behaviour, file: named ?? 'behaviour' } } : {};
+  return {
+    useGenericEngine: true,
+    generic: {
+      ...settings.generic,
+      ...(generic.overlay ? { overlay: generic.overlay } : {}),
+      ...(generic.fixtures !== undefined ? { fixtures: generic.fixtures } : {}),
+      ...(generic.fixturesGenerated ? { fixturesGenerated: true } : {}),
+      ...behaviour,
+    },
+  };
 }

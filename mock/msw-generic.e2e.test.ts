@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import petStoreBehaviour from '../fixtures/rules/petstore.behaviour.mjs';
 import { KitError } from '../src/kit-error.js';
 import { sharedCompiledContract, type CompiledContract } from '../src/schema/index.js';
 import { loadContract } from '../src/contract/index.js';
@@ -15,6 +16,7 @@ import { createRouter } from '../src/router.js';
 import { createBrowserMock, type BrowserMockData, type MswMock } from './msw-browser.js';
 import { genericEngine } from './msw-generic.js';
 import { browserData } from './msw.js';
+import { PETSTORE_RULES } from './test-engine.js';
 
 const ORIGIN = 'http://pets.example.test';
 const SPEC = createRequire(import.meta.url).resolve('@readme/oas-examples/3.0/json/petstore-expanded.json');
@@ -73,5 +75,63 @@ describe('petstore-kit/msw/browser with a document that is not the Pet Store', (
     expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(200);
     mock.reset();
     expect((await send('GET', `/api/pets/${pet.id}`)).status).toBe(404);
+  });
+});
+
+/**
+ * Issue 34: the Pet Store on the generic engine inside a page. browserData puts the rule file in the data as JSON
+ * (its behaviour module named, not loaded), and the page brings the engine and the module, imported into its bundle.
+ * Run here in Node behind setupServer, through JSON as a fetched file would be; browser.e2e.test.ts runs it in
+ * Chromium under PETSTORE_KIT_TEST_ENGINE=generic.
+ */
+describe('petstore-kit/msw/browser serving the Pet Store on the generic engine', () => {
+  const PET_STORE_ORIGIN = 'http://petstore.example.test';
+  let petStoreData: BrowserMockData;
+
+  beforeAll(async () => {
+    petStoreData = JSON.parse(JSON.stringify(await browserData({ useGenericEngine: true, mockOverlay: PETSTORE_RULES }))) as BrowserMockData;
+    const petStore = createBrowserMock(petStoreData, { origin: PET_STORE_ORIGIN, genericEngine, behaviour: petStoreBehaviour });
+    // The file's one server (two would each intercept fetch), with this origin's handlers added.
+    server.use(...petStore.handlers);
+  });
+
+  it("the data carries the rule file as JSON and the seed folder's records; the Pet Store's own store starts empty", () => {
+    expect(petStoreData.generic?.overlay?.behaviour).toBe('petstore.behaviour.mjs');
+    expect(petStoreData.generic?.overlay?.paths?.['/store/orders']).toHaveProperty('x-mock-states');
+    expect(Object.keys(petStoreData.generic?.fixtures as object).sort()).toEqual(['categories', 'inventory', 'orders', 'pets']);
+    expect(petStoreData.initial.pets).toEqual([]);
+  });
+
+  it('without the engine, or without the behaviour module the rules name, says at once what to pass', () => {
+    expect(() => createBrowserMock(petStoreData, { origin: PET_STORE_ORIGIN })).toThrow(/genericEngine.*petstore-kit\/msw\/generic/);
+    expect(() => createBrowserMock(petStoreData, { origin: PET_STORE_ORIGIN, genericEngine })).toThrow(/petstore\.behaviour\.mjs.*behaviour/);
+  });
+
+  it('keeps the stated rules and the behaviour module\'s: a new pet is available with stock 1 (rule 1), an order makes it pending (rule 2), it cannot go while ordered (rule 5)', async () => {
+    const json = { 'content-type': 'application/json', 'x-mock-session': 'browser-generic' };
+    const session = { 'x-mock-session': 'browser-generic' };
+    const category = (await (await fetch(`${PET_STORE_ORIGIN}/categories`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Page birds' }) })).json()) as { id: number };
+    const pet = (await (await fetch(`${PET_STORE_ORIGIN}/pets`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Tweety', categoryId: category.id }) })).json()) as { id: number; status: string };
+    // Rule 1 is the behaviour module's (createPet's after hook): without it the status would be absent.
+    expect(pet.status).toBe('available');
+    expect(await (await fetch(`${PET_STORE_ORIGIN}/store/inventory/${pet.id}`, { headers: session })).json()).toEqual({ petId: pet.id, quantity: 1, status: 'available' });
+    expect((await fetch(`${PET_STORE_ORIGIN}/store/orders`, { method: 'POST', headers: json, body: JSON.stringify({ petId: pet.id, quantity: 1 }) })).status).toBe(201);
+    expect(((await (await fetch(`${PET_STORE_ORIGIN}/pets/${pet.id}`, { headers: session })).json()) as { status: string }).status).toBe('pending');
+    const refused = await fetch(`${PET_STORE_ORIGIN}/pets/${pet.id}`, { method: 'DELETE', headers: session });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe('PET_HAS_OPEN_ORDER');
+  });
+
+  // mock/store.test.ts's "the initial data is copied": the page's data object is the page's, before and after.
+  it('keeps its own copy of the data: a page that changes the object afterwards changes no answer', async () => {
+    const origin = 'http://petstore-copy.example.test';
+    const given = structuredClone(petStoreData) as { generic: { fixtures: { pets: { id: number; name: string }[] } } } & BrowserMockData;
+    const copyMock = createBrowserMock(given, { origin, genericEngine, behaviour: petStoreBehaviour });
+    server.use(...copyMock.handlers);
+    const first = given.generic.fixtures.pets[0]!;
+    first.name = 'Changed by the page';
+    given.generic.fixtures.pets.push({ id: 999, name: 'Pushed by the page' });
+    const pets = (await (await fetch(`${origin}/pets?id=${first.id}&id=999`)).json()) as { id: number; name: string }[];
+    expect(pets.map((p) => p.name)).toEqual([(petStoreData.generic!.fixtures as { pets: { name: string }[] }).pets[0]!.name]);
   });
 });

@@ -8,6 +8,7 @@
  *   const server = setupServer(...mock.handlers);
  *   beforeAll(() => server.listen()); afterEach(() => mock.reset()); afterAll(() => server.close());
  */
+import { basename } from 'node:path';
 import { loadContract } from '../src/contract/index.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH, KIT_VERSION } from '../src/package-info.js';
 import { sharedCompiledContract } from '../src/schema/index.js';
@@ -15,7 +16,7 @@ import { servesPetStore } from './generic/detect.js';
 import { createGenericEngine, type GenericSettings } from './generic/engine.js';
 import { readBehaviour, readFixtureFiles, readOverlay } from './generic/files.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
-import type { BrowserMockData } from './msw-browser.js';
+import type { BrowserGenericData, BrowserMockData } from './msw-browser.js';
 import { generateSnapshot } from './seed.js';
 import { initialData, withoutCounters, type MockOptions } from './server.js';
 import { withTestEngine } from './test-engine.js';
@@ -29,10 +30,24 @@ export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'spec
  * write it to a file the page fetches, e.g.
  * `node -e "import('petstore-kit/msw').then(async (m) => process.stdout.write(JSON.stringify(await m.browserData())))" > public/petstore-mock.json`
  */
-export async function browserData(options: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets'> = {}): Promise<BrowserMockData> {
-  const contract = await loadContract(options.specPath ?? DEFAULT_SPEC_PATH);
+export async function browserData(given: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'useGenericEngine'> = {}): Promise<BrowserMockData> {
+  const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
+  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts), as createMswMock does.
+  const options = withTestEngine(given, servesPetStore(contract));
   const initial = await initialData(options, sharedCompiledContract(contract));
-  return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion };
+  const generic = await browserGenericData(options);
+  return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion, ...(generic ? { generic } : {}) };
+}
+
+/**
+ * The generic engine's part of a page's data: the rule file as JSON and, for the Pet Store, its records. The rule
+ * file's behaviour module is named by its file name only (the page imports it; a path of this machine means nothing there).
+ */
+async function browserGenericData(options: Pick<MswMockOptions, 'mockOverlay' | 'useGenericEngine' | 'seed' | 'pets' | 'fixtures'>): Promise<BrowserGenericData | undefined> {
+  const read = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
+  const overlay = read?.behaviour !== undefined ? { ...read, behaviour: basename(read.behaviour) } : read;
+  const petStoreData = options.useGenericEngine ? await genericPetStoreData(options) : undefined;
+  return overlay || petStoreData ? { ...(overlay ? { overlay } : {}), ...petStoreData } : undefined;
 }
 
 export async function createMswMock(given: MswMockOptions = {}): Promise<MswMock> {

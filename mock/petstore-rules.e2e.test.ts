@@ -8,9 +8,13 @@
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import { describeStateRules } from './test-support/state-rule-scenarios.js';
+import { describeStoreScenarios } from './test-support/store-scenarios.js';
 
-describeStateRules('state rules, stated in fixtures/rules/petstore.rules.yaml and served by the generic engine', {
+const GENERIC = {
   useGenericEngine: true,
   mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'),
   fixtures: join(PACKAGE_ROOT, 'fixtures/seed'),
-});
+};
+
+describeStateRules('state rules, stated in fixtures/rules/petstore.rules.yaml and served by the generic engine', GENERIC);
+describeStoreScenarios('the generic engine with fixtures/rules/petstore.rules.yaml', GENERIC);

@@ -230,6 +230,8 @@ describe('rules checked at start-up', () => {
     ['a word the rule does not take', { '/loans': { 'x-mock-effects': [{ on: 'create', target: { collection: '/books', by: 'bookId' }, subtract: { copies: 1 } }] } }, /x-mock-effects\/0\/subtract: is not a word of this rule/],
     ['a 404 message naming a field', { '/authors': { 'x-mock-not-found': { message: 'No author named {name}.' } } }, /x-mock-not-found\/message: names \{name\}, but a record that does not exist has only the \{id\}/],
     ['a sum on a field that is no number', { '/loans': { 'x-mock-effects': [{ target: { collection: '/books', by: 'bookId' }, add: { title: 1 } }] } }, /x-mock-effects\/0\/add\/title: \/books's title is not a number/],
+    ['a cap that is no yes or no', { '/loans': { 'x-mock-effects': [{ target: { collection: '/books', by: 'bookId' }, add: { copies: 1 }, cap: 'yes' }] } }, /x-mock-effects\/0\/cap: must be true/],
+    ['a cap with nothing to cap', { '/loans': { 'x-mock-effects': [{ target: { collection: '/books', by: 'bookId' }, set: { title: 'x' }, cap: true }] } }, /x-mock-effects\/0\/cap: caps the sums of add, and this effect adds nothing/],
   ])('refuses %s, naming the spot', async (_what, extensions, message) => {
     const error = await refusal(`invalid-${_what.replace(/\W+/g, '-')}`, extensions);
     expect(error.code).toBe('RULES_INVALID');

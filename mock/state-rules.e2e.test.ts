@@ -3,5 +3,7 @@
  * the Pet Store's own handlers (the scenarios: test-support/state-rule-scenarios.ts).
  */
 import { describeStateRules } from './test-support/state-rule-scenarios.js';
+import { describeStoreScenarios } from './test-support/store-scenarios.js';
 
 describeStateRules('state rules');
+describeStoreScenarios("the Pet Store's own handlers");

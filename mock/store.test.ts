@@ -6,6 +6,8 @@ import type { ApiErrorCode } from '../src/api-error-codes.js';
 import { isKitError } from '../src/kit-error.js';
 import type { NewPet, Order, Pet, PetStatus } from '../src/types.js';
 import { mulberry32 as seeded } from './random.js';
+import { SMALL_WORLD } from './test-support/state-rule-scenarios.js';
+import { walkWorld } from './test-support/store-scenarios.js';
 
 const ALL = { offset: 0, limit: 100 } as const;
 const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
@@ -13,31 +15,11 @@ const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
 /**
  * A small world with one pet in each situation the rules care about:
  * 1 available with stock 2, 2 pending with the open order 1, 3 sold with the
- * complete order 2, 4 available with no stock; category 3 has no pets.
+ * complete order 2, 4 available with no stock; category 3 has no pets. The
+ * same world the HTTP scenarios load (state-rule-scenarios.ts,
+ * store-scenarios.ts), which keep this file's promises on both engines.
  */
-const BASE: StoreSnapshot = {
-  categories: [
-    { id: 1, name: 'Dogs', description: 'Loyal companions' },
-    { id: 2, name: 'Cats' },
-    { id: 3, name: 'Birds' },
-  ],
-  pets: [
-    { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
-    { id: 2, name: 'Tom', categoryId: 2, status: 'pending' },
-    { id: 3, name: 'Nemo', categoryId: 1, status: 'sold' },
-    { id: 4, name: 'Luna', categoryId: 2, status: 'available' },
-  ],
-  orders: [
-    { id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false },
-    { id: 2, petId: 3, quantity: 1, complete: true },
-  ],
-  inventory: [
-    { petId: 1, quantity: 2 },
-    { petId: 2, quantity: 0 },
-    { petId: 3, quantity: 0 },
-    { petId: 4, quantity: 0 },
-  ],
-};
+const BASE: StoreSnapshot = SMALL_WORLD;
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
@@ -51,17 +33,8 @@ function refusal<T>(result: Result<T>): DomainError {
 
 const fresh = (): Store => createStore(BASE);
 
-/** A generated world of `pets` pets in 4 categories, with an order for every pet that is not available. */
-function bigWorldOf(pets: number): StoreSnapshot {
-  const statuses: PetStatus[] = ['available', 'available', 'pending', 'sold'];
-  const all = Array.from({ length: pets }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: 1 + (i % 4), status: statuses[(i * 7) % 4]! }));
-  return {
-    categories: [1, 2, 3, 4].map((id) => ({ id, name: `Category ${id}` })),
-    pets: all,
-    orders: all.filter((p) => p.status !== 'available').map((p, i) => ({ id: i + 1, petId: p.id, quantity: 1, complete: p.status === 'sold' })),
-    inventory: all.map((p) => ({ petId: p.id, quantity: 3 })),
-  };
-}
+/** A generated world of `pets` pets in 4 categories, with an order for every pet that is not available (the HTTP walks' world). */
+const bigWorldOf = (pets: number): StoreSnapshot => walkWorld(pets);
 const statusOf = (store: Store, id: number): PetStatus | undefined => value(store.getPet(id)).status;
 const stockOf = (store: Store, id: number): number => value(store.getInventoryItem(id)).quantity;
 

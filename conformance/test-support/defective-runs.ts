@@ -36,12 +36,12 @@ function selectionFor(name: DefectName): string[] | undefined {
   return [...new Set([owner.family, ...JUDGING_FAMILIES])];
 }
 
-export async function runAgainst(plant: (upstream: string) => Promise<{ url: string; close(): Promise<void> }>, only?: readonly string[]): Promise<RunReport> {
+export async function runAgainst(plant: (upstream: string) => Promise<{ url: string; close(): Promise<void> }>, only?: readonly string[], options: { readonly failFast?: boolean } = {}): Promise<RunReport> {
   const mock = await startMock({ port: 0, host: '127.0.0.1', quiet: true });
   try {
     const proxy = await plant(mock.url);
     try {
-      return await runConformance({ baseUrl: proxy.url, origin: ORIGIN, seed: 1, ...(only ? { only } : {}) });
+      return await runConformance({ baseUrl: proxy.url, origin: ORIGIN, seed: 1, ...(only ? { only } : {}), ...options });
     } finally {
       await proxy.close();
     }

@@ -104,4 +104,19 @@ describe('the rule book, compiled per collection', () => {
     expect(write(book, s, { kind: 'delete', resource: ORDERS, scope: '', id: '1', before: s.get('/orders', '', '1')! })).toBeUndefined();
     expect(s.get('/pets', '', '1')).toMatchObject({ status: 'available', orders: 1 });
   });
+
+  it('an effect with cap: true stops a sum at the field\'s documented bounds; without it the sum past them refuses the write', () => {
+    // A stock of at most 10 (the Pet Store's is int32): a give-back past it stops at 10, a take past 0 stops at 0.
+    const STOCK = { ...PETS, key: '/stock', collectionPath: '/stock', recordSchema: { type: 'object', properties: { quantity: { type: 'integer', minimum: 0, maximum: 10 } } } } as unknown as Resource;
+    const giveBack = (cap: boolean): EffectRule => ({ kind: 'effect', resource: ORDERS, on: new Set(['delete']), when: [], was: [], target: STOCK, by: 'petId', require: [], set: [], add: [['quantity', { field: 'quantity', sign: 1 }]], ...(cap ? { cap } : {}), answer: { code: 'TOO_MUCH' }, where: 'test' });
+    const state = (): GenericStore =>
+      createGenericRegistry({ '/stock': { '': [{ id: 1, quantity: 9 }] as StoredRecord[] }, '/orders': { '': [{ id: 1, petId: 1, quantity: 4 }] as StoredRecord[] } }, (_resource, record) => String(record['id'])).get();
+    const cancel = (s: GenericStore): WriteEvent => ({ kind: 'delete', resource: ORDERS, scope: '', id: '1', before: s.get('/orders', '', '1')! });
+    const capped = state();
+    expect(write(createRuleBook([giveBack(true)]), capped, cancel(capped))).toBeUndefined();
+    expect(capped.get('/stock', '', '1')).toMatchObject({ quantity: 10 });
+    const refused = state();
+    expect(write(createRuleBook([giveBack(false)]), refused, cancel(refused))).toBe('TOO_MUCH');
+    expect(refused.get('/stock', '', '1')).toMatchObject({ quantity: 9 });
+  });
 });

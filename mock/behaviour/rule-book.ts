@@ -236,12 +236,22 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
   for (const [field, amount] of rule.add) {
     const current = typeof target[field] === 'number' ? target[field] : 0;
     const by = typeof amount === 'number' ? amount : amount.sign * (typeof record[amount.field] === 'number' ? (record[amount.field] as number) : 0);
-    next[field] = current + by;
+    next[field] = rule.cap ? withinBounds(rule, field, current + by) : current + by;
   }
   const bounds = outOfBounds(rule, next);
   if (bounds) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${bounds.field} ${show(target[bounds.field])}; this would make it ${show(next[bounds.field])}, ${bounds.why}.`, context());
   if (rule.set.length > 0 || rule.add.length > 0) store.set(rule.target.key, '', String(targetId), immutableFresh(next));
   return undefined;
+}
+
+/** A sum of a capped effect (`cap: true`), stopped at its field's documented minimum or maximum. */
+function withinBounds(rule: EffectRule, field: string, value: number): number {
+  const schema = (rule.target.recordSchema?.properties ?? {})[field];
+  if (!isObject(schema)) return value;
+  const { minimum, maximum } = schema as { minimum?: unknown; maximum?: unknown };
+  if (typeof maximum === 'number' && value > maximum) return maximum;
+  if (typeof minimum === 'number' && value < minimum) return minimum;
+  return value;
 }
 
 /** A sum taken past its field's documented bounds (`minimum: 0` for a stock): which field, and why. */

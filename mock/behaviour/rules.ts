@@ -98,6 +98,8 @@ export interface EffectRule {
   readonly set: readonly (readonly [field: string, value: unknown])[];
   /** Target fields a number is added to: a constant, or a field of the record (negated with a leading `-`). */
   readonly add: readonly (readonly [field: string, amount: number | { readonly field: string; readonly sign: 1 | -1 }])[];
+  /** A sum past the field's documented minimum or maximum stops there (`cap: true`: stock given back) instead of refusing the write. */
+  readonly cap?: boolean;
   readonly answer: RuleAnswer;
   readonly where: string;
 }
@@ -243,7 +245,7 @@ class RuleReader {
   }
 
   private effect(stated: unknown, at: string): EffectRule {
-    const spec = this.object(stated, at, ['on', 'when', 'was', 'target', 'require', 'set', 'add', 'status', 'code', 'message']);
+    const spec = this.object(stated, at, ['on', 'when', 'was', 'target', 'require', 'set', 'add', 'cap', 'status', 'code', 'message']);
     const on = spec['on'] === undefined ? ['create', 'update', 'delete'] : Array.isArray(spec['on']) ? spec['on'] : [spec['on']];
     for (const [i, kind] of on.entries()) if (kind !== 'create' && kind !== 'update' && kind !== 'delete') fail(`${at}/on/${i}`, `must be create, update or delete, not ${JSON.stringify(kind)}`);
     const targetSpec = this.object(spec['target'], `${at}/target`, ['collection', 'by']);
@@ -269,6 +271,8 @@ class RuleReader {
         ? []
         : fail(`${at}/add`, 'must map number fields of the other record to amounts');
     if (set.length === 0 && add.length === 0 && spec['require'] === undefined) fail(at, 'does nothing: give it set, add or require');
+    if (spec['cap'] !== undefined && typeof spec['cap'] !== 'boolean') fail(`${at}/cap`, 'must be true (a sum stops at the field\'s bounds) or false (it refuses the write)');
+    if (spec['cap'] === true && add.length === 0) fail(`${at}/cap`, 'caps the sums of add, and this effect adds nothing');
     return {
       kind: 'effect',
       resource: this.resource,
@@ -280,6 +284,7 @@ class RuleReader {
       require: this.conditions(spec['require'], target, `${at}/require`),
       set,
       add,
+      ...(spec['cap'] === true ? { cap: true } : {}),
       answer: this.answer(spec, at),
       where: at,
     };

@@ -15,7 +15,8 @@
  *
  * The hot path stays a lookup: a check passed by an immutable body is remembered by its identity (mock/json.ts).
  */
-import { documentErrorSchema, type MediaTypeSpec, type Operation } from '../../src/contract/index.js';
+import { documentErrorSchema } from '../../src/contract/error-schema.js';
+import type { MediaTypeSpec, Operation } from '../../src/contract/index.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 import { isJsonMediaType } from '../../src/schema/index.js';
 import { preferredMediaType } from '../accept.js';
@@ -152,10 +153,13 @@ export function createAnswerGuard({ compiled, planOf, errors, seed, generatorFor
     const value = headers[passes.header.name];
     if (value === undefined || !fitsTemplate(value, passes.header)) return false;
     const names = passes.others;
-    return passes.passed.some((values) => {
-      for (let i = 0; i < names.length; i += 1) if (headers[names[i]!] !== values[i]) return false;
-      return true;
-    });
+    // Loops, not a closure: this runs for every create.
+    for (const values of passes.passed) {
+      let same = true;
+      for (let i = 0; same && i < names.length; i += 1) same = headers[names[i]!] === values[i];
+      if (same) return true;
+    }
+    return false;
   };
 
   const proofs = new Map<Operation, Map<string, Proof>>();

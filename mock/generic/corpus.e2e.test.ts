@@ -1,7 +1,7 @@
 /**
  * The generic engine against the corpus of real published documents (fixtures/published, issue 22 point 9). On
- * each: the mock starts; the kit's own runner, run as a user runs it (`node bin/petstore-kit.js conformance ...
- * --format json`), finds nothing; and a create / read / list / replace / update / delete round trip passes on
+ * each: the mock starts; the kit's own runner (runConformance, in this process: a process of its own per document cost
+ * a start and a cold JIT each, a third of the file's CPU; the command line is tested in conformance/) finds nothing; and a create / read / list / replace / update / delete round trip passes on
  * every inferred resource, every answer checked against the document by our validators and, through Stoplight
  * Prism's validation proxy in front of the mock, by Prism's (given the document cut to the resources' paths and the
  * components they reach, all the round trips call). One mock, one runner and one Prism per document, the runner and

@@ -189,12 +189,25 @@ export function importShaped(shape: StateShape, value: unknown, compiled: Compil
   const state: Record<string, Record<string, readonly StoredRecord[]>> = { ...current.snapshot() };
   const loaded: Record<string, number> = {};
   for (const { name, resource } of shape.members) {
-    const records = value[name] as StoredRecord[];
+    const records = oldestFirst(value[name] as StoredRecord[], resource.idField);
     state[resource.key] = { '': records };
     loaded[name] = records.length;
     floors.set(resource.key, Math.max(floors.get(resource.key) ?? 0, current.sequence(resource.key)));
   }
   return { ok: true, state, floors, loaded };
+}
+
+/**
+ * The records in the order of their ids where every id is a number (ids the mock issues one after another: the larger,
+ * the newer), so that a list is oldest first whatever order the import gave them in, as the Pet Store's own store kept
+ * them (its list of pets is "oldest first", openapi.yaml); otherwise in the order given.
+ */
+function oldestFirst(records: StoredRecord[], idField: string | undefined): StoredRecord[] {
+  if (idField === undefined || !records.every((record) => typeof record[idField] === 'number')) return records;
+  for (let i = 1; i < records.length; i++) {
+    if ((records[i - 1]![idField] as number) > (records[i]![idField] as number)) return [...records].sort((a, b) => (a[idField] as number) - (b[idField] as number));
+  }
+  return records;
 }
 
 /** Records that share what a unique rule says no two records share (among those that meet its conditions). */

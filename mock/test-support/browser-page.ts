@@ -4,10 +4,11 @@
  * The page of the browser test (browser.e2e.test.ts), bundled for Chromium with esbuild. It does what front-end
  * code does: (a) calls the HTTP mock on another origin and reads what CORS lets it read, then (b) starts MSW's
  * worker with `petstore-kit/msw/browser` and makes the same calls through it. It writes what it saw as JSON into
- * the page, for the test to assert, and as a table, for the screenshot.
+ * the page, for the test to assert, and as a table, for the screenshot. Two entries run it, one per engine
+ * (browser-app.ts, browser-app-generic.ts): each bundles only what a page serving the Pet Store that way imports.
  */
 import { setupWorker } from 'msw/browser';
-import { createBrowserMock, DEFAULT_MSW_ORIGIN, type BrowserMockData } from '../msw-browser.js';
+import { DEFAULT_MSW_ORIGIN, type BrowserMockData, type MswMock } from '../msw-browser.js';
 
 export interface Probe {
   readonly listStatus: number;
@@ -64,18 +65,23 @@ function show(id: string, title: string, value: unknown): void {
   document.body.append(section);
 }
 
-async function main(): Promise<void> {
+/** The page's run, with the mock its entry makes from the data Node prepared. */
+export async function runPage(createMock: (data: BrowserMockData) => MswMock): Promise<void> {
+  try {
+    await main(createMock);
+  } catch (error: unknown) {
+    show('error', 'error', String(error instanceof Error ? (error.stack ?? error.message) : error));
+    document.body.dataset['done'] = 'error';
+  }
+}
+
+async function main(createMock: (data: BrowserMockData) => MswMock): Promise<void> {
   const mockUrl = new URLSearchParams(location.search).get('mock') ?? '';
   show('http', `(a) the HTTP mock at ${mockUrl}, from ${location.origin}`, await probe(mockUrl, 'page-http'));
 
   const data = (await (await fetch('/data.json')).json()) as BrowserMockData;
-  const mock = createBrowserMock(data);
+  const mock = createMock(data);
   await setupWorker(...mock.handlers).start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true });
   show('msw', `(b) the same calls through MSW's worker, to ${DEFAULT_MSW_ORIGIN}`, await probe(DEFAULT_MSW_ORIGIN, 'page-msw'));
   document.body.dataset['done'] = 'yes';
 }
-
-main().catch((error: unknown) => {
-  show('error', 'error', String(error instanceof Error ? (error.stack ?? error.message) : error));
-  document.body.dataset['done'] = 'error';
-});

@@ -10,6 +10,26 @@ import type { MockOptions } from '../server.js';
 import type { ContractClient } from './contract-client.js';
 import { expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './harness.js';
 
+/**
+ * The small world of mock/store.test.ts, for a session loaded with PUT /__mock/state: 1 available with stock 2, 2
+ * pending with the open order 1, 3 sold with the complete order 2, 4 available with no stock; category 3 has no pets.
+ * The refusals here and the store's promises (store-scenarios.ts) start from it.
+ */
+export const SMALL_WORLD = {
+  categories: [{ id: 1, name: 'Dogs', description: 'Loyal companions' }, { id: 2, name: 'Cats' }, { id: 3, name: 'Birds' }],
+  pets: [
+    { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    { id: 2, name: 'Tom', categoryId: 2, status: 'pending' },
+    { id: 3, name: 'Nemo', categoryId: 1, status: 'sold' },
+    { id: 4, name: 'Luna', categoryId: 2, status: 'available' },
+  ],
+  orders: [
+    { id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false },
+    { id: 2, petId: 3, quantity: 1, complete: true },
+  ],
+  inventory: [{ petId: 1, quantity: 2 }, { petId: 2, quantity: 0 }, { petId: 3, quantity: 0 }, { petId: 4, quantity: 0 }],
+} as const;
+
 export function describeStateRules(title: string, options: MockOptions = {}): void {
   let t: TestMock;
   beforeAll(async () => {
@@ -143,21 +163,6 @@ export function describeStateRules(title: string, options: MockOptions = {}): vo
   // serves the Pet Store (issue 34: the store's own tests go with it): the code, the message word for word, and nothing
   // changed. Each case starts from a session loaded with the same small world.
   describe(`${title}: every refusal, its code, its message, and nothing changed`, () => {
-    /** 1 available with stock 2, 2 pending with the open order 1, 3 sold with the complete order 2, 4 available with no stock; category 3 has no pets. */
-    const WORLD = {
-      categories: [{ id: 1, name: 'Dogs', description: 'Loyal companions' }, { id: 2, name: 'Cats' }, { id: 3, name: 'Birds' }],
-      pets: [
-        { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
-        { id: 2, name: 'Tom', categoryId: 2, status: 'pending' },
-        { id: 3, name: 'Nemo', categoryId: 1, status: 'sold' },
-        { id: 4, name: 'Luna', categoryId: 2, status: 'available' },
-      ],
-      orders: [
-        { id: 1, petId: 2, quantity: 1, shipDate: '2026-11-20T10:00:00Z', complete: false },
-        { id: 2, petId: 3, quantity: 1, complete: true },
-      ],
-      inventory: [{ petId: 1, quantity: 2 }, { petId: 2, quantity: 0 }, { petId: 3, quantity: 0 }, { petId: 4, quantity: 0 }],
-    };
     type Arranged = Record<string, unknown>;
     type Send = (api: ContractClient, arranged: Arranged) => ReturnType<ContractClient['get']>;
     /** `arrange` makes what the refusal needs (its answer's body is handed to `act` and `message`), outside what must stay unchanged. */
@@ -207,7 +212,7 @@ export function describeStateRules(title: string, options: MockOptions = {}): vo
 
     it.each(cases)('$name → $code', async ({ act, arrange, status, code, message }) => {
       const { name, api } = fresh('refusal');
-      expect((await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: WORLD })).status).toBe(200);
+      expect((await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: SMALL_WORLD })).status).toBe(200);
       const arranged = arrange ? await arrange(api, {}) : undefined;
       if (arranged) expect(arranged.status, arranged.text).toBeLessThan(300);
       const made = (arranged?.body ?? {}) as Arranged;

@@ -89,7 +89,7 @@ export const COMMANDS = {
       format: { type: 'string', placeholder: 'console|json|junit|html|markdown', default: 'console', description: 'report format (markdown: a short summary for a pull-request comment or a CI job summary)' },
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },
       'read-only': { type: 'boolean', description: 'send only GET, HEAD and OPTIONS; checks that need writes are skipped' },
-      'fail-fast': { type: 'boolean', description: 'stop starting checks after the first failed one (what was created is still cleaned up; exit 1)' },
+      'fail-fast': { type: 'boolean', description: 'stop starting checks after the first failed one, the checks that probe every field started last (what was created is still cleaned up; exit 1)' },
       only: { type: 'string', placeholder: 'ID', multiple: true, description: 'run only these check ids, check families, operationIds or tags (repeatable, or comma-separated)' },
       skip: { type: 'string', placeholder: 'ID', multiple: true, description: 'skip these check ids, check families, operationIds or tags (repeatable, or comma-separated)' },
       timeout: { type: 'string', placeholder: 'MS', default: '10000', description: 'per-request timeout' },

@@ -2,17 +2,16 @@
  * The corpus test's body (mock/generic/corpus.e2e.test.ts, the fast tier's slice, and corpus.e2e.full.test.ts, the
  * rest): see the former for what it proves and why.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedDocument } from '../../../fixtures/published/index.js';
-import { PACKAGE_ROOT } from '../../../src/package-info.js';
 import { compileContract } from '../../../src/schema/index.js';
 import { startMock } from '../../server.js';
 import { writeDocumentSubset } from '../../../conformance/test-support/document-subset.js';
-import { BIN, buildIfStale } from '../../test-support/child-mock.js';
+import { runConformance } from '../../../conformance/runner.js';
+import { groupDefects } from '../../../conformance/reporters/defects.js';
 import type { Contract } from '../../../src/contract/index.js';
 import { inferResources } from '../infer.js';
 import { createForeignClient, roundTrips } from './foreign-client.js';
@@ -42,28 +41,12 @@ interface RunnerDefect {
   readonly exchange?: { readonly response?: { readonly bodyExcerpt?: string } };
 }
 
-function runRunner(spec: string, baseUrl: string, output: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'conformance', '--spec', spec, '--base-url', baseUrl, '--format', 'json', '--output', output], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString('utf8')}`.slice(-2000)));
-    const timer = setTimeout(() => child.pid !== undefined && process.kill(child.pid, 'SIGKILL'), 280_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      if (!existsSync(output)) reject(new Error(`the runner wrote no report (exit ${code}): ${stderr}`));
-      else resolve(code);
-    });
-  });
-}
-
 /** One describe per document: the mock starts, the runner finds nothing, the round trips pass, refereed by Prism. */
 export function describeCorpus(documents: readonly PublishedDocument[]): void {
   let work = '';
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'generic-corpus-'));
-    buildIfStale();
-  }, 300_000);
+  });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   describe.each(documents.map((document) => [document.name, document] as const))('%s', (_name, document) => {
@@ -78,11 +61,12 @@ export function describeCorpus(documents: readonly PublishedDocument[]): void {
       const contract = mock.app.contract;
       const compiled = compileContract(contract);
       const refereed = document.operations <= RUNNER_OPERATION_LIMIT;
-      // The runner (a process of its own) and Prism start together: Prism's start-up overlaps the runner's work.
-      const output = join(work, `${document.name.replace(/\//g, '_')}.json`);
+      // The runner and Prism start together: Prism's start-up (another process) overlaps the runner's work. The runner
+      // runs in this process, as a library (runConformance): one process of its own per document cost a start and a
+      // cold JIT each, about a third of its CPU over the corpus; its command line is tested apart (conformance/cli*).
       // The mock serves the document under its first server's path (mock.app.basePath); Prism serves it at the root.
       const served = `${mock.url}${mock.app.basePath}`;
-      const runner = refereed ? runRunner(document.file, served, output) : undefined;
+      const runner = refereed ? runConformance({ specPath: document.file, baseUrl: served }) : undefined;
       // Prism referees the round trips only, so it gets the document cut to the resources' paths and what they reach:
       // it reads every operation of what it is given before it answers (36 s of CPU on Xero's accounting document).
       const map = inferResources(contract);
@@ -99,8 +83,9 @@ export function describeCorpus(documents: readonly PublishedDocument[]): void {
         expect(trips.length).toBe(map.resources.length);
         for (const trip of trips) expect(trip.steps.length, `${trip.resource}: ${trip.steps.join(', ')}`).toBeGreaterThan(0);
         if (!runner) return;
-        await runner;
-        const report = JSON.parse(readFileSync(output, 'utf8')) as { defects: RunnerDefect[]; results: { readonly evidence?: readonly { readonly request: { readonly url: string } }[] }[] };
+        const run = await runner;
+        // What the JSON report says (reporters/json.ts): the results, and the defects grouped from them.
+        const report: { defects: readonly RunnerDefect[]; results: typeof run.results } = { defects: groupDefects(run), results: run.results };
         // Regression: a create whose answer held no value where the read's link pointed (Xero's envelopes, no Location)
         // had the runner send `GET /PurchaseOrders/undefined`, then judge the refusal. No request names `undefined`.
         const madeUp = report.results.flatMap((r) => (r.evidence ?? []).map((e) => e.request.url)).filter((url) => /\/undefined(\/|\?|$|\.)/.test(url));
