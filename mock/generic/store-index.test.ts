@@ -4,7 +4,7 @@
  * the store holds, kept on every write, an undone one included, and each session's its own.
  */
 import { describe, expect, it } from 'vitest';
-import { createGenericRegistry, type RecordIndex, type StoredRecord } from './store.js';
+import { createGenericRegistry, type GenericState, type RecordIndex, type StoredRecord } from './store.js';
 
 const PETS = '/pets';
 const byCategory: RecordIndex = { keyOf: (record) => (record['categoryId'] === undefined ? undefined : String(record['categoryId'])) };
@@ -88,5 +88,21 @@ describe('a state handed over (GenericStore.handOver)', () => {
     expect(second.snapshot()).toEqual(state);
     expect(second.get(PETS, '', '7')).toEqual({ id: 7, name: 'Loaded', categoryId: 3 });
     expect(ids(second.lookup(PETS, '', byCategory, '3'))).toEqual(['7']);
+  });
+
+  it('is the state the store was made from when nothing was written (a load hook with nothing to do), not a copy', () => {
+    const state: GenericState = { [PETS]: { '': [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 4, name: 'Tom', categoryId: 2 }] } };
+    const idOf = (_resource: string, record: StoredRecord): string => String(record['id']);
+    const untouched = createGenericRegistry(state, idOf).get();
+    expect(untouched.handOver()).toBe(state);
+    // A registry made from it again starts from it, its sequence past its highest id.
+    const again = createGenericRegistry(state, idOf).get();
+    expect(again.snapshot()).toEqual(state);
+    expect(again.nextNumber(PETS)).toBe(5);
+    // Written, it is the store's own state again.
+    const written = createGenericRegistry(state, idOf).get();
+    written.remove(PETS, '', '4');
+    expect(written.handOver()).not.toBe(state);
+    expect(written.handOver()[PETS]).toEqual({ '': [{ id: 1, name: 'Rex', categoryId: 1 }] });
   });
 });

@@ -186,7 +186,8 @@ function recordBytes(record: StoredRecord): number {
   return 2 * encodeJson(record).length + RECORD_BYTES;
 }
 
-function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?: Meter): GenericStore {
+/** `origin`: the state `template` was built from, if its lists are that state's (buildLists with no floors). */
+function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?: Meter, origin?: GenericState): GenericStore {
   const own = new Map<string, Map<string, WritableList>>();
   const sequences = new Map(template.sequences);
   let revision = 0;
@@ -336,6 +337,12 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
       return out;
     },
     handOver() {
+      if (origin !== undefined && own.size === 0) {
+        // Nothing written (a load hook that found nothing to do): the state the store was made from, with its lists,
+        // not a copy of every list (2.4 million records listed again at start-up with --pets 1000000).
+        handedOver.set(origin, { lists: template.lists, sequences: new Map(sequences) });
+        return origin;
+      }
       const state = this.snapshot();
       const lists: Lists = new Map();
       for (const [resource, scopes] of Object.entries(state)) {
@@ -415,7 +422,7 @@ export function createGenericRegistry(initial: GenericState, idOf: (resource: st
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const budget = options.maxSessionMemory ?? DEFAULT_MAX_SESSION_MEMORY;
   const template = buildLists(initial, idOf);
-  let fallback = fork(template);
+  let fallback = fork(template, undefined, initial);
   const sessions = new Recency<Session>();
   const notices = new Recency<SessionDropReason>();
   // Replaced (not zeroed) by a reset of everything, so stores a caller still holds no longer count.
@@ -458,7 +465,7 @@ export function createGenericRegistry(initial: GenericState, idOf: (resource: st
     get: (session) => (session === undefined ? fallback : sessionFor(session).store),
     reset(session) {
       if (session === undefined) {
-        fallback = fork(template);
+        fallback = fork(template, undefined, initial);
         sessions.clear();
         notices.clear();
         tally = { bytes: 0 };
