@@ -87,3 +87,18 @@ describe('compiled response validators', async () => {
     expect(compiled.operations.get('deletePet')!.response(204, json, {}).diagnostics).toEqual([expect.objectContaining({ pointer: '/body' })]);
   });
 });
+
+describe('CompiledContract.validate', async () => {
+  const { compiled } = await bundledContract();
+  const pet = compiled.contract.document.components!.schemas!['Pet'] as Parameters<typeof compiled.validate>[0];
+
+  it('keeps each schema its own verdicts per view, asked again and again (its validator is kept, not looked up)', () => {
+    const good = { id: 1, name: 'Rex', categoryId: 1, status: 'sold' };
+    for (let round = 0; round < 3; round++) {
+      expect(compiled.validate(pet, good, 'response')).toEqual([]);
+      expect(compiled.validate(pet, { ...good, status: 'lost' }, 'response', '/body')).toEqual([expect.objectContaining({ pointer: '/body/status' })]);
+      // The request view of the same schema is its own validator: the server-set id is not the client's to send.
+      expect(compiled.validate(pet, { name: 'Rex' }, 'request')).toEqual(compiled.validate(pet, { name: 'Rex' }, 'request'));
+    }
+  });
+});
