@@ -176,6 +176,8 @@ interface Route {
    * §12.5.1 allows either), so no answer carries a status the operation does not document.
    */
   readonly answers?: { readonly mediaTypes: readonly string[]; readonly refuses406: boolean };
+  /** The generic engine's: where the operation's request schema bounds an integer past int64 (readJsonBody), made once, not per request. */
+  readonly beyondInt64?: (pointer: string) => boolean;
 }
 
 /** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
@@ -243,6 +245,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       ...(engine ? mediaOf(operation) : {}),
       ...(relaxedValidators ? { relaxed: relaxedValidators } : {}),
       ...(deprecation ? { deprecation } : {}),
+      ...(generic ? { beyondInt64: (pointer: string) => boundBeyondInt64(schemaAtPointer(jsonRequestSchema(operation), pointer)) } : {}),
     });
   }
 
@@ -317,7 +320,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
     const reading = route.form === undefined ? 'other' : formReading(route.otherBody !== true, request.body, request.headers);
     if (typeof reading === 'object' && !reading.ok) return fail(errors.error(reading.code, reading.message));
     const form = reading === 'form' ? route.form : undefined;
-    const body = form !== undefined ? readFormBody(request.body, request.headers, form) : route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH, generic ? (pointer) => boundBeyondInt64(schemaAtPointer(jsonRequestSchema(route.operation), pointer)) : undefined);
+    const body = form !== undefined ? readFormBody(request.body, request.headers, form) : route.otherBody && request.body?.kind !== 'too-large' ? NO_JSON_BODY : readJsonBody(request.body, request.headers, route.expectsBody, MAX_BODY_DEPTH, route.beyondInt64);
     if (!body.ok) return fail(errors.error(body.code, body.message, body.details));
     journalBodyRead = body.value !== undefined;
 

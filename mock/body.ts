@@ -67,7 +67,8 @@ export function readJsonBody(body: RequestBody | undefined, headers: HeaderMap, 
   if (refusal !== undefined) return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: refusal };
   if (body.kind === 'json') return { ok: true, value: body.value };
 
-  if (maxDepth !== undefined && nestsDeeperThan(body.bytes, maxDepth)) {
+  // Nesting deeper than maxDepth takes more than maxDepth bytes: a smaller body (nearly every one) needs no scan.
+  if (maxDepth !== undefined && body.bytes.byteLength > maxDepth && nestsDeeperThan(body.bytes, maxDepth)) {
     return { ok: false, code: 'VALIDATION_FAILED', message: `The body nests arrays and objects deeper than ${maxDepth} levels, which this endpoint does not read; send a flatter document.` };
   }
   let text: string;
@@ -123,14 +124,16 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-const verdicts = new Map<string, string | undefined>();
+const verdicts = new Map<string, string>();
 /** Clients send a handful of distinct Content-Types; bound the memo so hostile ones cannot grow it. */
 const VERDICT_LIMIT = 256;
 
 /** Why a Content-Type is refused (415), or undefined for JSON in UTF-8; memoized, as the same few values repeat. */
 function mediaTypeRefusal(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return 'Send the body as application/json; got no Content-Type.';
-  if (verdicts.has(contentType)) return verdicts.get(contentType);
+  // One lookup: '' stands for a Content-Type that is fine (every refusal is a sentence).
+  const known = verdicts.get(contentType);
+  if (known !== undefined) return known === '' ? undefined : known;
   let verdict: string | undefined;
   if (!isJsonMediaType(contentType)) {
     verdict = `Send the body as application/json; got ${clip(contentType)}.`;
@@ -139,7 +142,7 @@ function mediaTypeRefusal(contentType: string | undefined): string | undefined {
     if (charset && charset !== 'utf-8' && charset !== 'utf8') verdict = `Send the body as UTF-8 JSON; charset ${clip(charset)} is not supported.`;
   }
   if (verdicts.size >= VERDICT_LIMIT) verdicts.clear();
-  verdicts.set(contentType, verdict);
+  verdicts.set(contentType, verdict ?? '');
   return verdict;
 }
 
