@@ -27,7 +27,7 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 /** A body larger than this is not kept (its size is): a thousand 1 MiB bodies would hold a gigabyte. */
 export const MAX_JOURNAL_BODY_BYTES = 64 * 1024;
 
-/** Headers worth asserting on that carry no secret: the mock's conventions and content negotiation. */
+/** Headers worth asserting on that carry no secret: the mock's conventions and content negotiation (fitInSlot writes them in this order by name). */
 const KEPT_HEADERS = ['content-type', 'accept', 'prefer', 'origin', 'x-mock-session', 'x-mock-now'] as const;
 /** A kept header value is cut to this many characters (and marked with …). */
 const MAX_HEADER_CHARS = 200;
@@ -113,23 +113,31 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
     return at + 2 + length;
   };
 
+  /** A kept header's value (its first, when repeated) written at `at`, or ABSENT; -1 passed on, or when it does not fit. */
+  const writeHeader = (field: string | readonly string[] | undefined, at: number, end: number): number => {
+    if (at < 0) return -1;
+    const value = typeof field === 'string' || field === undefined ? field : field[0];
+    if (value !== undefined) return writeText(clipHeader(value), at, end);
+    if (at + 2 > end) return -1;
+    bytes[at] = ABSENT >> 8;
+    bytes[at + 1] = ABSENT & 0xff;
+    return at + 2;
+  };
+
   const readLength = (at: number): number => (bytes[at]! << 8) | bytes[at + 1]!;
 
   const fitInSlot = (slot: number, request: MockRequest, bodyRead: boolean): boolean => {
     const end = (slot + 1) * SLOT_BYTES;
+    const headers = request.headers;
     let at = writeText(request.path, slot * SLOT_BYTES, end);
-    for (const name of KEPT_HEADERS) {
-      if (at < 0) return false;
-      const value = headerValue(request.headers, name);
-      if (value === undefined) {
-        if (at + 2 > end) return false;
-        bytes[at] = ABSENT >> 8;
-        bytes[at + 1] = ABSENT & 0xff;
-        at += 2;
-      } else {
-        at = writeText(clipHeader(value), at, end);
-      }
-    }
+    // In KEPT_HEADERS' order, each read by its own name: a load of a name written out is a cheap one, where a loop
+    // over the names made one lookup site for six names (headerValue: 4% of a GET /pets/{petId} in process).
+    at = writeHeader(headers['content-type'], at, end);
+    at = writeHeader(headers['accept'], at, end);
+    at = writeHeader(headers['prefer'], at, end);
+    at = writeHeader(headers['origin'], at, end);
+    at = writeHeader(headers['x-mock-session'], at, end);
+    at = writeHeader(headers['x-mock-now'], at, end);
     if (at < 0 || at + 4 > end) return false;
     const body = request.body;
     // A body too large to keep is named by its size, whether or not it was read: the whole entry says so.
