@@ -64,7 +64,7 @@ describe('the npm package', () => {
 
   afterAll(() => {
     // A stopped command writes its V8 code cache into the app's node_modules/.cache as it exits (src/cli/code-cache.ts):
-    // the mock stopped by the last test may still be writing there (ENOTEMPTY once in test:all), so the removal retries.
+    // each test waits for the commands it stopped to be gone (gone() below); the removal also retries, as a last guard.
     rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
@@ -146,6 +146,7 @@ describe('the npm package', () => {
           // already gone, as it should be
         }
       }
+      for (const pid of chain) await gone(pid);
     }
   });
 
@@ -165,6 +166,23 @@ describe('the npm package', () => {
       expect((await bundle.text()).length).toBeGreaterThan(100_000);
     } finally {
       if (mock.pid !== undefined && mock.exitCode === null) mock.kill('SIGTERM');
+      if (mock.pid !== undefined) await gone(mock.pid);
     }
   });
 });
+
+/**
+ * Resolves once the process is gone (bounded: 100 looks, 100 ms apart). A stopped command writes its code cache into
+ * the app's node_modules/.cache as it exits (src/cli/code-cache.ts): the folder is removed only after that write,
+ * where a clean-up racing it failed with ENOTEMPTY (twice in test:all runs).
+ */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
