@@ -19,7 +19,7 @@
  */
 import { requiredDeleteBody } from './requests/delete-body.js';
 import type { Operation } from '../src/contract/index.js';
-import type { CleanupReport } from './model.js';
+import { KEPT_BY_REQUEST, type CleanupReport } from './model.js';
 import { isObject, jsonBodyOf, propertiesOf, schema, type Generator, type JsonObject } from './generate.js';
 import { targetUrl, type HttpClient } from './http.js';
 import { identityField, recordReads, successorRead, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
@@ -159,6 +159,22 @@ export class CleanupRegistry {
       if (same) same.push(entry);
       else this.byDeleteKey.set(deleteKey, [entry]);
     }
+  }
+
+  /**
+   * --no-cleanup: nothing is read or deleted; every live record is listed as left behind, with why. For a target the
+   * run's caller throws away (a container, a fresh mock): the clean-up reads each record back and deletes it, two
+   * requests per record, a third of a short run's requests.
+   */
+  keep(ctx: CleanupHost): CleanupReport {
+    const urls = new Set<string>();
+    const leftBehind: { resource: string; url: string; reason: string }[] = [];
+    for (const entry of this.entries) {
+      if (entry.gone || urls.has(entry.url)) continue;
+      urls.add(entry.url);
+      leftBehind.push({ resource: entry.label, url: ctx.client.redact(entry.url), reason: KEPT_BY_REQUEST });
+    }
+    return { deleted: 0, leftBehind };
   }
 
   /** Deletes what is live; reports what could not be. Runs after failures and interrupts too. */

@@ -113,6 +113,16 @@ describe('petstore-kit conformance', () => {
     expect({ pets: await count('/pets'), categories: await count('/categories') }).toEqual(before);
   }, 90_000);
 
+  it('--no-cleanup leaves what the run created on the target and says so in one line', async () => {
+    const count = async (path: string): Promise<number> => Number((await fetch(`${mock.url}${path}?limit=1`)).headers.get('x-total-count'));
+    const before = await count('/pets');
+    const outcome = await cli(['conformance', '--base-url', mock.url, '--only', 'create-read-back', '--no-cleanup']);
+    expect(outcome.code, outcome.stderr + outcome.stdout.slice(-3000)).toBe(0);
+    const left = /Cleanup: skipped \(--no-cleanup\); (\d+) records the run created are left on the target\./.exec(outcome.stdout);
+    expect(left, outcome.stdout.slice(-2000)).not.toBeNull();
+    expect(await count('/pets')).toBeGreaterThan(before);
+  }, 90_000);
+
   // None of these needs the mock: each is a CLI process of its own, so they run side by side (issue 23, point 2).
   describe.concurrent('without a target to run against', () => {
     it('exits 2 with one clear line when the target is unreachable', async () => {

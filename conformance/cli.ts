@@ -90,6 +90,7 @@ async function run(raw: RawOptions<'conformance'>, headers: Record<string, strin
     headers,
     readOnly: raw['read-only'] === true,
     ...(raw['fail-fast'] === true ? { failFast: true } : {}),
+    ...(raw['no-cleanup'] === true ? { cleanup: false } : {}),
     only: splitList(raw.only),
     skip: splitList(raw.skip),
     timeoutMs: integerOption('conformance', 'timeout', raw.timeout, 1, 600_000) ?? 10_000,

@@ -121,6 +121,9 @@ export function summarize(results: readonly CheckResult[], exchanges: number, du
   };
 }
 
+/** The reason a record is left behind when the run was told not to clean up (`--no-cleanup`); reporters group by it. */
+export const KEPT_BY_REQUEST = 'not deleted: --no-cleanup';
+
 export interface CleanupReport {
   readonly deleted: number;
   /** What the run created and could not delete, so a person can. */

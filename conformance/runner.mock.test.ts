@@ -7,11 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../mock/server.js';
 import { loadContract } from '../src/contract/index.js';
 import { DEFAULT_SPEC_PATH } from '../src/package-info.js';
-import type { CheckResult, RunEvent, RunReport } from './model.js';
+import { KEPT_BY_REQUEST, type CheckResult, type RunEvent, type RunReport } from './model.js';
+import { createConsoleReporter } from './reporters/console.js';
 import { CHECK_IDS } from './checks/index.js';
 import { runConformance } from './runner.js';
 
@@ -230,5 +232,39 @@ describe('from another document', () => {
     expect(workflow('workflow-order-reserves-stock')?.reason).toMatch(/lacks .*placeOrder/);
     expect(workflow('workflow-category-in-use')?.verdict).toBe('passed');
     expect(report.coverage.operations.map((o) => o.operationId)).not.toContain('placeOrder');
+  });
+});
+
+describe('--no-cleanup', () => {
+  let mock: RunningMock;
+  const log: string[] = [];
+  beforeAll(async () => {
+    mock = await startMock({ port: 0, host: '127.0.0.1', quiet: false, log: (line) => log.push(line) });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('leaves what the run created on the target, lists each record with why, and sends no read-back or delete for it', async () => {
+    const cleaned = await runConformance({ baseUrl: mock.url, only: ['create-read-back'], seed: 5 });
+    expect(cleaned.cleanup.deleted, 'the same run with its clean-up deletes records').toBeGreaterThan(0);
+    log.length = 0;
+    const kept = await runConformance({ baseUrl: mock.url, only: ['create-read-back'], seed: 5, cleanup: false });
+    expect(kept.results.filter((r) => r.verdict === 'failed'), explain(kept.results)).toEqual([]);
+    expect(kept.cleanup.deleted).toBe(0);
+    expect(kept.cleanup.leftBehind.length).toBe(cleaned.cleanup.deleted + cleaned.cleanup.leftBehind.length);
+    expect(new Set(kept.cleanup.leftBehind.map((left) => left.reason))).toEqual(new Set([KEPT_BY_REQUEST]));
+    // The clean-up's two requests per record are not sent: the run is that much shorter, and no DELETE reached the mock.
+    expect(kept.summary.exchanges).toBeLessThanOrEqual(cleaned.summary.exchanges - 2 * cleaned.cleanup.deleted);
+    expect(log.filter((line) => line.startsWith('DELETE'))).toEqual([]);
+    // Each record listed is there to read.
+    for (const left of kept.cleanup.leftBehind) {
+      const answer = await request(`${mock.url}${left.url}`);
+      await answer.body.dump();
+      expect(answer.statusCode, left.url).toBe(200);
+    }
+    const text = createConsoleReporter({ quiet: true, color: false }).render(kept);
+    expect(text).toContain(`Cleanup: skipped (--no-cleanup); ${kept.cleanup.leftBehind.length} records the run created are left on the target.`);
+    expect(text).not.toMatch(/to delete by hand/);
   });
 });

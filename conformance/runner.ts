@@ -59,6 +59,11 @@ export interface RunOptions {
    * as an abort does; the checks not started are reported skipped, saying why, and the exit code is 1.
    */
   readonly failFast?: boolean;
+  /**
+   * false (--no-cleanup): what the run created is left on the target, each record listed in the report's cleanup, for
+   * a target that is thrown away after the run. Default true: everything the run created is deleted at the end.
+   */
+  readonly cleanup?: boolean;
   /** Response bodies are read up to this many bytes; default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** --max-body-bytes: the target's request body limit, where its document states none (payload-too-large-413). */
@@ -242,7 +247,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     try {
-      if (ctx.exchangeCount > 0) cleanup = await ctx.cleanup.run(ctx);
+      if (ctx.exchangeCount > 0) cleanup = options.cleanup === false ? ctx.cleanup.keep(ctx) : await ctx.cleanup.run(ctx);
     } finally {
       await client.close();
     }

@@ -6,7 +6,7 @@
  * expected vs actual, the mutation), skips with their reasons, coverage gaps,
  * cleanup leftovers and one summary line (architecture principle 14).
  */
-import type { CheckResult, Exchange, RunEvent, RunReport } from '../model.js';
+import { KEPT_BY_REQUEST, type CheckResult, type Exchange, type RunEvent, type RunReport } from '../model.js';
 import { redactorFor, type RedactOptions } from './redact.js';
 import { neutralise, reportToRender } from './safe-text.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
@@ -174,7 +174,11 @@ function renderConsole(report: RunReport, paint: Palette, maxExchanges: number):
   }
 
   const { cleanup } = report;
-  if (cleanup.leftBehind.length) {
+  const kept = cleanup.leftBehind.filter((l) => l.reason === KEPT_BY_REQUEST).length;
+  if (kept > 0 && kept === cleanup.leftBehind.length) {
+    // Asked for: one line, not hundreds (the JSON and HTML reports list each record).
+    out.push('', paint.dim(`Cleanup: skipped (--no-cleanup); ${kept} record${kept === 1 ? '' : 's'} the run created ${kept === 1 ? 'is' : 'are'} left on the target.`));
+  } else if (cleanup.leftBehind.length) {
     out.push('', paint.bold(paint.yellow(`Cleanup: ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind${leftBehindWhy(cleanup.leftBehind)}`)));
     for (const l of cleanup.leftBehind) out.push(`  ${l.resource} ${l.url}: ${l.reason}`);
   } else if (cleanup.deleted) {

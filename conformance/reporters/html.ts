@@ -5,7 +5,7 @@
  * tag closed, attributes quoted, text escaped) so it also parses as XML, which
  * is how the tests prove it is well-formed.
  */
-import type { Exchange, RunReport } from '../model.js';
+import { KEPT_BY_REQUEST, type Exchange, type RunReport } from '../model.js';
 import { groupDefects, reasonOf, type Defect } from './defects.js';
 import type { RedactOptions } from './redact.js';
 import {
@@ -262,7 +262,9 @@ function documentWarnings(report: RunReport): string {
 
 function cleanup(report: RunReport): string {
   const { deleted, leftBehind } = report.cleanup;
-  const head = `<h2>Cleanup</h2>\n<p>${t(`${deleted} records the run created were deleted; ${leftBehind.length} could not be.`)}</p>`;
+  const kept = leftBehind.length > 0 && leftBehind.every((l) => l.reason === KEPT_BY_REQUEST);
+  const said = kept ? `The clean-up was skipped (--no-cleanup): ${leftBehind.length} records the run created are left on the target.` : `${deleted} records the run created were deleted; ${leftBehind.length} could not be.`;
+  const head = `<h2>Cleanup</h2>\n<p>${t(said)}</p>`;
   if (leftBehind.length === 0) return head;
   const rows = leftBehind.map((l) => `<tr><td>${t(l.resource)}</td><td><code>${t(l.url)}</code></td><td>${t(l.reason)}</td></tr>`);
   return `${head}\n<table>\n<tr><th>Resource</th><th>URL (delete by hand)</th><th>Why it was left</th></tr>\n${rows.join('\n')}\n</table>`;

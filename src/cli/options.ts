@@ -90,6 +90,7 @@ export const COMMANDS = {
       output: { type: 'string', placeholder: 'FILE', description: 'write the report to FILE (the console summary still prints)' },
       'read-only': { type: 'boolean', description: 'send only GET, HEAD and OPTIONS; checks that need writes are skipped' },
       'fail-fast': { type: 'boolean', description: 'stop starting checks after the first failed one, the checks that probe every field started last (what was created is still cleaned up; exit 1)' },
+      'no-cleanup': { type: 'boolean', description: 'leave what the run created on the target (listed in the report), for a target thrown away after the run: the clean-up reads back and deletes each record, two requests apiece' },
       only: { type: 'string', placeholder: 'ID', multiple: true, description: 'run only these check ids, check families, operationIds or tags (repeatable, or comma-separated)' },
       skip: { type: 'string', placeholder: 'ID', multiple: true, description: 'skip these check ids, check families, operationIds or tags (repeatable, or comma-separated)' },
       timeout: { type: 'string', placeholder: 'MS', default: '10000', description: 'per-request timeout' },
