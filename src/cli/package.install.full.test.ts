@@ -75,6 +75,12 @@ describe('the npm package', () => {
     expect(files).toContain('dist/cli/bundle.cjs');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
+    // The Pet Store's rule file and its behaviour module, which the generic engine serves it with (issue 34); not the
+    // module's declaration, which names the kit's source tree (it types the browser test's page).
+    expect(files).toContain('fixtures/rules/petstore.rules.yaml');
+    expect(files).toContain('fixtures/rules/petstore.behaviour.mjs');
+    expect(files.filter((f) => f.endsWith('.d.mts'))).toEqual([]);
+    expect(existsSync(join(app, 'node_modules', 'petstore-kit', 'fixtures', 'rules', 'petstore.behaviour.mjs'))).toBe(true);
     expect(files).toContain('dist/mock/msw.d.ts');
     expect(files).toContain('src/generated/openapi.ts');
     expect(files).toContain('dist/swagger-ui/swagger-ui-bundle.js');
