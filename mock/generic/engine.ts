@@ -25,7 +25,7 @@ import { fitTo, keptWhenValid, repair, sameJson, type Problems } from './conform
 import { createPlainErrorFactory } from './errors.js';
 import { ValueGenerator } from './generate.js';
 import { inferResources, namedResourceOf, ownerOf, parentOf as parentResource, singularOf, type MockOverlay, type Resource, type ResourceMap } from './infer.js';
-import { buildInitialState, type FixtureFiles } from './initial.js';
+import { buildInitialState, heldInitialState, type FixtureFiles } from './initial.js';
 import { listAnswer } from './lists.js';
 import { createAnswerPlans } from './plans.js';
 import { sweepProofs, type ProofState } from './proof-sweep.js';
@@ -279,14 +279,11 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // The shape of an exported state, where the overlay names one (state-shape.ts), checked against the document now.
   const shape = readStateShape(settings.overlay?.state, resources);
   const initial = buildInitialState(contract, resources, settings.fixtures, generator, settings.fixturesGenerated && settings.fixtures !== 'none' ? keptAsGenerated : (resource, input, id) => makeRecord(resource, input, id));
-  // A behaviour module's `load` hook completes every whole state the mock takes: the initial data first.
+  // A behaviour module's `load` hook completes every whole state the mock takes: the initial data first, once it is held
+  // to the stated rules (fixtures files refused where they break one, the mock's own data made to keep them: initial.ts).
   const complete = settings.behaviour ? loadHook(settings.behaviour.module, settings.behaviour.file, resources, initial.idOf) : undefined;
-  let initialState = initial.state;
-  try {
-    if (complete) initialState = complete(initialState);
-  } catch (error) {
-    throw new KitError('RULES_INVALID', `${(error as Error).message} on the initial data.`, { file: settings.behaviour!.file, reason: (error as Error).message });
-  }
+  const source = settings.fixtures === undefined || settings.fixtures === 'none' ? 'own' : settings.fixturesGenerated ? 'kit' : 'files';
+  const initialState = heldInitialState(initial.state, source, { rules: rules.rules, map: resources, idOf: initial.idOf, valid, complete, behaviourFile: settings.behaviour?.file });
   const registry = createGenericRegistry(initialState, initial.idOf, {
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
     ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),

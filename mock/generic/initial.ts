@@ -8,7 +8,9 @@ import type { Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import type { ValueGenerator } from './generate.js';
 import { parentOf, type Resource, type ResourceMap } from './infer.js';
-import { isObject, jsonMedia, responseFor, successStatus } from './schemas.js';
+import { keptToRules, pointer, wholeStateProblems } from '../behaviour/held-state.js';
+import type { Rule } from '../behaviour/rules.js';
+import { isObject, jsonMedia, responseFor, successStatus, type Schema } from './schemas.js';
 import { immutableJson } from '../json.js';
 import { DenseList, type SharedList } from './overlay-list.js';
 import { keyOf, withBuiltLists, type GenericState, type ListKey, type Lists, type StoredRecord } from './store.js';
@@ -212,6 +214,52 @@ export function examplesOf(contract: Contract, resource: Resource): unknown[] {
     if (isObject(record)) return [record];
   }
   return [];
+}
+
+/** Where initial data came from: fixtures files, the kit's own generator (valid by construction), or the mock itself. */
+export type InitialSource = 'files' | 'kit' | 'own';
+
+/** How many problems of a fixtures folder a refusal names. */
+const PROBLEMS_NAMED = 6;
+
+/**
+ * The initial data held to the stated rules before any store holds it (behaviour/held-state.ts), then completed by the
+ * behaviour's `load` hook (`complete`). Fixtures files that break a rule are refused as an import is (FIXTURES_INVALID
+ * naming the file and the place in it, as the Pet Store's own store refused them); so is a state the load hook throws
+ * on. The mock's own data (examples, generated records) is made to keep the rules instead: a start never fails for
+ * what the mock made up. The kit's generator's data (`--seed N --pets K`) keeps them by construction, and is not read
+ * again (a million pets).
+ */
+export function heldInitialState(
+  state: GenericState,
+  source: InitialSource,
+  options: {
+    readonly rules: readonly Rule[];
+    readonly map: ResourceMap;
+    readonly idOf: (resource: string, record: StoredRecord, index: number) => string;
+    readonly valid: (schema: Schema, value: unknown) => boolean;
+    readonly complete?: ((state: GenericState) => GenericState) | undefined;
+    /** The behaviour module, named where its `load` hook throws on the mock's own data. */
+    readonly behaviourFile?: string | undefined;
+  },
+): GenericState {
+  let held = state;
+  if (source === 'files') {
+    const words = { place: (_resource: Resource, scope: string, index: number) => `${scope === '' ? '' : `/${pointer(scope)}`}/${index}`, nameOf: (resource: Resource) => `${resource.name}.json`, limit: PROBLEMS_NAMED };
+    const [first, ...others] = wholeStateProblems(state, options.rules, words).map((problem) => ({ file: `${problem.resource.name}.json`, pointer: problem.pointer, reason: problem.message }));
+    if (first) {
+      const also = others.length > 0 ? ` Also: ${others.map((other) => `${other.file} at ${other.pointer}: ${other.reason}`).join('; ')}.` : '';
+      throw new KitError('FIXTURES_INVALID', `${first.file} at ${first.pointer}: ${first.reason}; the stated rules do not allow it.${also}`, first);
+    }
+  } else if (source === 'own') held = keptToRules(state, options.rules, options.map, options.idOf, options.valid);
+  if (!options.complete) return held;
+  try {
+    return options.complete(held);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (source === 'files') throw new KitError('FIXTURES_INVALID', `The fixtures cannot be held: ${reason}.`, { reason });
+    throw new KitError('RULES_INVALID', `${reason} on the initial data.`, { ...(options.behaviourFile !== undefined ? { file: options.behaviourFile } : {}), reason });
+  }
 }
 
 /** A fixtures file that names no collection is refused, so a misspelt name is not silently ignored. */

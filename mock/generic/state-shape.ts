@@ -12,16 +12,17 @@
  *
  * An import in that shape is checked as a whole before any store holds it (the first problems, each with a pointer
  * into the body): members known and present, each record valid for its schema, ids and references that JSON carries
- * exactly (at most 2^53-1), no id twice, what the stated rules keep true at all times (x-mock-references: a record
- * that would have kept its target from being deleted names one that exists; x-mock-unique: no two records share what
- * is unique), and counters from 1 to 2^53-1. The shape is
+ * exactly (at most 2^53-1), no id twice, what the stated rules keep true at all times, read with each field a record
+ * leaves out at its documented default (x-mock-references: a record that would have kept its target from being deleted
+ * names one that exists; x-mock-unique: no two records share what is unique; x-mock-states with initial states: a
+ * record is in one a record can reach; behaviour/held-state.ts), and counters from 1 to 2^53-1. The shape is
  * checked against the document when the mock starts: a collection it does not keep, or a field its records lack, is
  * RULES_INVALID naming the spot.
  */
 import { KitError } from '../../src/kit-error.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
-import { matches } from '../behaviour/rule-book.js';
-import type { ReferenceRule, Rule, UniqueRule } from '../behaviour/rules.js';
+import { wholeStateProblems, withDefaults } from '../behaviour/held-state.js';
+import type { ReferenceRule, Rule } from '../behaviour/rules.js';
 import type { Resource, ResourceMap } from './infer.js';
 import { isObject, mergeAllOf, propertiesOf, type Schema } from './schemas.js';
 import type { GenericState, GenericStore, StoredRecord } from './store.js';
@@ -128,7 +129,6 @@ export function importShaped(shape: StateShape, value: unknown, compiled: Compil
   if (shape.counters && Object.hasOwn(value, shape.counters.name)) counterProblems(shape.counters, value[shape.counters.name], problems, floors);
   if (problems.length > 0) return refuse();
 
-  const ids = new Map<string, Set<string>>();
   for (const member of shape.members) {
     const at = `/body/${pointer(member.name)}`;
     const records = value[member.name];
@@ -137,7 +137,6 @@ export function importShaped(shape: StateShape, value: unknown, compiled: Compil
       continue;
     }
     const seen = new Set<string>();
-    ids.set(member.resource.key, seen);
     const { idField } = member.resource;
     for (const [index, record] of records.entries()) {
       if (full()) return refuse();
@@ -164,32 +163,29 @@ export function importShaped(shape: StateShape, value: unknown, compiled: Compil
   }
   if (problems.length > 0) return refuse();
 
-  // Every reference a stated rule holds to: a record that would keep its target from being deleted names one that exists.
+  // Each record as the mock will hold it: a field it leaves out takes its documented default before a rule reads it (an
+  // order without `complete` is an open one, which its rules hold), as a create takes it (held-state.ts withDefaults).
   const members = new Map(shape.members.map((member) => [member.resource.key, member]));
+  const given: Record<string, Record<string, readonly StoredRecord[]>> = {};
+  for (const member of shape.members) given[member.resource.key] = { '': withDefaults(value[member.name] as StoredRecord[], member.resource.recordSchema, member.omit) };
+  // A new target never takes an id a record still names (a complete order of a deleted pet).
   for (const rule of references) {
-    const from = members.get(rule.resource.key);
-    const targets = ids.get(rule.target.key);
-    if (!from || !targets) continue;
-    (value[from.name] as StoredRecord[]).forEach((record, index) => {
+    if (!members.has(rule.target.key)) continue;
+    for (const record of given[rule.resource.key]?.[''] ?? []) {
       const named = record[rule.field];
-      if (named === undefined || named === null) return;
-      // A new target never takes an id a record still names (a complete order of a deleted pet).
       if (typeof named === 'number') floors.set(rule.target.key, Math.max(floors.get(rule.target.key) ?? 0, named));
-      if (rule.onDelete === 'keep' || !matches(record, rule.when) || targets.has(String(named)) || full()) return;
-      const target = members.get(rule.target.key)!.name;
-      problems.push({ pointer: `/body/${pointer(from.name)}/${index}/${pointer(rule.field)}`, keyword: 'reference', message: `names ${String(named)}, which no record of ${target} has` });
-    });
+    }
   }
-  for (const rule of rules) {
-    const member = rule.kind === 'unique' ? members.get(rule.resource.key) : undefined;
-    if (member && rule.kind === 'unique') duplicates(rule, member.name, value[member.name] as StoredRecord[], problems);
-  }
+  // What the stated rules keep true at all times: references, uniqueness, reachable states (held-state.ts).
+  const memberName = (resource: Resource): string => members.get(resource.key)!.name;
+  const words = { place: (resource: Resource, _scope: string, index: number) => `/body/${pointer(memberName(resource))}/${index}`, nameOf: memberName, limit: PROBLEMS_SHOWN };
+  for (const { resource: _resource, ...problem } of wholeStateProblems(given, rules, words)) problems.push(problem);
   if (problems.length > 0) return refuse();
 
   const state: Record<string, Record<string, readonly StoredRecord[]>> = { ...current.snapshot() };
   const loaded: Record<string, number> = {};
   for (const { name, resource } of shape.members) {
-    const records = oldestFirst(value[name] as StoredRecord[], resource.idField);
+    const records = oldestFirst(given[resource.key]![''] as StoredRecord[], resource.idField);
     state[resource.key] = { '': records };
     loaded[name] = records.length;
     floors.set(resource.key, Math.max(floors.get(resource.key) ?? 0, current.sequence(resource.key)));
@@ -208,20 +204,6 @@ function oldestFirst(records: StoredRecord[], idField: string | undefined): Stor
     if ((records[i - 1]![idField] as number) > (records[i]![idField] as number)) return [...records].sort((a, b) => (a[idField] as number) - (b[idField] as number));
   }
   return records;
-}
-
-/** Records that share what a unique rule says no two records share (among those that meet its conditions). */
-function duplicates(rule: UniqueRule, name: string, records: readonly StoredRecord[], problems: Diagnostic[]): void {
-  const first = new Map<string, number>();
-  records.forEach((record, index) => {
-    if (problems.length >= PROBLEMS_SHOWN || !matches(record, rule.when)) return;
-    const values = rule.fields.map((field) => record[field]);
-    if (values.some((v) => v === undefined || v === null)) return;
-    const key = JSON.stringify(values.map((v) => (rule.ignoreCase && typeof v === 'string' ? v.toLowerCase() : v)));
-    const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, index);
-    else problems.push({ pointer: `/body/${pointer(name)}/${index}/${pointer(rule.fields[0]!)}`, keyword: 'unique', message: `${rule.fields.join(' + ')} ${values.map((v) => JSON.stringify(v)).join(' + ')} is /body/${pointer(name)}/${earlier}'s already${rule.ignoreCase ? ' (case aside)' : ''}; no two records share it` });
-  });
 }
 
 /** The counters member: an object of the shape's counter names, each an integer from 1 to 2^53-1 (the next id). */
