@@ -13,7 +13,7 @@ import { importFile } from '../../src/import-file.js';
 import { KitError } from '../../src/kit-error.js';
 import { behaviourProblem, type Behaviour } from '../behaviour/hooks.js';
 import type { MockOverlay } from './infer.js';
-import type { FixtureFiles } from './initial.js';
+import { fixturesReadFrom, type FixtureFiles } from './initial.js';
 import { isObject } from './schemas.js';
 
 export async function readFixtureFiles(dir: string): Promise<FixtureFiles> {
@@ -34,7 +34,8 @@ export async function readFixtureFiles(dir: string): Promise<FixtureFiles> {
       throw new KitError('FIXTURES_INVALID', `${file}: not JSON (${(error as Error).message}).`, { file, pointer: '', reason: 'not JSON' });
     }
   }
-  return files;
+  // A refusal of the records (initial.ts) names each file by its path, as the Pet Store's own store did.
+  return fixturesReadFrom(files, (name) => join(folder, `${name}.json`));
 }
 
 /** `{ paths: { "/things/{id}": { "x-mock-id": "slug" } }, operations: { "search": { "x-mock-stateless": true } } }`. */

@@ -18,6 +18,31 @@ import { keyOf, withBuiltLists, type GenericState, type ListKey, type Lists, typ
 /** File name (without `.json`) → its parsed JSON: an array of records, or for a nested collection `{ "<parent ids>": [...] }`. */
 export type FixtureFiles = Readonly<Record<string, unknown>>;
 
+/** Where fixtures files were read from (files.ts readFixtureFiles): each file's path by its name, as a refusal names it. */
+const readFrom = new WeakMap<FixtureFiles, (name: string) => string>();
+
+/**
+ * `files`, noted as read from a folder: a refusal then names each file by its path (`/data/pets.json`), as the Pet
+ * Store's own store did, where fixtures given as objects (createMswMock, a test) are named `pets.json`. Kept beside the
+ * files rather than in them: this module bundles for a browser, and names no path of its own.
+ */
+export function fixturesReadFrom(files: FixtureFiles, pathOf: (name: string) => string): FixtureFiles {
+  readFrom.set(files, pathOf);
+  return files;
+}
+
+/** A fixtures record that gives an id another record of its collection (in the same scope) gave first. */
+interface GivenTwice {
+  readonly resource: Resource;
+  readonly scope: string;
+  readonly index: number;
+  readonly first: number;
+  readonly id: string | number;
+}
+
+/** What buildInitialState saw of the fixtures it was given, for heldInitialState to refuse by (the engine hands over the state alone). */
+const seen = new WeakMap<GenericState, { readonly fileOf: (resource: Resource) => string; readonly twice: readonly GivenTwice[] }>();
+
 const GENERATED_PER_COLLECTION = 3;
 const GENERATED_PER_PARENT = 2;
 const PARENTS_FILLED = 2;
@@ -37,12 +62,18 @@ export function buildInitialState(
     const value = field === undefined ? undefined : record[field];
     return typeof value === 'string' || typeof value === 'number' ? String(value) : String(index + 1);
   };
-  if (fixtures !== undefined && fixtures !== 'none') checkFixtureNames(fixtures, map);
+  const pathOf = fixtures !== undefined && fixtures !== 'none' ? readFrom.get(fixtures) : undefined;
+  const fileOf = (resource: Resource): string => (pathOf ? pathOf(resource.name) : `${resource.name}.json`);
+  if (fixtures !== undefined && fixtures !== 'none') checkFixtureNames(fixtures, map, pathOf);
+  // Fixtures records that give an id taken in their collection already: renumbered here as the mock's own data is, and
+  // refused by heldInitialState where they are the user's files (the first few; each found by a scan, and rare).
+  const twice: GivenTwice[] = [];
   const state: Record<string, Record<string, StoredRecord[]>> = {};
   // Each list of records with the list the store keeps it in and its highest integer id (withIds).
   const built = new Map<readonly StoredRecord[], Built>();
-  const withIds = (resource: Resource, inputs: readonly unknown[]): StoredRecord[] => {
-    const list = listWithIds(resource, inputs, makeRecord);
+  const withIds = (resource: Resource, inputs: readonly unknown[], scope?: string): StoredRecord[] => {
+    const onTwice = scope === undefined || twice.length >= PROBLEMS_NAMED ? undefined : (index: number, first: number, id: string | number) => void twice.push({ resource, scope, index, first, id });
+    const list = listWithIds(resource, inputs, makeRecord, onTwice);
     built.set(list.records, list);
     return list.records;
   };
@@ -56,10 +87,10 @@ export function buildInitialState(
     if (fixtures !== undefined) {
       if (file === undefined) continue;
       const byScope = resource.scopeParams.length === 0 ? { '': file } : file;
-      if (!isObject(byScope)) throw fixturesInvalid(resource, 'a nested collection takes an object of parent ids ("1" or "1/7") → records');
+      if (!isObject(byScope)) throw fixturesInvalid(fileOf(resource), 'a nested collection takes an object of parent ids ("1" or "1/7") → records');
       for (const [scope, records] of Object.entries(byScope)) {
-        if (!Array.isArray(records)) throw fixturesInvalid(resource, `expected an array of records${scope ? ` under "${scope}"` : ''}`);
-        scopes[scope] = withIds(resource, records);
+        if (!Array.isArray(records)) throw fixturesInvalid(fileOf(resource), `expected an array of records${scope ? ` under "${scope}"` : ''}`);
+        scopes[scope] = withIds(resource, records, scope);
       }
       continue;
     }
@@ -89,7 +120,9 @@ export function buildInitialState(
     }
     highest.set(key, top);
   }
-  return { state: withBuiltLists(state, lists, highest), idOf };
+  const held = withBuiltLists(state, lists, highest);
+  if (fixtures !== undefined && fixtures !== 'none') seen.set(held, { fileOf, twice });
+  return { state: held, idOf };
 }
 
 interface Built {
@@ -119,7 +152,7 @@ function storedKey(resource: Resource, record: StoredRecord, index: number): Lis
  * a set of their texts as well (--pets 1000000). A record made under another id than it was given (a fit that changed
  * it) starts a set of the ids given, as before.
  */
-function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord: MakeRecord): Built {
+function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord: MakeRecord, onTwice?: (index: number, first: number, id: string | number) => void): Built {
   const records: StoredRecord[] = [];
   // While the records are kept under consecutive numbers in their order (`first`, `first + 1`, ...: generated data),
   // no map: the list is their array (overlay-list.ts DenseList). Built from them at the first that is not.
@@ -133,6 +166,7 @@ function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord:
   const isTaken = (key: ListKey): boolean => (typeof key === 'number' && key > top ? false : taken === undefined ? inList(key) : taken.has(key));
   let next = 1;
   let highest = 0;
+  let told = 0;
   for (const input of inputs) {
     const given = resource.idField && isObject(input) ? input[resource.idField] : undefined;
     let id = typeof given === 'string' || typeof given === 'number' ? String(given) : undefined;
@@ -141,6 +175,12 @@ function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord:
     let key = typeof given === 'number' ? numberKey(given) : id === undefined ? undefined : keyOf(id);
     const fits = key !== undefined && !isTaken(key) && (resource.idKind !== 'integer' || integral) && (resource.idKind !== 'uuid' || /^[0-9a-f-]{36}$/i.test(id!));
     if (!fits) {
+      // An id another record gave first (not one the mock gave a record whose own id did not fit): told, then renumbered.
+      if (onTwice && told < TWICE_TOLD && key !== undefined && isTaken(key)) {
+        told += 1;
+        const first = firstGiving(resource, inputs, records.length, key);
+        if (first !== undefined) onTwice(records.length, first, given as string | number);
+      }
       while (isTaken(numberKey(next))) next += 1;
       id = resource.idKind === 'uuid' ? uuidFrom(resource.key, next) : String(next);
       key = keyOf(id);
@@ -162,6 +202,21 @@ function listWithIds(resource: Resource, inputs: readonly unknown[], makeRecord:
     if (Number.isSafeInteger(numeric) && numeric > highest) highest = numeric;
   }
   return { records, list: list ?? new DenseList(records, first), highest };
+}
+
+/** How many ids given twice a list tells of at most: each is found by a scan of the records before it. */
+const TWICE_TOLD = 6;
+
+/** The key of the id an input gives, as listWithIds reads it. */
+function givenKey(resource: Resource, input: unknown): ListKey | undefined {
+  const given = resource.idField && isObject(input) ? input[resource.idField] : undefined;
+  return typeof given === 'number' ? numberKey(given) : typeof given === 'string' ? keyOf(given) : undefined;
+}
+
+/** The first of the inputs before `end` that gives the id of key `key`, if one does. */
+function firstGiving(resource: Resource, inputs: readonly unknown[], end: number, key: ListKey): number | undefined {
+  for (let index = 0; index < end; index += 1) if (givenKey(resource, inputs[index]) === key) return index;
+  return undefined;
 }
 
 function withoutId(value: unknown, field: string | undefined): unknown {
@@ -245,11 +300,22 @@ export function heldInitialState(
 ): GenericState {
   let held = state;
   if (source === 'files') {
-    const words = { place: (_resource: Resource, scope: string, index: number) => `${scope === '' ? '' : `/${pointer(scope)}`}/${index}`, nameOf: (resource: Resource) => `${resource.name}.json`, limit: PROBLEMS_NAMED };
-    const [first, ...others] = wholeStateProblems(state, options.rules, words).map((problem) => ({ file: `${problem.resource.name}.json`, pointer: problem.pointer, reason: problem.message }));
+    // The file each collection was read from: its path where it was read from a folder (files.ts), as the Pet Store's
+    // own store named it.
+    const fileOf = seen.get(state)?.fileOf ?? ((resource: Resource) => `${resource.name}.json`);
+    const place = (scope: string, index: number): string => `${scope === '' ? '' : `/${pointer(scope)}`}/${index}`;
+    // An id given twice first (the Pet Store's store refused it so: FIXTURES_INVALID, "ids must be unique"), then the rules.
+    const twice = (seen.get(state)?.twice ?? []).map(({ resource, scope, index, first, id }) => ({
+      file: fileOf(resource),
+      pointer: `${place(scope, index)}/${pointer(resource.idField!)}`,
+      reason: `${resource.idField!} ${JSON.stringify(id)} is used by ${place(scope, first)} already; ids must be unique`,
+    }));
+    const words = { place: (_resource: Resource, scope: string, index: number) => place(scope, index), nameOf: (resource: Resource) => `${resource.name}.json`, limit: PROBLEMS_NAMED };
+    const broken = wholeStateProblems(state, options.rules, words).map((problem) => ({ file: fileOf(problem.resource), pointer: problem.pointer, reason: `${problem.message}; the stated rules do not allow it` }));
+    const [first, ...others] = [...twice, ...broken].slice(0, PROBLEMS_NAMED);
     if (first) {
       const also = others.length > 0 ? ` Also: ${others.map((other) => `${other.file} at ${other.pointer}: ${other.reason}`).join('; ')}.` : '';
-      throw new KitError('FIXTURES_INVALID', `${first.file} at ${first.pointer}: ${first.reason}; the stated rules do not allow it.${also}`, first);
+      throw new KitError('FIXTURES_INVALID', `${first.file} at ${first.pointer}: ${first.reason}.${also}`, first);
     }
   } else if (source === 'own') held = keptToRules(state, options.rules, options.map, options.idOf, options.valid);
   if (!options.complete) return held;
@@ -263,15 +329,16 @@ export function heldInitialState(
 }
 
 /** A fixtures file that names no collection is refused, so a misspelt name is not silently ignored. */
-function checkFixtureNames(fixtures: FixtureFiles, map: ResourceMap): void {
+function checkFixtureNames(fixtures: FixtureFiles, map: ResourceMap, pathOf: ((name: string) => string) | undefined): void {
   const names = new Set(map.resources.map((r) => r.name));
   for (const name of Object.keys(fixtures)) {
     if (!names.has(name)) {
-      throw new KitError('FIXTURES_INVALID', `${name}.json names no collection of this document; the collections are ${[...names].join(', ') || 'none'}. Rename or remove it.`, { file: `${name}.json`, reason: 'unknown collection' });
+      const file = pathOf ? pathOf(name) : `${name}.json`;
+      throw new KitError('FIXTURES_INVALID', `${file} names no collection of this document; the collections are ${[...names].join(', ') || 'none'}. Rename or remove it.`, { file, reason: 'unknown collection' });
     }
   }
 }
 
-function fixturesInvalid(resource: Resource, reason: string): KitError {
-  return new KitError('FIXTURES_INVALID', `${resource.name}.json: ${reason}.`, { file: `${resource.name}.json`, pointer: '', reason });
+function fixturesInvalid(file: string, reason: string): KitError {
+  return new KitError('FIXTURES_INVALID', `${file}: ${reason}.`, { file, pointer: '', reason });
 }

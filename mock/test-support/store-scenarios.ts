@@ -26,6 +26,8 @@ import { withTestEngine } from '../test-engine.js';
 type Query = Readonly<Record<string, QueryValue | undefined>>;
 type PetStatus = NonNullable<Pet['status']>;
 const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+/** `text` as a regular expression matching it literally. */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The walks' generated world (mock/store.test.ts's too): `pets` pets in 4 categories, stock 3 each, an order for every pet that is not available. */
 export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; orders: Order[]; inventory: { petId: number; quantity: number }[] } {
@@ -482,6 +484,36 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         } finally {
           await rm(folder, { recursive: true, force: true });
         }
+      });
+    });
+
+    // Fixtures that give an id twice (mock/seed.test.ts "a duplicate order id", mock/store.test.ts "a duplicate pet
+    // id"): the start refused, naming the file by its full path and the place of the second record, on both engines
+    // (the generic engine renumbered them before; its own examples still are).
+    describe('fixtures that give an id twice', () => {
+      /** The kit error a mock started on fixtures files of `state` refused with (undefined where it started). */
+      async function refusalOf(state: Readonly<Record<string, unknown>>): Promise<{ error: unknown; folder: string }> {
+        const folder = await mkdtemp(join(tmpdir(), 'petstore-fixtures-'));
+        try {
+          for (const [name, records] of Object.entries(state)) await writeFile(join(folder, `${name}.json`), JSON.stringify(records));
+          const error = await startTestMock({ ...options, fixtures: folder }).then(
+            (running) => running.close().then(() => undefined),
+            (refused: unknown) => refused,
+          );
+          return { error, folder };
+        } finally {
+          await rm(folder, { recursive: true, force: true });
+        }
+      }
+      it.each([
+        ['a pet id', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 1, name: 'Twin', categoryId: 1, status: 'available' }] }, 'pets.json', '/4/id'],
+        ['a category id', { ...SMALL_WORLD, categories: [...SMALL_WORLD.categories, { id: 2, name: 'Fish' }] }, 'categories.json', '/3/id'],
+        ['an order id', { ...SMALL_WORLD, orders: [...SMALL_WORLD.orders, { id: 1, petId: 3, quantity: 1, complete: true }] }, 'orders.json', '/2/id'],
+        ["a pet's inventory entry", { ...SMALL_WORLD, inventory: [...SMALL_WORLD.inventory, { petId: 1, quantity: 5 }] }, 'inventory.json', '/4/petId'],
+      ] as const)('%s given twice: FIXTURES_INVALID naming the file by its path and the place', async (_label, state, file, pointer) => {
+        const { error, folder } = await refusalOf(state);
+        expect(error).toMatchObject({ code: 'FIXTURES_INVALID', details: { file: join(folder, file), pointer } });
+        expect(String((error as Error).message)).toMatch(new RegExp(`^${escaped(join(folder, file))} at ${escaped(pointer)}: .* already`));
       });
     });
 
