@@ -89,6 +89,32 @@ export function wholeStateProblems(state: GenericState, rules: readonly Rule[], 
   return problems;
 }
 
+/**
+ * The first problem with the rules a behaviour's `load` hook left in the state it completed (`after`), among the
+ * collections `keys` (those held to the rules before it ran, so that what breaks one now is what the hook wrote or
+ * removed), said as the hook's (`where`: its module): `the load hook of rules.mjs left /books/0/authorId: names 9, …`.
+ */
+export function loadHookProblem(after: GenericState, keys: Iterable<string>, rules: readonly Rule[], where: string): Diagnostic | undefined {
+  // Each record read with its documented defaults, as the import and the fixtures were (a book the hook writes without
+  // a status is a draft, which its reference holds).
+  const schemas = new Map<string, Schema | undefined>(rules.map((rule) => [rule.resource.key, rule.resource.recordSchema]));
+  const checked: Record<string, Readonly<Record<string, readonly StoredRecord[]>>> = {};
+  for (const key of keys) {
+    const scopes = after[key];
+    if (scopes === undefined) continue;
+    const schema = schemas.get(key);
+    checked[key] = schema === undefined ? scopes : Object.fromEntries(Object.entries(scopes).map(([scope, records]) => [scope, withDefaults(records, schema)]));
+  }
+  const words: WholeStateWords = {
+    place: (resource, scope, index) => `${resource.collectionPath}${scope === '' ? '' : `/${pointer(scope)}`}/${index}`,
+    nameOf: (resource) => resource.collectionPath,
+    limit: 1,
+  };
+  const [first] = wholeStateProblems(checked, rules, words);
+  if (!first) return undefined;
+  return { pointer: first.pointer, keyword: first.keyword, message: `the load hook of ${where} left ${first.pointer}: ${first.message}, which the stated rules do not allow` };
+}
+
 /** Each record of a collection in the state, scope by scope. */
 function each(state: GenericState, resource: Resource, visit: (record: StoredRecord, scope: string, index: number) => void): void {
   for (const [scope, records] of Object.entries(state[resource.key] ?? {})) records.forEach((record, index) => visit(record, scope, index));

@@ -4,8 +4,10 @@
  *
  *   POST /__mock/reset[?session=NAME]   back to the initial data
  *   GET  /__mock/state[?session=NAME]   `{ "<collection path>": { "<scope>": [records] } }`, or the overlay's shape
- *   PUT  /__mock/state[?session=NAME]   replace it with such a JSON (every record checked against its schema;
- *                                       in the overlay's shape, its ids, references and counters too: state-shape.ts)
+ *   PUT  /__mock/state[?session=NAME]   replace it with such a JSON (every record checked against its schema, no id
+ *                                       twice in a scope, and what the stated rules keep true, each record read with
+ *                                       its documented defaults: behaviour/held-state.ts; in the overlay's shape, its
+ *                                       counters too: state-shape.ts), then completed by the behaviour's `load` hook
  *   GET  /__mock/health                 the document's title, version and hash, and the kit's version
  *   GET  /__mock/resources              what was inferred (report.ts), and how to correct it
  *
@@ -20,6 +22,7 @@ import type { ErrorFactory } from '../errors.js';
 import type { MockRequest } from '../message.js';
 import { readSession } from '../session.js';
 import { IMPORT_MAX_DEPTH, importLimitFor } from '../state-import.js';
+import { loadHookProblem, pointer, wholeStateProblems, withDefaults } from '../behaviour/held-state.js';
 import type { Rule } from '../behaviour/rules.js';
 import type { ResourceMap } from './infer.js';
 import { describeResources } from './report.js';
@@ -42,8 +45,9 @@ export interface GenericAdminOptions {
   readonly proofs?: () => ProofState;
   /** The stated rules in force (behaviour/rules.ts describeRule). */
   readonly rules?: readonly object[];
-  /** The shape a state is exported and imported in, where the overlay names one (state-shape.ts), and the rules an import keeps. */
+  /** The shape a state is exported and imported in, where the overlay names one (state-shape.ts). */
   readonly shape?: StateShape;
+  /** The stated rules an import is held to, in whichever shape (behaviour/held-state.ts). */
   readonly stated?: readonly Rule[];
   /** A behaviour module's `load` hook: completes an imported state before a store holds it (run-hooks.ts loadHook). */
   readonly complete?: (state: GenericState) => GenericState;
@@ -71,12 +75,21 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
       else {
         for (const [scope, records] of Object.entries(scopes)) {
           if (!Array.isArray(records)) problems.push({ pointer: `${at}/${scope}`, keyword: 'type', message: 'must be an array of records' });
-          else
+          else {
+            // No id twice in a scope, as an import in the overlay's shape (state-shape.ts): the store would keep one of them.
+            const ids = new Map<string, number>();
             records.forEach((record: unknown, index) => {
               if (problems.length >= PROBLEMS_SHOWN) return;
-              if (!isObject(record)) problems.push({ pointer: `${at}/${scope}/${index}`, keyword: 'type', message: 'must be an object' });
-              else if (resource.recordSchema) for (const d of compiled.validate(resource.recordSchema, record, 'response', `${at}/${scope}/${index}`)) problems.push(d);
+              const here = `${at}/${pointer(scope)}/${index}`;
+              if (!isObject(record)) return void problems.push({ pointer: here, keyword: 'type', message: 'must be an object' });
+              if (resource.recordSchema) for (const d of compiled.validate(resource.recordSchema, record, 'response', here)) problems.push(d);
+              const id = resource.idField === undefined ? undefined : record[resource.idField];
+              if (typeof id !== 'string' && typeof id !== 'number') return;
+              const earlier = ids.get(String(id));
+              if (earlier === undefined) ids.set(String(id), index);
+              else problems.push({ pointer: `${here}/${pointer(resource.idField!)}`, keyword: 'uniqueItems', message: `${String(id)} is the id of ${at}/${pointer(scope)}/${earlier} already` });
             });
+          }
         }
       }
       if (problems.length >= PROBLEMS_SHOWN) break;
@@ -84,18 +97,26 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
     return problems.slice(0, PROBLEMS_SHOWN);
   };
 
-  /** The state completed by the behaviour's `load` hook, or the 500 its throw is answered with (nothing changed). */
-  const completed = (state: GenericState): { readonly state: GenericState } | { readonly refused: AdminAnswer } => {
+  /**
+   * The state completed by the behaviour's `load` hook, or the 500 its throw is answered with (nothing changed). So is
+   * a state the hook leaves breaking a stated rule, among the collections `checked` (held to the rules before it ran,
+   * so what breaks one now is what the hook wrote or removed): the hook's mistake, as a throw is.
+   */
+  const completed = (state: GenericState, checked: Iterable<string>): { readonly state: GenericState } | { readonly refused: AdminAnswer } => {
+    if (!options.complete) return { state };
+    let done: GenericState;
     try {
-      return { state: options.complete ? options.complete(state) : state };
+      done = options.complete(state);
     } catch (error) {
       return { refused: errors.error('INTERNAL_ERROR', `${(error as Error).message}; nothing was changed.`) };
     }
+    const problem = loadHookProblem(done, checked, options.stated ?? [], 'the behaviour module');
+    return problem ? { refused: errors.error('INTERNAL_ERROR', `${problem.message}; nothing was changed.`) } : { state: done };
   };
   const importShapedState = (shape: StateShape, value: unknown, name: string | undefined): AdminAnswer => {
     const verdict = importShaped(shape, value, compiled, options.stated ?? [], registry.get(name));
     if (!verdict.ok) return errors.validationFailed(verdict.diagnostics);
-    const done = completed(verdict.state);
+    const done = completed(verdict.state, shape.members.map((member) => member.resource.key));
     if ('refused' in done) return done.refused;
     const refusal = registry.load(done.state, name, verdict.floors);
     if (refusal !== undefined) return errors.error('VALIDATION_FAILED', refusal);
@@ -108,11 +129,26 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
     if (options.shape) return importShapedState(options.shape, parsed.value, name);
     const problems = check(parsed.value);
     if (problems.length > 0) return errors.validationFailed(problems);
-    const state = parsed.value as GenericState;
+    // Each record as the mock will hold it (a field it leaves out at its documented default), then held to the stated
+    // rules as an import in the overlay's shape is: a reference that restricts or cascades names a record of the import,
+    // nothing unique twice, no state a record cannot reach (held-state.ts). The import is the whole state: a collection
+    // it leaves out is empty after it, and read so.
+    const given: Record<string, Record<string, readonly StoredRecord[]>> = {};
+    for (const key of byKey.keys()) given[key] = {};
+    for (const [key, scopes] of Object.entries(parsed.value as GenericState)) {
+      given[key] = {};
+      for (const [scope, records] of Object.entries(scopes)) given[key][scope] = withDefaults(records, byKey.get(key)!.recordSchema);
+    }
+    const place = (resource: { readonly key: string }, scope: string, index: number): string => `/body/${pointer(resource.key)}/${pointer(scope)}/${index}`;
+    const broken = wholeStateProblems(given, options.stated ?? [], { place, nameOf: (resource) => resource.key, limit: PROBLEMS_SHOWN });
+    if (broken.length > 0) return errors.validationFailed(broken.map(({ resource: _resource, ...problem }) => problem));
+    const done = completed(given, Object.keys(given));
+    if ('refused' in done) return done.refused;
+    const state = done.state;
     const refusal = registry.load(state, name);
     if (refusal !== undefined) return errors.error('VALIDATION_FAILED', refusal);
     const loaded: Record<string, number> = {};
-    for (const [key, scopes] of Object.entries(state)) loaded[key] = Object.values(scopes).reduce((sum, records) => sum + records.length, 0);
+    for (const [key, scopes] of Object.entries(parsed.value as GenericState)) loaded[key] = Object.values(scopes).reduce((sum, records) => sum + records.length, 0);
     return { status: 200, body: { loaded, ...(name === undefined ? {} : { session: name }) } };
   };
   const health = { status: 'ok', contract: { title: contract.title, version: contract.version, sha256: contract.sha256 }, kit: { name: 'petstore-kit', version: options.kitVersion } };

@@ -906,7 +906,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         idOf: initial.idOf,
         proofs,
         rules: rules.rules.map(describeRule),
-        ...(shape ? { shape, stated: rules.rules } : {}),
+        // The stated rules hold every import, in the overlay's shape or not (admin.ts).
+        ...(shape ? { shape } : {}),
+        stated: rules.rules,
         ...(complete ? { complete } : {}),
       }),
   };

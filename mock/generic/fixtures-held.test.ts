@@ -3,7 +3,9 @@
  * leftovers of held-state.ts): fixtures that give an id twice refuse the start as the Pet Store's own store refused them
  * (FIXTURES_INVALID, "ids must be unique"), where the document's own examples are renumbered; every refusal of a
  * fixtures folder names each file by its path, as the Pet Store's did; a nested collection's file is named with the
- * parent ids in the place.
+ * parent ids in the place; an import without the overlay's `state:` shape is held to the stated rules as a shaped one
+ * is; and what a behaviour's `load` hook leaves breaking a stated rule is refused as the hook's (RULES_INVALID at
+ * start-up, a 500 on an import, nothing changed).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,5 +196,76 @@ describe("a nested collection's fixtures: the place names the parent ids, then t
     expect([error.code, error.message]).toEqual(['FIXTURES_INVALID', `${join(dir, 'members.json')} at /2/1/id: id 1 is used by /2/0 already; ids must be unique.`]);
     const apart = await folderOf({ teams: [{ id: 1, name: 'A' }, { id: 2, name: 'B' }], members: { '1': [{ id: 1, email: 'a@b.c' }], '2': [{ id: 1, email: 'a@b.c' }] } });
     expect(started(teams, apart.fixtures, null)).not.toBeInstanceOf(KitError);
+  });
+});
+
+describe('an import without a state shape, held to the stated rules', () => {
+  const base = (books: unknown[], authors: unknown[] = AUTHORS): unknown => ({ '/authors': { '': authors }, '/books': { '': books } });
+
+  it.each([
+    ['a draft book (by its default) of a missing author', base([{ id: 1, title: 'T', authorId: 9 }]), '/body/~1books//0/authorId'],
+    ['two authors of one email, case aside', base([], [...AUTHORS, { id: 3, name: 'Cy', email: 'ANN@example.org' }]), '/body/~1authors//2/email'],
+    ['an id twice', base([{ id: 1, title: 'T', authorId: 1 }, { id: 1, title: 'U', authorId: 2 }]), '/body/~1books//1/id'],
+  ])('refuses %s, naming the place, and changes nothing', (_label, state, path) => {
+    const engine = started(library, { authors: AUTHORS }) as GenericEngine;
+    const before = held(engine);
+    const refused = imported(engine, state, 'plain');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details?.map((d) => d.path)).toEqual([path]);
+    expect(held(engine)).toEqual(before);
+    expect(engine.carry!().stores.some((store) => store.session === 'plain')).toBe(false);
+  });
+
+  it('takes what keeps them, each record with its documented defaults; a withdrawn book may name a missing author', () => {
+    const engine = started(library, { authors: AUTHORS }) as GenericEngine;
+    const taken = imported(engine, base([{ id: 1, title: 'T', authorId: 1 }, { id: 2, title: 'U', authorId: 9, status: 'withdrawn' }]), 'plain');
+    expect(taken.status).toBe(200);
+    expect(held(engine, 'plain')['/books']?.['']).toEqual([
+      { id: 1, title: 'T', authorId: 1, status: 'draft' },
+      { id: 2, title: 'U', authorId: 9, status: 'withdrawn' },
+    ]);
+  });
+});
+
+describe("what a behaviour's load hook leaves breaking a stated rule is the hook's mistake", () => {
+  /** A hook that gives every author a book of author 9, who does not exist. */
+  const orphaning: Behaviour = {
+    load(store) {
+      if (store.list('/authors').length > 0) store.put('/books', '7', { title: 'Ghost', authorId: 9 });
+    },
+  };
+
+  it('at start-up: RULES_INVALID naming the module, the record and the rule, on fixtures and on the mock\'s own data', async () => {
+    const { fixtures } = await folderOf({ authors: AUTHORS });
+    for (const data of [fixtures, undefined]) {
+      const verdict = started(library, data, RULES, orphaning);
+      expect(verdict).toMatchObject({ code: 'RULES_INVALID', details: { file: 'library.behaviour.mjs' } });
+      expect((verdict as KitError).message).toMatch(/^the load hook of library\.behaviour\.mjs left \/books\/\d+\/authorId: names 9, which no record of \/authors has, which the stated rules do not allow on the initial data\.$/);
+    }
+  });
+
+  it('on an import, shaped or not: a 500 naming the hook and the record, nothing changed', () => {
+    const harmless: Behaviour = { load() {} };
+    const plain = started(library, undefined, RULES, harmless) as GenericEngine;
+    const shaped = started(library, undefined, SHAPED, harmless) as GenericEngine;
+    for (const [overlay, state] of [
+      [RULES, { '/authors': { '': AUTHORS } }],
+      [SHAPED, { authors: AUTHORS, books: [], loans: [] }],
+    ] as const) {
+      const engine = started(library, { authors: [] }, overlay, orphaning) as GenericEngine;
+      expect(engine).not.toBeInstanceOf(KitError);
+      const before = held(engine);
+      const refused = imported(engine, state, 'hooked');
+      expect(refused.status).toBe(500);
+      expect(refused.body.code).toBe('INTERNAL_ERROR');
+      expect(refused.body.message).toMatch(/the load hook of the behaviour module left \/books\/0\/authorId: names 9, which no record of \/authors has, which the stated rules do not allow; nothing was changed\./);
+      expect(held(engine)).toEqual(before);
+      // The session the import was for holds no record of it (a shaped import's session is opened to read its counters).
+      const session = engine.carry!().stores.find((store) => store.session === 'hooked');
+      expect(session === undefined || Object.values(session.state).every((scopes) => Object.values(scopes).every((records) => records.length === 0))).toBe(true);
+    }
+    // The same imports without the hook's write are taken.
+    expect(imported(plain, { '/authors': { '': AUTHORS } }, 'calm').status).toBe(200);
+    expect(imported(shaped, { authors: AUTHORS, books: [], loans: [] }, 'calm').status).toBe(200);
   });
 });

@@ -8,7 +8,7 @@ import type { Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import type { ValueGenerator } from './generate.js';
 import { parentOf, type Resource, type ResourceMap } from './infer.js';
-import { keptToRules, pointer, wholeStateProblems } from '../behaviour/held-state.js';
+import { keptToRules, loadHookProblem, pointer, wholeStateProblems } from '../behaviour/held-state.js';
 import type { Rule } from '../behaviour/rules.js';
 import { isObject, jsonMedia, responseFor, successStatus, type Schema } from './schemas.js';
 import { immutableJson } from '../json.js';
@@ -319,13 +319,23 @@ export function heldInitialState(
     }
   } else if (source === 'own') held = keptToRules(state, options.rules, options.map, options.idOf, options.valid);
   if (!options.complete) return held;
+  const where = options.behaviourFile ?? 'the behaviour module';
+  let completed: GenericState;
   try {
-    return options.complete(held);
+    completed = options.complete(held);
   } catch (error) {
     const reason = (error as Error).message;
     if (source === 'files') throw new KitError('FIXTURES_INVALID', `The fixtures cannot be held: ${reason}.`, { reason });
     throw new KitError('RULES_INVALID', `${reason} on the initial data.`, { ...(options.behaviourFile !== undefined ? { file: options.behaviourFile } : {}), reason });
   }
+  // What the hook wrote or removed is held to the rules too: the state kept them before it ran (fixtures checked above,
+  // the mock's own data made to keep them), so a problem now is the hook's, said as its module's (RULES_INVALID). The
+  // kit's generator's data is left as it is: its hook is the Pet Store's own, and a million pets are not read again.
+  if (source !== 'kit') {
+    const problem = loadHookProblem(completed, Object.keys(completed), options.rules, where);
+    if (problem) throw new KitError('RULES_INVALID', `${problem.message} on the initial data.`, { ...(options.behaviourFile !== undefined ? { file: options.behaviourFile } : {}), pointer: problem.pointer, reason: problem.message });
+  }
+  return completed;
 }
 
 /** A fixtures file that names no collection is refused, so a misspelt name is not silently ignored. */
