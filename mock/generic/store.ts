@@ -14,7 +14,7 @@ import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
 import { RECORD_BYTES } from '../store.js';
-import { OverlayList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
+import { OverlayList, TailList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
 import type { JsonObject } from './schemas.js';
 
 export type StoredRecord = Readonly<JsonObject>;
@@ -250,7 +250,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     if (!list) {
       // The shared list is never written: this store's changes are kept over it (overlay-list.ts), not in a copy of it.
       const shared = template.lists.get(resource)?.get(scope);
-      scopes.set(scope, (list = shared === undefined || shared.size === 0 ? new Map() : new OverlayList(shared)));
+      scopes.set(scope, (list = shared === undefined || shared.size === 0 ? new TailList() : new OverlayList(shared)));
       meter?.add(LIST_BYTES);
     }
     return list;
