@@ -116,14 +116,23 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const refitted = new WeakMap<StoredRecord, ReadonlySet<string>>();
   /**
    * A record schema's properties, each with its allOf folded, worked out once per schema rather than on every write
-   * (issue 34, point 1: what can be compiled per operation is, as fastify compiles its schemas).
+   * (issue 34, point 1: what can be compiled per operation is, as fastify compiles its schemas). `acting`: those a
+   * write may fill (a server time, a readOnly field, a documented default), with what makes them so; the others a
+   * write keeps as sent, and makeRecord does not look at them.
    */
-  const recordProperties = new WeakMap<Schema, { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> }>();
-  const propertiesOfRecord = (schema: Schema): { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> } => {
+  interface RecordProperties {
+    readonly byName: ReadonlyMap<string, Schema>;
+    readonly acting: readonly { readonly name: string; readonly property: Schema; readonly serverTime: boolean; readonly updateTime: boolean }[];
+  }
+  const recordProperties = new WeakMap<Schema, RecordProperties>();
+  const propertiesOfRecord = (schema: Schema): RecordProperties => {
     let known = recordProperties.get(schema);
     if (!known) {
       const list = [...propertiesOf(schema)].map(([name, raw]) => [name, mergeAllOf(raw)] as const);
-      recordProperties.set(schema, (known = { list, byName: new Map(list) }));
+      const acting = list
+        .map(([name, property]) => ({ name, property, serverTime: isServerTime(name, property), updateTime: isUpdateTime(name, property) }))
+        .filter(({ property, serverTime }) => serverTime || property.readOnly || (property.default !== undefined && property.default !== null));
+      recordProperties.set(schema, (known = { byName: new Map(list), acting }));
     }
     return known;
   };
@@ -137,9 +146,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
     if (properties) {
-      for (const [name, property] of properties.list) {
+      for (const { name, property, serverTime, updateTime } of properties.acting) {
         if (name === resource.idField) continue;
-        if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = stamp(property);
+        if (serverTime && (updateTime || existing?.[name] === undefined)) record[name] = stamp(property);
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
         else if (property.readOnly && !Object.hasOwn(record, name)) {
           const value = generator.value(property, 'response', 0, 1, name);
