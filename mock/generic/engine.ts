@@ -534,6 +534,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           return typeof given === 'string' || typeof given === 'number' ? given : undefined;
         };
         const refusable = canRefuseConflict(operation);
+        // The statuses it answers, read from the document once (the operation's responses never change).
+        const createdStatus = successStatus(operation, CREATED_FIRST);
+        const updatedStatus = successStatus(operation, OK_FIRST);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -604,12 +607,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
           const location = created === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, firstCreated) } : undefined;
-          return okAll(successStatus(operation, created > 0 ? CREATED_FIRST : OK_FIRST), records, location, sent.records, keys);
+          return okAll(created > 0 ? createdStatus : updatedStatus, records, location, sent.records, keys);
         });
       }
-      case 'read':
-        return (input) => held(resource, input, (_store, _scope, id, record) => ok(successStatus(operation, [200]), record, undefined, undefined, id));
-      case 'replace':
+      case 'read': {
+        // The status and the answer made once, not a list and a function made on every read.
+        const status = successStatus(operation, [200]);
+        const answer = (_store: GenericStore, _scope: string, id: string, record: StoredRecord): HandlerResult => ok(status, record, undefined, undefined, id);
+        return (input) => held(resource, input, answer);
+      }
+      case 'replace': {
+        const createdStatus = successStatus(operation, [201, 200]);
+        const replacedStatus = successStatus(operation, [200, 204]);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -625,10 +634,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
           const refused = write(operation, store, existing ? { kind: 'update', resource, scope, id, before: existing, after: record } : { kind: 'create', resource, scope, id, after: record });
           if (refused) return refused;
-          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body, id);
-          return ok(successStatus(operation, [200, 204]), record, undefined, body, id);
+          if (!existing) return ok(createdStatus, record, { location: locationOf(resource, input, id) }, body, id);
+          return ok(replacedStatus, record, undefined, body, id);
         });
-      case 'update':
+      }
+      case 'update': {
+        const status = successStatus(operation, [200, 204]);
         return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
             const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
@@ -637,13 +648,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, nullsKept(operation, resource, patch, mergePatch(existing, patch)), id, serverOwned(resource, existing));
-            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch, id);
+            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(status, record, undefined, patch, id);
           }),
         );
-      default:
-        return inTurn((input) =>
-          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing, undefined, undefined, id)),
-        );
+      }
+      default: {
+        const status = successStatus(operation, [204, 200, 202]);
+        const remove = (store: GenericStore, scope: string, id: string, existing: StoredRecord): HandlerResult => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(status, existing, undefined, undefined, id);
+        return inTurn((input) => held(resource, input, remove));
+      }
     }
   };
 
