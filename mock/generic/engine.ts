@@ -570,7 +570,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           // How many records were created, and the first one's id (the Location of a create of one).
           let created = 0;
           let firstCreated = '';
-          for (const [at, element] of sent.records.entries()) {
+          // By index, with no entry made per record as `entries()` makes.
+          for (let at = 0; at < sent.records.length; at += 1) {
+            const element = sent.records[at];
             // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
             const heldAs = role === 'createOrUpdate' ? givenOf(element) : undefined;
             const held = heldAs !== undefined ? store.get(resource.key, scope, String(heldAs)) : undefined;
