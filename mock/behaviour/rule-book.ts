@@ -220,15 +220,14 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
   const targetId = record[rule.by];
   if (targetId === undefined || targetId === null) return undefined;
   const target = store.get(rule.target.key, '', String(targetId));
-  const words = { record, id };
   if (!target) {
     if (rule.require.length === 0) return undefined;
-    return refuse(operation, MISSING, rule.answer, 'UNKNOWN_REFERENCE', `No record of ${rule.target.collectionPath} has id ${show(targetId)}; ${rule.by} must name one.`, words);
+    return refuse(operation, MISSING, rule.answer, 'UNKNOWN_REFERENCE', `No record of ${rule.target.collectionPath} has id ${show(targetId)}; ${rule.by} must name one.`, { record, id });
   }
-  // Made only for a refusal: a spread built on every effect was most of an effect's cost (a CPU profile of the order cycle).
-  const context = (): Words => ({ ...words, other: target, otherId: String(targetId) });
+  // The words of a refusal are made only for one: a spread, or a function, made on every effect was most of an
+  // effect's cost (CPU profiles of the order cycle).
   for (const [field, allowed] of rule.require) {
-    if (!includes(allowed, target[field])) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${field} ${show(target[field])}; it must be ${allowed.map(show).join(' or ')}.`, context());
+    if (!includes(allowed, target[field])) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${field} ${show(target[field])}; it must be ${allowed.map(show).join(' or ')}.`, { record, id, other: target, otherId: String(targetId) });
   }
   // Copied field by field: a spread's copy is slow to freeze (mock/json.ts copiedFields), and this one is stored frozen.
   const next = copiedFields(target);
@@ -239,7 +238,7 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
     next[field] = rule.cap ? withinBounds(rule, field, current + by) : current + by;
   }
   const bounds = outOfBounds(rule, next);
-  if (bounds) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${bounds.field} ${show(target[bounds.field])}; this would make it ${show(next[bounds.field])}, ${bounds.why}.`, context());
+  if (bounds) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${bounds.field} ${show(target[bounds.field])}; this would make it ${show(next[bounds.field])}, ${bounds.why}.`, { record, id, other: target, otherId: String(targetId) });
   if (rule.set.length > 0 || rule.add.length > 0) store.set(rule.target.key, '', String(targetId), immutableFresh(next));
   return undefined;
 }

@@ -116,14 +116,23 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   const refitted = new WeakMap<StoredRecord, ReadonlySet<string>>();
   /**
    * A record schema's properties, each with its allOf folded, worked out once per schema rather than on every write
-   * (issue 34, point 1: what can be compiled per operation is, as fastify compiles its schemas).
+   * (issue 34, point 1: what can be compiled per operation is, as fastify compiles its schemas). `acting`: those a
+   * write may fill (a server time, a readOnly field, a documented default), with what makes them so; the others a
+   * write keeps as sent, and makeRecord does not look at them.
    */
-  const recordProperties = new WeakMap<Schema, { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> }>();
-  const propertiesOfRecord = (schema: Schema): { readonly list: readonly (readonly [string, Schema])[]; readonly byName: ReadonlyMap<string, Schema> } => {
+  interface RecordProperties {
+    readonly byName: ReadonlyMap<string, Schema>;
+    readonly acting: readonly { readonly name: string; readonly property: Schema; readonly serverTime: boolean; readonly updateTime: boolean }[];
+  }
+  const recordProperties = new WeakMap<Schema, RecordProperties>();
+  const propertiesOfRecord = (schema: Schema): RecordProperties => {
     let known = recordProperties.get(schema);
     if (!known) {
       const list = [...propertiesOf(schema)].map(([name, raw]) => [name, mergeAllOf(raw)] as const);
-      recordProperties.set(schema, (known = { list, byName: new Map(list) }));
+      const acting = list
+        .map(([name, property]) => ({ name, property, serverTime: isServerTime(name, property), updateTime: isUpdateTime(name, property) }))
+        .filter(({ property, serverTime }) => serverTime || property.readOnly || (property.default !== undefined && property.default !== null));
+      recordProperties.set(schema, (known = { byName: new Map(list), acting }));
     }
     return known;
   };
@@ -137,9 +146,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
     if (properties) {
-      for (const [name, property] of properties.list) {
+      for (const { name, property, serverTime, updateTime } of properties.acting) {
         if (name === resource.idField) continue;
-        if (isServerTime(name, property) && (isUpdateTime(name, property) || existing?.[name] === undefined)) record[name] = stamp(property);
+        if (serverTime && (updateTime || existing?.[name] === undefined)) record[name] = stamp(property);
         else if (property.readOnly && existing && Object.hasOwn(existing, name)) record[name] = existing[name];
         else if (property.readOnly && !Object.hasOwn(record, name)) {
           const value = generator.value(property, 'response', 0, 1, name);
@@ -522,6 +531,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           return typeof given === 'string' || typeof given === 'number' ? given : undefined;
         };
         const refusable = canRefuseConflict(operation);
+        // The statuses it answers, read from the document once (the operation's responses never change).
+        const createdStatus = successStatus(operation, CREATED_FIRST);
+        const updatedStatus = successStatus(operation, OK_FIRST);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -555,7 +567,9 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           // How many records were created, and the first one's id (the Location of a create of one).
           let created = 0;
           let firstCreated = '';
-          for (const [at, element] of sent.records.entries()) {
+          // By index, with no entry made per record as `entries()` makes.
+          for (let at = 0; at < sent.records.length; at += 1) {
+            const element = sent.records[at];
             // A create-or-update (Xero's `updateOrCreateItems`) updates the record each element's id names, as `update` does.
             const heldAs = role === 'createOrUpdate' ? givenOf(element) : undefined;
             const held = heldAs !== undefined ? store.get(resource.key, scope, String(heldAs)) : undefined;
@@ -592,12 +606,18 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           }
           // Location names the one record created (RFC 9110 §10.2.2); a batch that made several has no one to name.
           const location = created === 1 && records.length === 1 && !resource.itemless ? { location: locationOf(resource, input, firstCreated) } : undefined;
-          return okAll(successStatus(operation, created > 0 ? CREATED_FIRST : OK_FIRST), records, location, sent.records, keys);
+          return okAll(created > 0 ? createdStatus : updatedStatus, records, location, sent.records, keys);
         });
       }
-      case 'read':
-        return (input) => held(resource, input, (_store, _scope, id, record) => ok(successStatus(operation, [200]), record, undefined, undefined, id));
-      case 'replace':
+      case 'read': {
+        // The status and the answer made once, not a list and a function made on every read.
+        const status = successStatus(operation, [200]);
+        const answer = (_store: GenericStore, _scope: string, id: string, record: StoredRecord): HandlerResult => ok(status, record, undefined, undefined, id);
+        return (input) => held(resource, input, answer);
+      }
+      case 'replace': {
+        const createdStatus = successStatus(operation, [201, 200]);
+        const replacedStatus = successStatus(operation, [200, 204]);
         return inTurn((input, store) => {
           const missing = missingParent(resource, store, input);
           if (missing) return missing;
@@ -613,10 +633,12 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
           const record = makeRecord(resource, body, id, existing ? serverOwned(resource, existing) : undefined);
           const refused = write(operation, store, existing ? { kind: 'update', resource, scope, id, before: existing, after: record } : { kind: 'create', resource, scope, id, after: record });
           if (refused) return refused;
-          if (!existing) return ok(successStatus(operation, [201, 200]), record, { location: locationOf(resource, input, id) }, body, id);
-          return ok(successStatus(operation, [200, 204]), record, undefined, body, id);
+          if (!existing) return ok(createdStatus, record, { location: locationOf(resource, input, id) }, body, id);
+          return ok(replacedStatus, record, undefined, body, id);
         });
-      case 'update':
+      }
+      case 'update': {
+        const status = successStatus(operation, [200, 204]);
         return inTurn((input) =>
           held(resource, input, (store, scope, id, existing) => {
             const sent = sentRecords(operation, resource, knownMembers(operation, input.body));
@@ -625,13 +647,15 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
             const [patch] = sent.records;
             // The patched record replaces the old one: a member the patch removed (null) must not come back from it.
             const record = makeRecord(resource, nullsKept(operation, resource, patch, mergePatch(existing, patch)), id, serverOwned(resource, existing));
-            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(successStatus(operation, [200, 204]), record, undefined, patch, id);
+            return write(operation, store, { kind: 'update', resource, scope, id, before: existing, after: record }) ?? ok(status, record, undefined, patch, id);
           }),
         );
-      default:
-        return inTurn((input) =>
-          held(resource, input, (store, scope, id, existing) => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(successStatus(operation, [204, 200, 202]), existing, undefined, undefined, id)),
-        );
+      }
+      default: {
+        const status = successStatus(operation, [204, 200, 202]);
+        const remove = (store: GenericStore, scope: string, id: string, existing: StoredRecord): HandlerResult => write(operation, store, { kind: 'delete', resource, scope, id, before: existing }) ?? ok(status, existing, undefined, undefined, id);
+        return inTurn((input) => held(resource, input, remove));
+      }
     }
   };
 

@@ -14,7 +14,7 @@ import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
 import { RECORD_BYTES } from '../store.js';
-import { OverlayList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
+import { OverlayList, TailList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
 import type { JsonObject } from './schemas.js';
 
 export type StoredRecord = Readonly<JsonObject>;
@@ -201,13 +201,16 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
   let undoLength = 0;
   let undoing = false;
   const read = (resource: string, scope: string): ListView => own.get(resource)?.get(scope) ?? template.lists.get(resource)?.get(scope) ?? EMPTY;
-  /** The indexes built so far (lookup), by resource, index and scope. */
-  const indexes = new Map<string, Map<RecordIndex, Map<string, Postings>>>();
+  /**
+   * The indexes built so far (lookup), by resource, then index (a list: a resource has a few, and a write walks them
+   * all, with no entry made per step as a Map's iteration makes), then scope.
+   */
+  const indexes = new Map<string, { readonly index: RecordIndex; readonly byScope: Map<string, Postings> }[]>();
   /** Every change of a list goes through here, so each index built is kept as the records are. */
   const change = (resource: string, scope: string, id: string, record: StoredRecord | undefined, list = write(resource, scope), key = keyOf(id), previous = list.get(key)): void => {
     const byIndex = indexes.get(resource);
     if (byIndex !== undefined) {
-      for (const [index, byScope] of byIndex) {
+      for (const { index, byScope } of byIndex) {
         const postings = byScope.get(scope);
         if (postings === undefined) continue;
         const was = previous === undefined ? undefined : index.keyOf(previous);
@@ -250,7 +253,7 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     if (!list) {
       // The shared list is never written: this store's changes are kept over it (overlay-list.ts), not in a copy of it.
       const shared = template.lists.get(resource)?.get(scope);
-      scopes.set(scope, (list = shared === undefined || shared.size === 0 ? new Map() : new OverlayList(shared)));
+      scopes.set(scope, (list = shared === undefined || shared.size === 0 ? new TailList() : new OverlayList(shared)));
       meter?.add(LIST_BYTES);
     }
     return list;
@@ -293,9 +296,10 @@ function fork(template: { lists: Lists; sequences: Map<string, number> }, meter?
     scopes: (resource) => new Set([...(template.lists.get(resource)?.keys() ?? []), ...(own.get(resource)?.keys() ?? [])]),
     lookup(resource, scope, index, key) {
       let byIndex = indexes.get(resource);
-      if (!byIndex) indexes.set(resource, (byIndex = new Map()));
-      let byScope = byIndex.get(index);
-      if (!byScope) byIndex.set(index, (byScope = new Map()));
+      if (!byIndex) indexes.set(resource, (byIndex = []));
+      let byScope: Map<string, Postings> | undefined;
+      for (const built of byIndex) if (built.index === index) byScope = built.byScope;
+      if (!byScope) byIndex.push({ index, byScope: (byScope = new Map()) });
       let postings = byScope.get(scope);
       if (!postings) {
         postings = new Map();
