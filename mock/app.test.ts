@@ -19,7 +19,7 @@ import type { Handler } from './handlers/types.js';
 import type { MockRequest } from './message.js';
 import { EMPTY_SNAPSHOT } from './seed.js';
 import { createStoreRegistry } from './registry.js';
-import { PETSTORE_RULES } from './test-engine.js';
+import { PETSTORE_RULES } from './petstore-rules.js';
 
 const { compiled } = await bundledContract();
 const app = (options: Partial<Parameters<typeof createMockApp>[0]> = {}) =>

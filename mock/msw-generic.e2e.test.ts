@@ -16,7 +16,7 @@ import { createRouter } from '../src/router.js';
 import { createBrowserMock, type BrowserMockData, type MswMock } from './msw-browser.js';
 import { genericEngine } from './msw-generic.js';
 import { browserData } from './msw.js';
-import { PETSTORE_RULES } from './test-engine.js';
+import { PETSTORE_RULES } from './petstore-rules.js';
 
 const ORIGIN = 'http://pets.example.test';
 const SPEC = createRequire(import.meta.url).resolve('@readme/oas-examples/3.0/json/petstore-expanded.json');

@@ -19,7 +19,7 @@ import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-ada
 import type { BrowserGenericData, BrowserMockData } from './msw-browser.js';
 import { generateSnapshot } from './seed.js';
 import { initialData, withoutCounters, type MockOptions } from './server.js';
-import { withTestEngine } from './test-engine.js';
+import { withPetStoreRules } from './petstore-rules.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
 
@@ -32,8 +32,9 @@ export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'spec
  */
 export async function browserData(given: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'useGenericEngine'> = {}): Promise<BrowserMockData> {
   const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts), as createMswMock does.
-  const options = withTestEngine(given, servesPetStore(contract));
+  // The Pet Store is the generic engine with its rule file (petstore-rules.ts), as createMswMock serves it.
+  const petStore = servesPetStore(contract);
+  const options = { ...withPetStoreRules(given, petStore), ...(petStore ? { useGenericEngine: true } : {}) };
   const initial = await initialData(options, sharedCompiledContract(contract));
   const generic = await browserGenericData(options);
   return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion, ...(generic ? { generic } : {}) };
@@ -54,8 +55,9 @@ export async function createMswMock(given: MswMockOptions = {}): Promise<MswMock
   const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
   // Compiled once per process for our document, as the HTTP mock does (server.ts): every test file's MSW set-up reuses it.
   const compiled = sharedCompiledContract(contract);
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
-  const options = withTestEngine(given, servesPetStore(contract));
+  // The Pet Store is the generic engine with its rule file and, unless told otherwise, its fixtures (petstore-rules.ts).
+  const petStore = servesPetStore(contract);
+  const options = { ...withPetStoreRules(given, petStore), ...(petStore ? { useGenericEngine: true } : {}) };
   // A foreign document's corrections and rules (`mockOverlay`, as --mock-overlay), read here: the browser entry has no disk.
   const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
   const behaviourFile = options.behaviour ?? overlay?.behaviour;

@@ -30,7 +30,7 @@ import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from '
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
-import { withTestEngine } from './test-engine.js';
+import { withPetStoreRules } from './petstore-rules.js';
 import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
@@ -126,12 +126,12 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
   };
   const compiled = await load(given.specPath ?? DEFAULT_SPEC_PATH);
   const { contract } = compiled;
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
-  const options = withTestEngine(given, servesPetStore(contract));
+  // The Pet Store is the generic engine with its rule file and, unless told otherwise, its fixtures (petstore-rules.ts).
+  const options = { ...withPetStoreRules(given, servesPetStore(contract)), useGenericEngine: true };
   const initial = await initialData(options, compiled);
-  // Through issue 34's seam the Pet Store's generated data (--seed N --pets K) is its generator's, as for its own
-  // handlers (the same seed, the same pets): the generic engine takes it as its initial records, by collection name.
-  const generated = options.useGenericEngine && options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20, { inventoryStatus: true })) : undefined;
+  // The Pet Store's generated data (--seed N --pets K) is its own generator's (the same seed, the same pets): the
+  // generic engine takes it as its initial records, by collection name.
+  const generated = options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20, { inventoryStatus: true })) : undefined;
   const host = options.host ?? '127.0.0.1';
   const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));

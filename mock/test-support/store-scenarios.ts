@@ -9,7 +9,7 @@
  * and the default store and sessions sharing the initial data each equal to a private store given the same writes
  * (issue 14).
  * The refusals (code, message, nothing changed) are in state-rule-scenarios.ts; sessions, their bounds and resets in
- * sessions.e2e.test.ts, which the switch of test-engine.ts runs on both engines.
+ * sessions.e2e.test.ts.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,6 @@ import type { ContractClient, Exchange, QueryValue } from './contract-client.js'
 import { expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './harness.js';
 import { SMALL_WORLD } from './state-rule-scenarios.js';
 import { mulberry32 as seeded } from '../random.js';
-import { withTestEngine } from '../test-engine.js';
 
 type Query = Readonly<Record<string, QueryValue | undefined>>;
 type PetStatus = NonNullable<Pet['status']>;
@@ -52,8 +51,8 @@ const GENERIC_GAPS: Readonly<Record<string, string>> = {
 
 export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
   let t: TestMock;
-  // The engine that serves: the options' choice, or issue 34's switch (test-engine.ts) where they make none.
-  const generic = withTestEngine(options, true).useGenericEngine === true;
+  // The engine that serves: the generic engine with the Pet Store's rule file, wherever the Pet Store is served.
+  const generic = true;
   /** `it`, or `it.fails` for a promise the generic engine does not keep yet (GENERIC_GAPS). */
   const promise =
     (name: string) =>
