@@ -61,22 +61,21 @@ export interface BrowserMockSettings extends MswMockSettings {
 export function createBrowserMock(data: BrowserMockData, settings: BrowserMockSettings = {}): MswMock {
   const contract = buildContract({ file: 'openapi.yaml', sha256: data.sha256, document: data.document, ...(data.oasVersion ? { oasVersion: data.oasVersion } : {}) }, { strict: data.strict ?? true });
   const { behaviour: _module, ...rest } = settings;
-  return createMswMockFrom(compileContract(contract), data.initial, data.kitVersion, { ...rest, ...genericSettings(data, settings) });
+  return createMswMockFrom(compileContract(contract), data.kitVersion, { ...rest, ...genericSettings(data, settings) });
 }
 
 /** The generic engine's settings from what Node prepared (`data.generic`) and the module the page brought. */
-function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic' | 'useGenericEngine'> {
+function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic'> {
   const generic = data.generic;
   if (generic === undefined) return settings.behaviour ? { generic: { ...settings.generic, behaviour: { module: settings.behaviour, file: 'behaviour' } } } : {};
   const named = generic.overlay?.behaviour;
   // Said at once, as a missing engine is (app.ts): a Pet Store without its rule 1 and rule 6 would serve quietly wrong.
-  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (browserData with useGenericEngine or a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
+  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (the Pet Store\'s, or a document given a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
   if (named !== undefined && settings.behaviour === undefined) {
     throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { genericEngine, behaviour }).`);
   }
   const behaviour = settings.behaviour ? { behaviour: { module: settings.behaviour, file: named ?? 'behaviour' } } : {};
   return {
-    useGenericEngine: true,
     generic: {
       ...settings.generic,
       ...(generic.overlay ? { overlay: generic.overlay } : {}),

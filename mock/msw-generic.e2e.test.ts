@@ -89,7 +89,7 @@ describe('petstore-kit/msw/browser serving the Pet Store on the generic engine',
   let petStoreData: BrowserMockData;
 
   beforeAll(async () => {
-    petStoreData = JSON.parse(JSON.stringify(await browserData({ useGenericEngine: true, mockOverlay: PETSTORE_RULES }))) as BrowserMockData;
+    petStoreData = JSON.parse(JSON.stringify(await browserData({ mockOverlay: PETSTORE_RULES }))) as BrowserMockData;
     const petStore = createBrowserMock(petStoreData, { origin: PET_STORE_ORIGIN, genericEngine, behaviour: petStoreBehaviour });
     // The file's one server (two would each intercept fetch), with this origin's handlers added.
     server.use(...petStore.handlers);

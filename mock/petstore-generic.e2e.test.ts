@@ -15,7 +15,7 @@ import type { InventoryItem, Pet } from '../src/types.js';
 import { runFrontEndSession, type Send } from './test-support/frontend-session.js';
 import { detailPaths, expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './test-support/harness.js';
 
-const SEAM = { useGenericEngine: true, mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'), fixtures: join(PACKAGE_ROOT, 'fixtures/seed') } as const;
+const SEAM = { mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'), fixtures: join(PACKAGE_ROOT, 'fixtures/seed') } as const;
 
 let t: TestMock;
 beforeAll(async () => {

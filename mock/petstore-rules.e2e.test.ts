@@ -11,7 +11,6 @@ import { describeStateRules } from './test-support/state-rule-scenarios.js';
 import { describeStoreScenarios } from './test-support/store-scenarios.js';
 
 const GENERIC = {
-  useGenericEngine: true,
   mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'),
   fixtures: join(PACKAGE_ROOT, 'fixtures/seed'),
 };
