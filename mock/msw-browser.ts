@@ -7,13 +7,11 @@
  *   const mock = createBrowserMock(data);
  *   await setupWorker(...mock.handlers).start({ onUnhandledRequest: 'bypass' });
  *
- * A document that is not the Pet Store is served by the generic engine, which this entry leaves out (it and faker's
- * English data were three fifths of the bundle): bring it from `petstore-kit/msw/generic`,
- * `createBrowserMock(data, { genericEngine })`.
- *
- * The Pet Store on the generic engine (issue 34): `browserData({ useGenericEngine: true })` puts its rule file in the
- * data as JSON, and the page brings the engine and the rule file's behaviour module, imported into its bundle (a page
- * loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
+ * Every document is served by the generic engine, which this entry leaves out (it and faker's English data are most
+ * of a page's bundle): bring it from `petstore-kit/msw/generic`, `createBrowserMock(data, { genericEngine })`. The
+ * Pet Store is that engine plus its rule file (issue 34): `browserData()` puts the rule file in the data as JSON, and
+ * the page brings the engine and the rule file's behaviour module (`petstore-kit/msw/petstore-behaviour`), imported
+ * into its bundle (a page loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { OasVersion } from '../src/contract/load.js';

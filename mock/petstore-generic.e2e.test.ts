@@ -1,6 +1,6 @@
 /**
  * The Pet Store served by the generic engine with its rule file (fixtures/rules/petstore.rules.yaml and its behaviour
- * module), through issue 34's seam (`useGenericEngine`), on what the Pet Store's own handlers do beyond the state rules
+ * module), as every Pet Store mock is served (issue 34), on what the Pet Store's former handlers did beyond the state rules
  * (petstore-rules.e2e.test.ts has those): the state exported and imported in the contract's shape, with its checks;
  * `Prefer: code=` naming the real records; nothing logged under --quiet; --watch keeping the data across a reload of
  * the document, and refusing one the fixtures do not satisfy; the scripted front-end session giving the same
