@@ -1,9 +1,8 @@
 /**
- * What mock/store.test.ts promises of the Pet Store's store that a user can see, over HTTP, so that the promises
- * outlive the store issue 34 retires: ids, filters, paging and order, the stock, the rules' effects on the records
- * they touch, each store's data and what an import takes. One set of scenarios for every way the Pet Store is served:
- * its own handlers (state-rules.e2e.test.ts) and the generic engine with the contract's rule file
- * (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
+ * What mock/store.test.ts promised of the Pet Store's former store (removed in issue 34) that a user can see, over
+ * HTTP, so that the promises outlive it: ids, filters, paging and order, the stock, the rules' effects on the records
+ * they touch, each store's data and what an import takes. Run against the Pet Store mock, the generic engine with
+ * the contract's rule file (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
  * own, so the numbers are the store test's; every answer is checked against openapi.yaml by the contract client.
  * The store test's two seeded walks come too, smaller: filtered lists against the records read one by one (issue 5),
  * and the default store and sessions sharing the initial data each equal to a private store given the same writes
