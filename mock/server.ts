@@ -141,8 +141,8 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
   const makeApp = async (from: CompiledContract, previous?: MockApp, carry = false): Promise<MockApp> => {
     const docs = docsOf.get(from);
     // The generic engine's data and corrections, and the resource map it inferred, said once. The Pet Store says
-    // nothing under --quiet (its map is the kit's, not news).
-    const announce = previous || (servesPetStore(from.contract) && options.quiet) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+    // none of it (its map and rules are the kit's, not news; the report would call it "not the Pet Store").
+    const announce = previous || servesPetStore(from.contract) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
     const startup = await genericStartup(from.contract, options, announce);
     // The session bounds hold for every document (issue 31, point 5).
     const carried = carry ? previous?.carry() : undefined;
