@@ -122,6 +122,18 @@ describe('--quiet through the generic engine', () => {
       await quiet.close();
     }
   });
+
+  it('without --quiet, says nothing at start-up but the requests (regression: the report called it "not the Pet Store")', async () => {
+    const lines: string[] = [];
+    const loud = await startTestMock({ quiet: false, log: (line) => lines.push(line) });
+    try {
+      expect(lines).toEqual([]);
+      await loud.client.get('/pets/1');
+      expect(lines).toEqual([expect.stringMatching(/^GET \/pets\/1 /)]);
+    } finally {
+      await loud.close();
+    }
+  });
 });
 
 describe('--watch through the generic engine', () => {
