@@ -26,7 +26,7 @@ if (!['petstore', 'generic'].includes(values.engine)) {
 }
 // The generic engine through the seam bench/lib/generic-petstore.mjs uses: the rule file and the seed fixtures.
 const generic = values.engine === 'generic'
-  ? { useGenericEngine: true, mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
+  ? { mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
   : {};
 if (!values.a) {
   console.error('core-ab: --a DIR (a built dist/) is required; --b defaults to this checkout\'s dist/');

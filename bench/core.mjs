@@ -34,7 +34,7 @@ const { startMock } = await import(new URL('mock/server.js', dist).href);
 const { encodeJson } = await import(new URL('mock/json.js', dist).href);
 // The generic engine through the seam bench/lib/generic-petstore.mjs uses: the rule file and the seed fixtures.
 const generic = values.engine === 'generic'
-  ? { useGenericEngine: true, mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
+  ? { mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
   : {};
 const running = await startMock({ port: 0, quiet: true, ...generic });
 const app = running.app;

@@ -1,11 +1,9 @@
 /**
  * The transport-free core, in process: plain requests in, plain responses
  * out, no server. What a caller of the core sees (answers to plain requests,
- * raw bytes, notes for the log, a throwing operation's 500) runs on both
- * engines that serve the Pet Store: its own handlers and the generic engine
- * with the contract's rule file (issue 34), so the promises outlive the
- * handlers. Also the start-up check that the handler table and the document
- * name the same operations, which goes with the handlers.
+ * raw bytes, notes for the log, a throwing operation's 500) on the engine
+ * that serves the Pet Store: the generic engine with the contract's rule file
+ * (issue 34).
  */
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/kit-error.js';
@@ -14,16 +12,12 @@ import { createMockApp, normalizeBasePath, type MockApp, type MockAppOptions } f
 import type { Behaviour } from './behaviour/hooks.js';
 import { createGenericEngine } from './generic/engine.js';
 import { readBehaviour, readOverlay } from './generic/files.js';
-import { HANDLERS } from './handlers/index.js';
-import type { Handler } from './handlers/types.js';
 import type { MockRequest } from './message.js';
-import { EMPTY_SNAPSHOT } from './seed.js';
-import { createStoreRegistry } from './registry.js';
-import { PETSTORE_RULES } from './test-engine.js';
+import { PETSTORE_RULES } from './petstore-rules.js';
 
 const { compiled } = await bundledContract();
 const app = (options: Partial<Parameters<typeof createMockApp>[0]> = {}) =>
-  createMockApp({ compiled, registry: createStoreRegistry(EMPTY_SNAPSHOT), now: new Date('2026-11-01T00:00:00Z'), ...options });
+  createMockApp({ compiled, now: new Date('2026-11-01T00:00:00Z'), ...options });
 const request = (method: string, path: string, rest: Partial<MockRequest> = {}): MockRequest => ({ method, path, query: {}, headers: {}, ...rest });
 
 const overlay = await readOverlay(PETSTORE_RULES);
@@ -37,14 +31,13 @@ interface Engine {
 }
 
 const ENGINES: readonly Engine[] = [
-  { name: "the Pet Store's own handlers", core: (options) => app(options), throwingListPets: () => app({ handlers: { ...HANDLERS, listPets: () => { throw new Error('boom'); } } }) },
   {
     name: 'the generic engine with the rule file',
-    core: (options) => app({ useGenericEngine: true, genericEngine: createGenericEngine, generic: { overlay, behaviour: petStoreBehaviour, fixtures: 'none' }, ...options }),
+    core: (options) => app({ genericEngine: createGenericEngine, generic: { overlay, behaviour: petStoreBehaviour, fixtures: 'none' }, ...options }),
     // A behaviour module's hook is the generic engine's code around an operation: one that throws is the same bug.
     throwingListPets: () => {
       const throwing: Behaviour = { operations: { listPets: { before: () => { throw new Error('boom'); } } } };
-      return app({ useGenericEngine: true, genericEngine: createGenericEngine, generic: { overlay, behaviour: { module: throwing, file: 'throwing.mjs' }, fixtures: 'none' } });
+      return app({ genericEngine: createGenericEngine, generic: { overlay, behaviour: { module: throwing, file: 'throwing.mjs' }, fixtures: 'none' } });
     },
   },
 ];
@@ -80,27 +73,6 @@ describe.each(ENGINES)('createMockApp on $name', ({ core, throwingListPets }) =>
     const answer = throwingListPets().handle(request('GET', '/pets'));
     expect(answer).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR', status: 500 } });
     expect(answer.notes?.join('\n')).toMatch(/boom/);
-  });
-});
-
-// The handler table is the Pet Store's own engine's: these two go with it (issue 34).
-describe("createMockApp on the Pet Store's handler table", () => {
-  it('refuses to start when the document has an operation without a handler', () => {
-    const { getPet: _dropped, ...rest } = HANDLERS;
-    expect(() => app({ handlers: rest })).toThrow(KitError);
-    expect(() => app({ handlers: rest })).toThrow(/no handler for getPet/);
-  });
-
-  it('refuses to start when a handler has no operation in the document', () => {
-    const extra: Record<string, Handler> = { ...HANDLERS, adoptPet: () => ({ status: 204 }) };
-    try {
-      app({ handlers: extra });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(KitError);
-      expect((error as KitError).code).toBe('HANDLER_MISSING');
-      expect((error as KitError).message).toMatch(/adoptPet/);
-    }
   });
 });
 

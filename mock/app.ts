@@ -24,7 +24,7 @@ import { createRouter, type RouteMatch } from '../src/router.js';
 import { claimsQueryName } from '../src/schema/parameter-text.js';
 import { shapeOfSchema } from '../src/schema/schema-types.js';
 import { acceptsAnyOf, acceptsJson } from './accept.js';
-import { createAdmin, isAdminPath } from './admin.js';
+import { isAdminPath } from './admin.js';
 import type { AdminAccessSettings } from './admin-access.js';
 import { createJournal, JOURNAL_METHODS, JOURNAL_PATH, type Journal } from './journal.js';
 import { bodyLimitOf, MAX_BODY_DEPTH, readJsonBody, type BodyOutcome } from './body.js';
@@ -34,19 +34,13 @@ import { createClock, parseRfc3339 } from './clock.js';
 import { createCors, isPreflight } from './cors.js';
 import { compileDeprecation, type Deprecation } from './deprecation.js';
 import { createDocs, type DocsFiles } from './docs.js';
-import type { StoreRegistry } from './domain.js';
-import { createErrorFactory, type ErrorAnswer } from './errors.js';
+import type { ErrorAnswer } from './errors.js';
 import { createExampleCatalog, type ForcedAnswer } from './examples.js';
-import { storeMessage } from './forced-messages.js';
 import { createChaos, type Fault } from './faults.js';
 import { documentBasePath } from './generic/base-path.js';
-import { servesPetStore } from './generic/detect.js';
 import { schemaAtPointer, type Schema } from '../src/generate/composition.js';
 import type { createGenericEngine, GenericSettings } from './generic/engine.js';
-import { bindToRegistry, type BoundHandler, type CarriedData, type CarriedVerdict, type FixtureProblem, type MockEngine } from './generic/seam.js';
-import { bindHandlers } from './handlers/index.js';
-import { UncheckedInputError } from './handlers/read.js';
-import type { Handler, HandlerResult } from './handlers/types.js';
+import type { BoundHandler, CarriedData, CarriedVerdict, FixtureProblem, HandlerResult, MockEngine } from './generic/seam.js';
 import { locationFromLinks, type LocationOf } from './location.js';
 import { copiedHeaders, headerList, headerValue, type MockRequest, type MockResponse } from './message.js';
 import { rememberMatches } from './match-memo.js';
@@ -60,7 +54,6 @@ export { normalizeBasePath, VALIDATION_MODES, type ValidationMode } from './sett
 
 export interface MockAppOptions {
   readonly compiled: CompiledContract;
-  readonly registry: StoreRegistry;
   /** A path prefix such as `/api/v1`; '' (the default) serves at the root. */
   readonly basePath?: string;
   /** `*` (the default) or the one origin CORS allows. */
@@ -69,8 +62,6 @@ export interface MockAppOptions {
   readonly validation?: ValidationMode;
   /** The mock's clock, fixed at this instant; the real clock when absent. */
   readonly now?: Date;
-  /** For tests of the start-up check; the real table by default. */
-  readonly handlers?: Readonly<Record<string, Handler>>;
   /**
    * Whether answers carry `notes` for a request log (default true). The server turns it off under --quiet, where
    * nothing reads them, so no note is built for nothing (getPet's deprecation warning would be one per request).
@@ -91,19 +82,14 @@ export interface MockAppOptions {
   readonly chaos?: { readonly rate: number; readonly seed: number };
   /** Who may use the /__mock/ admin surface (admin-access.ts). */
   readonly adminAccess?: AdminAccessSettings;
-  /** For a document that is not the Pet Store: the generic engine's data and corrections (generic/engine.ts). */
+  /** The generic engine's data, corrections and rules (generic/engine.ts); the Pet Store's are its rule file's. */
   readonly generic?: GenericSettings;
-  /**
-   * Serve the bundled Pet Store with the generic engine and its rule file (fixtures/rules/petstore.rules.yaml) instead
-   * of its own handlers: the seam of issue 34's one engine, not yet the default (docs/rules.md says what it lacks).
-   */
-  readonly useGenericEngine?: boolean;
-  /** What answers the operations, when not the default (the Pet Store's handlers, or the generic engine for another document). */
+  /** What answers the operations, when not made here with `genericEngine` (the proxy's fallback makes its own). */
   readonly engine?: MockEngine;
   /**
-   * The generic engine (generic/engine.ts), for a document that is not the Pet Store. Handed in rather than imported
-   * here so that what serves only the Pet Store (petstore-kit/msw/browser) does not carry the engine and faker's
-   * English data, three fifths of its bundle (issue 23, point 3).
+   * The generic engine (generic/engine.ts), which serves every document, the Pet Store with its rule file. Handed in
+   * rather than imported here, so that petstore-kit/msw/browser alone carries neither it nor faker's English data:
+   * a page brings it from petstore-kit/msw/generic (issue 23, point 3).
    */
   readonly genericEngine?: typeof createGenericEngine;
 }
@@ -119,7 +105,6 @@ export interface MockApp {
   /** A 408 for a request that did not arrive in time (RFC 9110 §15.5.9); the adapter closes the connection after it. */
   requestTimeout(message: string): MockResponse;
   readonly contract: Contract;
-  readonly registry: StoreRegistry;
   /** Back to the initial data, in whichever engine holds the stores: every store, or one session's (MSW's reset()). */
   reset(session?: string): void;
   /** The requests answered so far (bounded): what `GET /__mock/requests` lists. */
@@ -180,22 +165,22 @@ interface Route {
   readonly beyondInt64?: (pointer: string) => boolean;
 }
 
-/** The generic engine for a document that is not the Pet Store; a clear refusal when the caller brought none. */
+/** The generic engine for the document; a clear refusal when the caller brought none. */
 function genericEngineFor(options: MockAppOptions, compiled: CompiledContract, basePath: string): MockEngine {
   if (!options.genericEngine) {
     throw new KitError(
       'HANDLER_MISSING',
-      `${compiled.contract.title} is not the Pet Store, and this mock was made without the generic engine that serves any other document: pass { genericEngine } from petstore-kit/msw/generic.`,
+      `This mock of ${compiled.contract.title} was made without the generic engine that serves it: pass { genericEngine } from petstore-kit/msw/generic.`,
     );
   }
   return options.genericEngine(compiled, { ...options.generic, basePath, ...(options.now ? { now: options.now } : {}) });
 }
 
 export function createMockApp(options: MockAppOptions): MockApp {
-  const { compiled, registry } = options;
+  const { compiled } = options;
   const { contract } = compiled;
-  const generic = options.engine === undefined && options.handlers === undefined && (options.useGenericEngine === true || !servesPetStore(contract));
-  // A document from elsewhere is served where its first server says (base-path.ts) unless told otherwise; the Pet Store at the root.
+  const generic = options.engine === undefined;
+  // A document is served where its first server says (base-path.ts) unless told otherwise.
   const basePath = normalizeBasePath(options.basePath ?? (generic ? documentBasePath(contract.document) : ''));
   const mode = options.validation ?? 'error';
   const clock = createClock(options.now);
@@ -204,18 +189,18 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const fixedDate = options.now !== undefined ? options.now.toUTCString() : undefined;
   const withNotes = options.notes ?? true;
 
-  // A document that is not the Pet Store is served by the generic engine (issue 22), through the same seam.
-  const engine = options.engine ?? (generic ? genericEngineFor(options, compiled, basePath) : undefined);
-  const errors = engine?.errors ?? createErrorFactory(contract);
+  // Every document, the Pet Store too, is served by the generic engine (issue 34), through the same seam.
+  const engine = options.engine ?? genericEngineFor(options, compiled, basePath);
+  const errors = engine.errors;
   const operationBodyLimit = bodyLimitOf(contract.document);
-  const handlers = engine?.handlers ?? bindToRegistry(bindHandlers(contract, options.handlers), registry);
+  const handlers = engine.handlers;
   const router = createRouter(contract, basePath);
   const matchOf = rememberMatches(router);
   const cors = createCors(contract, options.corsOrigin ?? '*');
   const catalog = createExampleCatalog(contract, basePath);
   const adminSettings = { errors, kitVersion: options.kitVersion ?? 'unknown', ...(options.adminAccess ? { access: options.adminAccess } : {}) };
-  const admin = engine ? engine.admin(adminSettings) : createAdmin({ compiled, registry, ...adminSettings });
-  const sessions: Pick<MockEngine, 'dropNotice'> = engine ?? registry;
+  const admin = engine.admin(adminSettings);
+  const sessions: Pick<MockEngine, 'dropNotice'> = engine;
   const strictMode = mode === 'error' || mode === 'strict';
   const relaxed = strictMode ? undefined : compileRelaxed(contract);
   const journal = options.journal ?? createJournal(options.journalSize);
@@ -355,7 +340,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
         locationTaken: (location) => exists(sessionName, location),
         // The Pet Store's forced refusals name its real records (the open order of the pet); a foreign document has no such words.
         // The generic engine's are its stated rules' words, about the records it holds (rule-book.ts forcedMessage).
-        ...(engine ? (engine.forcedMessage ? { ownMessage: (code: string, id: number, status: number) => engine.forcedMessage!(sessionName, code, id, status) } : {}) : { ownMessage: (code: string, id: number, status: number) => storeMessage(registry.get(sessionName), code, id, status) }),
+        ...(engine.forcedMessage ? { ownMessage: (code: string, id: number, status: number) => engine.forcedMessage!(sessionName, code, id, status) } : {}),
       });
       if (outcome.ok) forced = outcome.answer;
       else control.push(...outcome.diagnostics);
@@ -381,7 +366,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
       result = route.handler({ session: sessionName, params: checked.values, pathParams, body: body.value, location: route.location });
     } catch (error) {
       notes.push(`internal error in ${route.operation.operationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      const what = error instanceof UncheckedInputError ? 'let through input it should have refused' : 'failed';
+      const what = 'failed';
       return tell(fail(errors.error('INTERNAL_ERROR', `The mock ${what} while handling ${route.operation.operationId}; nothing was changed. Please report it with the request.`)));
     }
     if ('error' in result) {
@@ -439,7 +424,6 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
   return {
     contract,
-    registry,
     bodyLimit: (path) => (isAdminPath(path) ? admin.bodyLimit() : operationBodyLimit),
     internalError() {
       const answer = errors.error('INTERNAL_ERROR', 'The mock failed while handling this request; please report it with the request.');
@@ -455,12 +439,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
     },
     journal,
     basePath,
-    startBackground: () => engine?.startBackground?.(),
-    close: () => engine?.close?.(),
-    carry: () => engine?.carry?.(),
-    reset: (session) => (engine?.reset ? engine.reset(session) : registry.reset(session)),
-    carried: engine?.carried,
-    fixtureProblems: () => engine?.fixtureProblems?.() ?? [],
+    startBackground: () => engine.startBackground?.(),
+    close: () => engine.close?.(),
+    carry: () => engine.carry?.(),
+    reset: (session) => engine.reset?.(session),
+    carried: engine.carried,
+    fixtureProblems: () => engine.fixtureProblems?.() ?? [],
     handle(request) {
       // The document and its docs page are public and read-only: any page may read them.
       const page = docs?.answer(request.method, request.path);

@@ -17,17 +17,16 @@ import { PACKAGE_ROOT } from '../src/package-info.js';
 import { browserData } from './msw.js';
 import type { Probe } from './test-support/browser-page.js';
 import { startTestMock, type TestMock } from './test-support/harness.js';
-import { TEST_ENGINE_ENV } from './test-engine.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const ARTIFACTS = join(PACKAGE_ROOT, 'artifacts', 'browser');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
- * The page's entry: under issue 34's switch (test-engine.ts) the one that brings the generic engine and the Pet
- * Store's behaviour module, which browserData's rule file then asks for; otherwise `petstore-kit/msw/browser` alone.
+ * The page's entry: `petstore-kit/msw/browser` with the generic engine and the Pet Store's behaviour module, which
+ * browserData's rule file asks for (the Pet Store is the generic engine plus its rule file).
  */
-const PAGE_ENTRY = process.env[TEST_ENGINE_ENV] === 'generic' ? 'browser-app-generic.ts' : 'browser-app.ts';
+const PAGE_ENTRY = 'browser-app-generic.ts';
 
 /** A plain browser build, as an app would make it: no plugin, no stub, nothing external (issue 23, point 3). */
 async function bundlePage(): Promise<string> {

@@ -8,11 +8,10 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { CompiledContract } from '../src/schema/index.js';
 import { createMockApp, type MockApp, type MockAppOptions } from './app.js';
-import type { StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson } from './json.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
-import { createStoreRegistry } from './registry.js';
+import { checkSessionBounds, DEFAULT_MAX_SESSION_MEMORY } from './registry.js';
 
 /** The document's default server (`servers[0]`'s `base_url`): where a front end points when nothing says otherwise. */
 export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
@@ -20,7 +19,7 @@ export const DEFAULT_MSW_ORIGIN = 'http://localhost:4010';
 /** Names of this machine's loopback interface: an origin on one of them is served on all of them (see servedOrigins). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
-export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine' | 'generic' | 'useGenericEngine'> {
+export interface MswMockSettings extends Pick<MockAppOptions, 'basePath' | 'validation' | 'now' | 'genericEngine' | 'generic'> {
   /**
    * The origin the front end calls (scheme, host, port): its requests are answered, others pass through. Default
    * http://localhost:4010. A loopback origin is served under each loopback name (localhost, 127.0.0.1, [::1]) at
@@ -43,19 +42,18 @@ export interface MswMock {
 }
 
 /** The core and its stores behind MSW handlers: what both entries (msw.ts for Node, msw-browser.ts) hand out. */
-export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnapshot, kitVersion: string, settings: MswMockSettings): MswMock {
-  const registry = createStoreRegistry(initial, settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {});
+export function createMswMockFrom(compiled: CompiledContract, kitVersion: string, settings: MswMockSettings): MswMock {
+  if (settings.maxSessions !== undefined) checkSessionBounds(settings.maxSessions, DEFAULT_MAX_SESSION_MEMORY);
+  const generic = settings.maxSessions !== undefined ? { ...settings.generic, maxSessions: settings.maxSessions } : settings.generic;
   const app = createMockApp({
     compiled,
-    registry,
     kitVersion,
     notes: false,
     ...(settings.basePath !== undefined ? { basePath: settings.basePath } : {}),
     ...(settings.validation !== undefined ? { validation: settings.validation } : {}),
     ...(settings.now !== undefined ? { now: settings.now } : {}),
     ...(settings.genericEngine !== undefined ? { genericEngine: settings.genericEngine } : {}),
-    ...(settings.generic !== undefined ? { generic: settings.generic } : {}),
-    ...(settings.useGenericEngine !== undefined ? { useGenericEngine: settings.useGenericEngine } : {}),
+    ...(generic !== undefined ? { generic } : {}),
   });
   const origin = settings.origin ?? DEFAULT_MSW_ORIGIN;
   return {
@@ -63,7 +61,7 @@ export function createMswMockFrom(compiled: CompiledContract, initial: StoreSnap
     origins: servedOrigins(origin),
     app,
     reset(session) {
-      // The core's reset: the generic engine keeps its stores itself, not in this registry.
+      // The core's reset: the generic engine's stores.
       app.reset(session);
       if (session === undefined) app.journal.clear();
     },

@@ -7,13 +7,11 @@
  *   const mock = createBrowserMock(data);
  *   await setupWorker(...mock.handlers).start({ onUnhandledRequest: 'bypass' });
  *
- * A document that is not the Pet Store is served by the generic engine, which this entry leaves out (it and faker's
- * English data were three fifths of the bundle): bring it from `petstore-kit/msw/generic`,
- * `createBrowserMock(data, { genericEngine })`.
- *
- * The Pet Store on the generic engine (issue 34): `browserData({ useGenericEngine: true })` puts its rule file in the
- * data as JSON, and the page brings the engine and the rule file's behaviour module, imported into its bundle (a page
- * loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
+ * Every document is served by the generic engine, which this entry leaves out (it and faker's English data are most
+ * of a page's bundle): bring it from `petstore-kit/msw/generic`, `createBrowserMock(data, { genericEngine })`. The
+ * Pet Store is that engine plus its rule file (issue 34): `browserData()` puts the rule file in the data as JSON, and
+ * the page brings the engine and the rule file's behaviour module (`petstore-kit/msw/petstore-behaviour`), imported
+ * into its bundle (a page loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { OasVersion } from '../src/contract/load.js';
@@ -61,22 +59,21 @@ export interface BrowserMockSettings extends MswMockSettings {
 export function createBrowserMock(data: BrowserMockData, settings: BrowserMockSettings = {}): MswMock {
   const contract = buildContract({ file: 'openapi.yaml', sha256: data.sha256, document: data.document, ...(data.oasVersion ? { oasVersion: data.oasVersion } : {}) }, { strict: data.strict ?? true });
   const { behaviour: _module, ...rest } = settings;
-  return createMswMockFrom(compileContract(contract), data.initial, data.kitVersion, { ...rest, ...genericSettings(data, settings) });
+  return createMswMockFrom(compileContract(contract), data.kitVersion, { ...rest, ...genericSettings(data, settings) });
 }
 
 /** The generic engine's settings from what Node prepared (`data.generic`) and the module the page brought. */
-function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic' | 'useGenericEngine'> {
+function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic'> {
   const generic = data.generic;
   if (generic === undefined) return settings.behaviour ? { generic: { ...settings.generic, behaviour: { module: settings.behaviour, file: 'behaviour' } } } : {};
   const named = generic.overlay?.behaviour;
   // Said at once, as a missing engine is (app.ts): a Pet Store without its rule 1 and rule 6 would serve quietly wrong.
-  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (browserData with useGenericEngine or a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
+  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (the Pet Store\'s, or a document given a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
   if (named !== undefined && settings.behaviour === undefined) {
     throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { genericEngine, behaviour }).`);
   }
   const behaviour = settings.behaviour ? { behaviour: { module: settings.behaviour, file: named ?? 'behaviour' } } : {};
   return {
-    useGenericEngine: true,
     generic: {
       ...settings.generic,
       ...(generic.overlay ? { overlay: generic.overlay } : {}),

@@ -16,7 +16,7 @@ import { createRouter } from '../src/router.js';
 import { createBrowserMock, type BrowserMockData, type MswMock } from './msw-browser.js';
 import { genericEngine } from './msw-generic.js';
 import { browserData } from './msw.js';
-import { PETSTORE_RULES } from './test-engine.js';
+import { PETSTORE_RULES } from './petstore-rules.js';
 
 const ORIGIN = 'http://pets.example.test';
 const SPEC = createRequire(import.meta.url).resolve('@readme/oas-examples/3.0/json/petstore-expanded.json');
@@ -82,14 +82,14 @@ describe('petstore-kit/msw/browser with a document that is not the Pet Store', (
  * Issue 34: the Pet Store on the generic engine inside a page. browserData puts the rule file in the data as JSON
  * (its behaviour module named, not loaded), and the page brings the engine and the module, imported into its bundle.
  * Run here in Node behind setupServer, through JSON as a fetched file would be; browser.e2e.test.ts runs it in
- * Chromium under PETSTORE_KIT_TEST_ENGINE=generic.
+ * Chromium.
  */
 describe('petstore-kit/msw/browser serving the Pet Store on the generic engine', () => {
   const PET_STORE_ORIGIN = 'http://petstore.example.test';
   let petStoreData: BrowserMockData;
 
   beforeAll(async () => {
-    petStoreData = JSON.parse(JSON.stringify(await browserData({ useGenericEngine: true, mockOverlay: PETSTORE_RULES }))) as BrowserMockData;
+    petStoreData = JSON.parse(JSON.stringify(await browserData({ mockOverlay: PETSTORE_RULES }))) as BrowserMockData;
     const petStore = createBrowserMock(petStoreData, { origin: PET_STORE_ORIGIN, genericEngine, behaviour: petStoreBehaviour });
     // The file's one server (two would each intercept fetch), with this origin's handlers added.
     server.use(...petStore.handlers);

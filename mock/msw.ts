@@ -17,36 +17,37 @@ import { createGenericEngine, type GenericSettings } from './generic/engine.js';
 import { readBehaviour, readFixtureFiles, readOverlay } from './generic/files.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './msw-adapter.js';
 import type { BrowserGenericData, BrowserMockData } from './msw-browser.js';
-import { generateSnapshot } from './seed.js';
-import { initialData, withoutCounters, type MockOptions } from './server.js';
-import { withTestEngine } from './test-engine.js';
+import { EMPTY_SNAPSHOT, generateSnapshot } from './seed.js';
+import { withoutCounters, type MockOptions } from './server.js';
+import { withPetStoreRules } from './petstore-rules.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, toFetchResponse, toMockRequest, type MswMock } from './msw-adapter.js';
 
-export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'behaviour' | 'useGenericEngine'> {}
+export interface MswMockOptions extends MswMockSettings, Pick<MockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'behaviour'> {}
 
 /**
  * The document (dereferenced) and the initial data as one JSON-ready value, for `createBrowserMock` in a page:
  * write it to a file the page fetches, e.g.
  * `node -e "import('petstore-kit/msw').then(async (m) => process.stdout.write(JSON.stringify(await m.browserData())))" > public/petstore-mock.json`
  */
-export async function browserData(given: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay' | 'useGenericEngine'> = {}): Promise<BrowserMockData> {
+export async function browserData(given: Pick<MswMockOptions, 'specPath' | 'fixtures' | 'seed' | 'pets' | 'mockOverlay'> = {}): Promise<BrowserMockData> {
   const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts), as createMswMock does.
-  const options = withTestEngine(given, servesPetStore(contract));
-  const initial = await initialData(options, sharedCompiledContract(contract));
-  const generic = await browserGenericData(options);
-  return { document: contract.document, sha256: contract.sha256, initial, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion, ...(generic ? { generic } : {}) };
+  // The Pet Store is the generic engine with its rule file (petstore-rules.ts), as createMswMock serves it.
+  const petStore = servesPetStore(contract);
+  const options = withPetStoreRules(given, petStore);
+  const generic = await browserGenericData(options, petStore);
+  // `initial` is the older data's field, kept empty: every store's records are the generic engine's (`generic`).
+  return { document: contract.document, sha256: contract.sha256, initial: EMPTY_SNAPSHOT, kitVersion: KIT_VERSION, strict: contract.strict, oasVersion: contract.oasVersion, ...(generic ? { generic } : {}) };
 }
 
 /**
  * The generic engine's part of a page's data: the rule file as JSON and, for the Pet Store, its records. The rule
  * file's behaviour module is named by its file name only (the page imports it; a path of this machine means nothing there).
  */
-async function browserGenericData(options: Pick<MswMockOptions, 'mockOverlay' | 'useGenericEngine' | 'seed' | 'pets' | 'fixtures'>): Promise<BrowserGenericData | undefined> {
+async function browserGenericData(options: Pick<MswMockOptions, 'mockOverlay' | 'seed' | 'pets' | 'fixtures'>, petStore: boolean): Promise<BrowserGenericData | undefined> {
   const read = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
   const overlay = read?.behaviour !== undefined ? { ...read, behaviour: basename(read.behaviour) } : read;
-  const petStoreData = options.useGenericEngine ? await genericPetStoreData(options) : undefined;
+  const petStoreData = petStore ? await genericPetStoreData(options) : undefined;
   return overlay || petStoreData ? { ...(overlay ? { overlay } : {}), ...petStoreData } : undefined;
 }
 
@@ -54,16 +55,17 @@ export async function createMswMock(given: MswMockOptions = {}): Promise<MswMock
   const contract = await loadContract(given.specPath ?? DEFAULT_SPEC_PATH);
   // Compiled once per process for our document, as the HTTP mock does (server.ts): every test file's MSW set-up reuses it.
   const compiled = sharedCompiledContract(contract);
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
-  const options = withTestEngine(given, servesPetStore(contract));
+  // The Pet Store is the generic engine with its rule file and, unless told otherwise, its fixtures (petstore-rules.ts).
+  const petStore = servesPetStore(contract);
+  const options = withPetStoreRules(given, petStore);
   // A foreign document's corrections and rules (`mockOverlay`, as --mock-overlay), read here: the browser entry has no disk.
   const overlay = options.mockOverlay !== undefined ? await readOverlay(options.mockOverlay) : undefined;
   const behaviourFile = options.behaviour ?? overlay?.behaviour;
   const behaviour = behaviourFile !== undefined ? await readBehaviour(behaviourFile) : undefined;
-  // The Pet Store through issue 34's seam: its fixtures folder, or its own generator's data for a seed, as the HTTP mock reads them (server.ts).
-  const petStoreData = options.useGenericEngine ? await genericPetStoreData(options) : undefined;
+  // The Pet Store's fixtures folder, or its own generator's data for a seed, as the HTTP mock reads them (server.ts).
+  const petStoreData = petStore ? await genericPetStoreData(options) : undefined;
   const generic = overlay || behaviour || petStoreData ? { ...options.generic, ...petStoreData, ...(overlay ? { overlay } : {}), ...(behaviour ? { behaviour } : {}) } : options.generic;
-  return createMswMockFrom(compiled, await initialData(options, compiled), KIT_VERSION, { genericEngine: createGenericEngine, ...options, ...(generic ? { generic } : {}) });
+  return createMswMockFrom(compiled, KIT_VERSION, { genericEngine: createGenericEngine, ...options, ...(generic ? { generic } : {}) });
 }
 
 /** The Pet Store's initial records for the generic engine: generated from a seed, read from a fixtures folder, or none. */

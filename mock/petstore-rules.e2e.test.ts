@@ -1,9 +1,9 @@
 /**
- * The Pet Store served by the generic engine with the contract's rule file (fixtures/rules/petstore.rules.yaml, its
- * behaviour module for rules 1 and 6), through the seam of issue 34 (`useGenericEngine`): the same state-rule
- * scenarios as the Pet Store's own handlers pass (test-support/state-rule-scenarios.ts), every answer checked against
- * openapi.yaml by the contract client, every refusal with the contract's code and nothing changed. The generic engine
- * is not yet the Pet Store's engine (docs/rules.md, "The Pet Store's rule file").
+ * The six state rules of the contract (contract.md, "State rules") and its "Details", and what the Pet Store's former
+ * store promised, end to end over HTTP against the Pet Store mock: the generic engine with the contract's rule file
+ * (fixtures/rules/petstore.rules.yaml, its behaviour module for rules 1 and 6), named here as startMock names it by
+ * default. The scenarios (test-support/state-rule-scenarios.ts, store-scenarios.ts) check every answer against
+ * openapi.yaml with the contract client, every refusal with the contract's code and nothing changed.
  */
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../src/package-info.js';
@@ -11,7 +11,6 @@ import { describeStateRules } from './test-support/state-rule-scenarios.js';
 import { describeStoreScenarios } from './test-support/store-scenarios.js';
 
 const GENERIC = {
-  useGenericEngine: true,
   mockOverlay: join(PACKAGE_ROOT, 'fixtures/rules/petstore.rules.yaml'),
   fixtures: join(PACKAGE_ROOT, 'fixtures/seed'),
 };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreSnapshot } from './domain.js';
 import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures, validateSnapshot } from './seed.js';
-import { createStore } from './store.js';
+import { startTestMock } from './test-support/harness.js';
 import { loadContract } from '../src/contract/index.js';
 import { isKitError, type KitError } from '../src/kit-error.js';
 import { DEFAULT_FIXTURES_DIR, DEFAULT_SPEC_PATH } from '../src/package-info.js';
@@ -66,10 +66,15 @@ describe('the bundled fixtures', () => {
   });
 
   it('line up with the document\'s examples: the next pet is 21, the next category 5, the next order 7', async () => {
-    const store = createStore(await loadFixtures(DEFAULT_FIXTURES_DIR, compiled));
-    expect(store.createPet({ name: 'Rex', categoryId: 1 })).toEqual({ ok: true, value: { id: 21, name: 'Rex', categoryId: 1, status: 'available' } });
-    expect(store.createCategory({ name: 'Birds', description: 'Feathered friends' })).toEqual({ ok: true, value: { id: 5, name: 'Birds', description: 'Feathered friends' } });
-    expect(store.placeOrder({ petId: 1, quantity: 1, shipDate: '2026-12-01T09:00:00Z' })).toEqual({ ok: true, value: { id: 7, petId: 1, quantity: 1, shipDate: '2026-12-01T09:00:00Z', complete: false } });
+    // Over HTTP, on the mock that serves them (the generic engine with the Pet Store's rule file).
+    const t = await startTestMock({ fixtures: DEFAULT_FIXTURES_DIR });
+    try {
+      expect((await t.client.post('/pets', { name: 'Rex', categoryId: 1 })).body).toEqual({ id: 21, name: 'Rex', categoryId: 1, status: 'available' });
+      expect((await t.client.post('/categories', { name: 'Birds', description: 'Feathered friends' })).body).toEqual({ id: 5, name: 'Birds', description: 'Feathered friends' });
+      expect((await t.client.post('/store/orders', { petId: 1, quantity: 1, shipDate: '2026-12-01T09:00:00Z' })).body).toEqual({ id: 7, petId: 1, quantity: 1, shipDate: '2026-12-01T09:00:00Z', complete: false });
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -127,12 +132,16 @@ describe('validateSnapshot', () => {
   });
 
   it('a state a live store can reach passes at the reachable level, though not as fixtures', async () => {
-    const store = createStore(await generateSnapshot(5, 50));
-    const sold = store.listPets({ status: 'sold' }, { offset: 0, limit: 2 }).items;
-    // A sold pet is listed again, and another with only complete orders is deleted: both legitimate.
-    expect(store.replacePet(sold[0]!.id, { name: 'Back again', categoryId: 1, status: 'available' }).ok).toBe(true);
-    expect(store.deletePet(sold[1]!.id).ok).toBe(true);
-    const exported = store.snapshot();
+    const generated = await generateSnapshot(5, 50);
+    const sold = generated.pets.filter((pet) => pet.status === 'sold').slice(0, 2);
+    // A sold pet is listed again, and another with only complete orders is deleted (its entry goes, its orders stay
+    // as history): both legitimate writes of a live mock.
+    const [back, gone] = [sold[0]!.id, sold[1]!.id];
+    const exported: StoreSnapshot = {
+      ...generated,
+      pets: generated.pets.filter((pet) => pet.id !== gone).map((pet) => (pet.id === back ? { id: back, name: 'Back again', categoryId: 1, status: 'available' as const } : pet)),
+      inventory: generated.inventory.filter((entry) => entry.petId !== gone),
+    };
     expect(validateSnapshot(exported, compiled, 'reachable')).toEqual([]);
     expect(validateSnapshot(exported, compiled).map((d) => d.keyword).sort()).toEqual(['reference', 'stateRule']);
   });
@@ -172,12 +181,16 @@ describe('generateSnapshot', () => {
     expect(Object.keys(withStatus.inventory[0]!)).toEqual(['petId', 'quantity', 'status']);
   });
 
-  it('a store built from it works like any other', async () => {
-    const store = createStore(await generateSnapshot(9, 500));
-    const available = store.listPets({ status: 'available' }, { offset: 0, limit: 1 }).items[0]!;
-    const order = store.placeOrder({ petId: available.id, quantity: 1 });
-    expect(order.ok && order.value.id).toBe(store.listOrders({}, { offset: 0, limit: 1 }).total);
-    expect(store.getPet(available.id)).toEqual({ ok: true, value: { ...available, status: 'pending' } });
+  it('a mock serving it works like any other', async () => {
+    const t = await startTestMock({ seed: 9, pets: 500 });
+    try {
+      const available = ((await t.client.get('/pets', { query: { status: 'available', limit: 1 } })).body as { id: number }[])[0]!;
+      const order = (await t.client.post('/store/orders', { petId: available.id, quantity: 1 })).body as { id: number };
+      expect(String(order.id)).toBe((await t.client.get('/store/orders', { query: { limit: 1 } })).headers['x-total-count']);
+      expect((await t.client.get('/pets', { query: { id: String(available.id) } })).body).toEqual([{ ...available, status: 'pending' }]);
+    } finally {
+      await t.close();
+    }
   });
 
   it('zero pets is a store with categories only', async () => {

@@ -19,18 +19,18 @@ import { createMockApp, type MockApp, type ValidationMode } from './app.js';
 import { guardConnections, type ConnectionLimits } from './connections.js';
 import { loadDocsFiles } from './docs-files.js';
 import type { DocsFiles } from './docs.js';
-import type { SessionDropReason, StoreRegistry, StoreSnapshot } from './domain.js';
+import type { SessionDropReason, StoreSnapshot } from './domain.js';
 import { truncateJson } from './faults.js';
 import { encodeJson, hasKeptText } from './json.js';
 import { isLargeBody, jsonPieces } from './json-stream.js';
 import { formatRequestLine } from './log.js';
 import type { MockRequest, MockResponse, RequestBody } from './message.js';
-import { EMPTY_SNAPSHOT, generateSnapshot, loadFixtures } from './seed.js';
-import { createStoreRegistry, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
+import { generateSnapshot } from './seed.js';
+import { checkSessionBounds, DEFAULT_MAX_SESSIONS, sessionMemoryBudget } from './registry.js';
 import { createLiveApp, watchSources } from './watch.js';
 import { servesPetStore } from './generic/detect.js';
 import { genericStartup } from './generic/startup.js';
-import { withTestEngine } from './test-engine.js';
+import { withPetStoreRules } from './petstore-rules.js';
 import type { GenerationBudget } from '../src/generate/index.js';
 
 export interface MockOptions {
@@ -78,12 +78,10 @@ export interface MockOptions {
   readonly adminToken?: string;
   /** Open the /__mock/ admin surface on a non-loopback host without a token. */
   readonly adminOpen?: boolean;
-  /** A document that is not the Pet Store: corrections to what the generic engine infers (generic/files.ts). */
+  /** Corrections and rules for what the generic engine infers (generic/files.ts); the Pet Store's rule file by default for it. */
   readonly mockOverlay?: string;
-  /** For a document other than the Pet Store: a behaviour module of hooks around its operations (behaviour/hooks.ts). */
+  /** A behaviour module of hooks around the document's operations (behaviour/hooks.ts). */
   readonly behaviour?: string;
-  /** Serve the Pet Store with the generic engine and the given rules (app.ts useGenericEngine): issue 34's seam. */
-  readonly useGenericEngine?: boolean;
   /** `--generation-budget`: the caps on one value the generic engine generates (src/generate/budget.ts). */
   readonly generationBudget?: GenerationBudget;
   /** Where log lines go; stderr by default (stdout carries only the `listening on` line). */
@@ -126,40 +124,34 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
   };
   const compiled = await load(given.specPath ?? DEFAULT_SPEC_PATH);
   const { contract } = compiled;
-  // The kit's tests may ask for the Pet Store on the generic engine (test-engine.ts); otherwise these are the options given.
-  const options = withTestEngine(given, servesPetStore(contract));
-  const initial = await initialData(options, compiled);
-  // Through issue 34's seam the Pet Store's generated data (--seed N --pets K) is its generator's, as for its own
-  // handlers (the same seed, the same pets): the generic engine takes it as its initial records, by collection name.
-  const generated = options.useGenericEngine && options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20, { inventoryStatus: true })) : undefined;
+  // The Pet Store is the generic engine with its rule file and, unless told otherwise, its fixtures (petstore-rules.ts).
+  const options = withPetStoreRules(given, servesPetStore(contract));
+  // The Pet Store's generated data (--seed N --pets K) is its own generator's (the same seed, the same pets): the
+  // generic engine takes it as its initial records, by collection name.
+  const generated = options.seed !== undefined && servesPetStore(contract) ? withoutCounters(await generateSnapshot(options.seed, options.pets ?? 20, { inventoryStatus: true })) : undefined;
   const host = options.host ?? '127.0.0.1';
   const adminAccess = { host, ...(options.adminToken !== undefined ? { token: options.adminToken } : {}), ...(options.adminOpen ? { open: true } : {}) };
   const log = options.quiet ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionMemory = options.maxSessionMemory ?? sessionMemoryBudget(getHeapStatistics().heap_size_limit);
+  checkSessionBounds(maxSessions, maxSessionMemory);
   // One log line for a dropped session, whichever engine holds the sessions (the Pet Store's or the generic one).
   const onDrop = (session: string, reason: SessionDropReason): void =>
     log?.(`session ${session} dropped: the least recently used ${reason === 'max-sessions' ? `of ${maxSessions} (--max-sessions)` : `past ${Number((maxSessionMemory / 2 ** 20).toFixed(2))} MiB (--max-session-memory)`}; its next request starts from the initial data`);
-  // The Pet Store is served by its own handlers unless issue 34's seam asks for the generic engine; any other document by the generic engine.
-  const ownHandlers = (from: CompiledContract): boolean => servesPetStore(from.contract) && options.useGenericEngine !== true;
-  const makeRegistry = (data: StoreSnapshot): StoreRegistry => createStoreRegistry(data, { maxSessions, maxSessionMemory, onDrop });
-  const makeApp = async (from: CompiledContract, registry: StoreRegistry, previous?: MockApp, carry = false): Promise<MockApp> => {
+  const makeApp = async (from: CompiledContract, previous?: MockApp, carry = false): Promise<MockApp> => {
     const docs = docsOf.get(from);
-    // Any other document: the generic engine's data and corrections, and the resource map it inferred, said once. The
-    // Pet Store's own mock says nothing under --quiet, whichever engine serves it (its map is the kit's, not news).
-    const announce = previous || (servesPetStore(from.contract) && options.quiet) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
-    const startup = ownHandlers(from) ? undefined : await genericStartup(from.contract, options, announce);
-    // The session bounds hold for every document (issue 31, point 5): the generic engine's sessions too.
+    // The generic engine's data and corrections, and the resource map it inferred, said once. The Pet Store says
+    // none of it (its map and rules are the kit's, not news; the report would call it "not the Pet Store").
+    const announce = previous || servesPetStore(from.contract) ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
+    const startup = await genericStartup(from.contract, options, announce);
+    // The session bounds hold for every document (issue 31, point 5).
     const carried = carry ? previous?.carry() : undefined;
-    const generic = startup ? { ...startup, ...(generated ? { fixtures: generated, fixturesGenerated: true } : {}), maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) } : undefined;
-    // Loaded only for another document: the Pet Store's process stays without the engine and faker (app.ts, genericEngine).
-    const engine = generic ? await import('./generic/engine.js') : undefined;
+    const generic = { ...startup, ...(generated ? { fixtures: generated, fixturesGenerated: true } : {}), maxSessions, maxSessionMemory, onSessionDrop: onDrop, ...(carried ? { carried } : {}) };
+    const { createGenericEngine } = await import('./generic/engine.js');
     return createMockApp({
-      ...(generic ? { generic } : {}),
-      ...(engine ? { genericEngine: engine.createGenericEngine } : {}),
-      ...(options.useGenericEngine ? { useGenericEngine: true } : {}),
+      generic,
+      genericEngine: createGenericEngine,
       compiled: from,
-      registry,
       ...(docs ? { docs } : {}),
       kitVersion: KIT_VERSION,
       ...(previous ? { journal: previous.journal } : {}),
@@ -172,7 +164,7 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
       adminAccess,
     });
   };
-  const first = await makeApp(compiled, makeRegistry(initial));
+  const first = await makeApp(compiled);
   // --watch (watch.ts): the server serves a core that a reload can replace.
   const live = options.watch ? createLiveApp(first) : undefined;
   const app = live ?? first;
@@ -198,12 +190,8 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
           ...(options.behaviour !== undefined ? { behaviourFile: options.behaviour } : {}),
           live,
           compiled,
-          initial,
           loadCompiled: load,
-          loadInitial: (from) => initialData(options, from),
-          makeRegistry,
           makeApp,
-          ownHandlers,
           // What was reloaded is said even under --quiet, which silences only the per-request lines.
           log: options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)),
         })
@@ -214,15 +202,6 @@ export async function startMock(given: MockOptions = {}): Promise<RunningMock> {
     await served.close();
   };
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${served.port}`, port: served.port, app, close };
-}
-
-/** The data every store starts from, per the options: generated, empty, or a fixtures folder (MSW's entry shares it). */
-export async function initialData(options: Pick<MockOptions, 'seed' | 'pets' | 'fixtures' | 'useGenericEngine'>, compiled: Parameters<typeof loadFixtures>[1]): Promise<StoreSnapshot> {
-  // Another document's data is the generic engine's (generic/startup.ts); the Pet Store's store stays empty.
-  if (!servesPetStore(compiled.contract) || options.useGenericEngine) return EMPTY_SNAPSHOT;
-  if (options.seed !== undefined) return await generateSnapshot(options.seed, options.pets ?? 20);
-  if (options.fixtures === 'none') return EMPTY_SNAPSHOT;
-  return loadFixtures(options.fixtures ?? DEFAULT_FIXTURES_DIR, compiled);
 }
 
 /** A snapshot's records by collection name, as a fixtures folder holds them (its counters are no collection). */

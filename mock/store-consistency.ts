@@ -7,7 +7,6 @@
 import type { StoreSnapshot } from './domain.js';
 // diagnostics.js, not the schema index: the store stays free of Ajv, so it can run in a browser later.
 import { MAX_DIAGNOSTICS, type Diagnostic } from '../src/schema/diagnostics.js';
-import { IdTable } from './indexes.js';
 
 /**
  * How strict to be about the state rules.
@@ -62,7 +61,7 @@ export function checkConsistency(snapshot: StoreSnapshot, level: ConsistencyLeve
     if (stocked[index] !== 1 && petAt.get(pet.id) === index) problem(`/pets/${index}`, 'inventory', `pet ${pet.id} has no inventory entry; add {"petId": ${pet.id}, "quantity": 1} to inventory (state rule 1)`);
   });
 
-  const openOrderOf = new IdTable<number>();
+  const openOrderOf = new Map<number, number>();
   snapshot.orders.forEach((order, index) => {
     const at = `/orders/${index}`;
     // The Order schema requires nothing, but the store needs both to return stock on cancel and to find the pet.
@@ -96,8 +95,8 @@ function uniqueIds(
   records: readonly { readonly id?: number | undefined }[],
   root: string,
   problem: (pointer: string, keyword: string, message: string, expected?: unknown, actual?: unknown) => void,
-): IdTable<number> {
-  const at = new IdTable<number>();
+): Map<number, number> {
+  const at = new Map<number, number>();
   records.forEach((record, index) => {
     if (record.id === undefined) return problem(`${root}/${index}/id`, 'required', 'is required: stored records carry their id');
     const first = at.get(record.id);

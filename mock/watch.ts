@@ -14,11 +14,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { KitError } from '../src/kit-error.js';
-import type { CompiledContract, Diagnostic } from '../src/schema/index.js';
+import type { CompiledContract } from '../src/schema/index.js';
 import type { MockApp } from './app.js';
-import type { StoreRegistry, StoreSnapshot } from './domain.js';
 import type { FixtureProblem } from './generic/seam.js';
-import { validateSnapshot } from './snapshot.js';
 
 /** A MockApp whose core can be replaced while the server keeps running: what the node:http adapter serves under --watch. */
 export interface LiveApp extends MockApp {
@@ -35,9 +33,6 @@ export function createLiveApp(initial: MockApp): LiveApp {
     requestTimeout: (message) => current.requestTimeout(message),
     get contract() {
       return current.contract;
-    },
-    get registry() {
-      return current.registry;
     },
     get journal() {
       return current.journal;
@@ -68,19 +63,11 @@ export interface WatchSources {
   /** The behaviour module (`--behaviour`), reloaded with the core when it changes. */
   readonly behaviourFile?: string;
   readonly live: LiveApp;
-  /** The compiled document and the initial data the running core was built from. */
+  /** The compiled document the running core was built from. */
   readonly compiled: CompiledContract;
-  readonly initial: StoreSnapshot;
   loadCompiled(specPath: string): Promise<CompiledContract>;
-  loadInitial(compiled: CompiledContract): Promise<StoreSnapshot>;
-  makeRegistry(initial: StoreSnapshot): StoreRegistry;
-  /** `carry`: hand the previous core's generic data to the new one (a document reloaded, not the fixtures). */
-  makeApp(compiled: CompiledContract, registry: StoreRegistry, previous: MockApp, carry: boolean): Promise<MockApp>;
-  /**
-   * Whether the Pet Store's own handlers serve a document, over the store registry; else the generic engine serves it
-   * and holds the data (any other document, or the Pet Store through issue 34's seam).
-   */
-  ownHandlers(compiled: CompiledContract): boolean;
+  /** `carry`: hand the previous core's data to the new one (a document reloaded, not the fixtures). */
+  makeApp(compiled: CompiledContract, previous: MockApp, carry: boolean): Promise<MockApp>;
   readonly log: (line: string) => void;
 }
 
@@ -90,7 +77,6 @@ const SETTLE_MS = 150;
 export function watchSources(sources: WatchSources): { close(): void } {
   const specFile = resolve(sources.specPath);
   let compiled = sources.compiled;
-  let initial = sources.initial;
   let pending: { spec: boolean; fixtures: boolean; behaviour: boolean } = { spec: false, fixtures: false, behaviour: false };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -107,34 +93,20 @@ export function watchSources(sources: WatchSources): { close(): void } {
         nextCompiled = compiled;
       }
     }
-    let nextInitial = initial;
-    if (what.fixtures || nextCompiled !== compiled) {
-      try {
-        nextInitial = what.fixtures ? await sources.loadInitial(nextCompiled) : initial;
-      } catch (error) {
-        log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
-        return;
-      }
-      // A document the generic engine serves keeps its data there, which restarts from its own.
-      const unfit = what.fixtures || !sources.ownHandlers(nextCompiled) ? [] : validateSnapshot(initial, nextCompiled);
-      if (unfit.length > 0) {
-        log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeProblems(initial, unfit)}; the previous document keeps serving`);
-        return;
-      }
-    }
     const specReloaded = what.spec && nextCompiled !== compiled;
     // The stores survive a new document while their data still satisfies it; new fixtures always start them afresh.
-    const previous = live.registry;
-    const held = previous.get().snapshot();
-    const petStore = sources.ownHandlers(nextCompiled);
-    const unkept = what.fixtures || !petStore ? [] : validateSnapshot(held, nextCompiled, 'reachable');
-    const keep = !what.fixtures && petStore && unkept.length === 0;
-    const registry = keep ? previous : sources.makeRegistry(nextInitial);
-    // Another document's data is the generic engine's: the new core is handed it, and keeps it where it still fits.
-    const next = await sources.makeApp(nextCompiled, registry, live, !what.fixtures && !petStore);
+    // The new core is handed the data held, and keeps it where it still fits.
+    let next: MockApp;
+    try {
+      next = await sources.makeApp(nextCompiled, live, !what.fixtures);
+    } catch (error) {
+      if (!what.fixtures) throw error;
+      log(`watch: the fixtures were not reloaded, ${reason(error)}; the previous data keeps serving`);
+      return;
+    }
     // The generic engine fits fixture records to its document; a reloaded document they satisfy less than the previous
-    // one is refused as the Pet Store's is (above), naming the first record and rule it adds, not fitted in silence.
-    const added = what.fixtures || petStore ? [] : newProblems(live.fixtureProblems(), next.fixtureProblems());
+    // one is refused, naming the first record and rule it adds, not fitted in silence.
+    const added = what.fixtures ? [] : newProblems(live.fixtureProblems(), next.fixtureProblems());
     if (added.length > 0) {
       next.close();
       log(`watch: ${basename(specFile)} was not reloaded: the fixtures do not satisfy it, ${describeFixtureProblems(added)}; the previous document keeps serving`);
@@ -142,11 +114,10 @@ export function watchSources(sources: WatchSources): { close(): void } {
     }
     live.swap(next);
     compiled = nextCompiled;
-    initial = nextInitial;
     const parts = [specReloaded ? `${basename(specFile)} (${nextCompiled.contract.operations.length} operations)` : undefined, what.fixtures ? 'the fixtures' : undefined, what.behaviour ? `the behaviour module ${basename(sources.behaviourFile ?? '')}` : undefined].filter(Boolean);
-    const carried = petStore ? undefined : next.carried;
-    const kept = keep || carried?.kept === true;
-    const why = unkept.length > 0 ? ` (the data held does not satisfy the new document: ${describeProblems(held, unkept)})` : carried?.why !== undefined ? ` (the data held does not satisfy the new document: ${carried.why})` : '';
+    const carried = next.carried;
+    const kept = carried?.kept === true;
+    const why = carried?.why !== undefined ? ` (the data held does not satisfy the new document: ${carried.why})` : '';
     log(`watch: reloaded ${parts.join(' and ')}; ${kept ? 'the data is kept' : `the data starts again from the fixtures${why}`}`);
   };
 
@@ -189,33 +160,6 @@ export function watchSources(sources: WatchSources): { close(): void } {
   };
 }
 
-/** The document's schema for each collection's records: the rule a schema keyword belongs to. */
-const SCHEMA_OF: Readonly<Record<string, string>> = { categories: 'Category', pets: 'Pet', orders: 'Order', inventory: 'InventoryItem' };
-/** Keywords of the data's own checks (store-consistency.ts, snapshot.ts), whose messages name their rule. */
-const DATA_RULES = new Set(['stateRule', 'reference', 'uniqueId', 'uniqueName', 'inventory']);
-
-/**
- * The first problem, naming the record and the rule it breaks (regression, issue 23 point 6: "the fixtures do not
- * satisfy it" named neither), and how many more there are, e.g.
- * `pets.json record 2 (id 3) at /name: maxLength of the document's Pet schema: must NOT have more than 3 characters (and 4 more)`.
- */
-export function describeProblems(snapshot: StoreSnapshot, problems: readonly Diagnostic[]): string {
-  const [first] = problems;
-  if (first === undefined) return 'no problem';
-  const [, collection = '', index = '', ...field] = first.pointer.split('/');
-  const value: unknown = Object.hasOwn(SCHEMA_OF, collection) ? snapshot[collection as keyof StoreSnapshot] : undefined;
-  const records: readonly unknown[] | undefined = Array.isArray(value) ? value : undefined;
-  const record = records?.[Number(index)];
-  const fields: Readonly<Record<string, unknown>> = typeof record === 'object' && record !== null ? (record as Readonly<Record<string, unknown>>) : {};
-  // Inventory entries have no id of their own: their pet's id names them.
-  const key = 'id' in fields ? 'id' : 'petId' in fields ? 'petId' : undefined;
-  const named = key === undefined ? '' : ` (${key} ${String(fields[key])})`;
-  const where = records === undefined ? `the data at ${first.pointer || '/'}` : `${collection}.json record ${index}${named}${field.length > 0 ? ` at /${field.join('/')}` : ''}`;
-  const rule = DATA_RULES.has(first.keyword) || records === undefined ? first.keyword : `${first.keyword} of the document's ${SCHEMA_OF[collection]} schema`;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return `${where}: ${rule}: ${first.message}${more}`;
-}
-
 /** The problems of `after` that `before` did not have, by record, spot and rule. */
 function newProblems(before: readonly FixtureProblem[], after: readonly FixtureProblem[]): readonly FixtureProblem[] {
   const key = (p: FixtureProblem): string => `${p.file}\u0000${p.index}\u0000${p.pointer}\u0000${p.keyword}`;
@@ -223,7 +167,7 @@ function newProblems(before: readonly FixtureProblem[], after: readonly FixtureP
   return after.filter((p) => !had.has(key(p)));
 }
 
-/** As describeProblems, for the generic engine's fixtures: `pets.json record 0 (id 1) at /name: maxLength of the document's Pet schema: …`. */
+/** The first problem of the fixtures, naming the record and the rule it breaks, and how many more: `pets.json record 0 (id 1) at /name: maxLength of the document's Pet schema: …`. */
 function describeFixtureProblems(problems: readonly FixtureProblem[]): string {
   const [first] = problems;
   if (first === undefined) return 'no problem';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The Pet Store served by the generic engine and the contract's rule file (fixtures/rules/petstore.rules.yaml and its
- * behaviour module), through issue 34's seam (`useGenericEngine`, not a command-line flag): what `npm run bench --
+ * behaviour module), as `petstore-kit mock` serves it since issue 34 (kept for `--engine generic` and GENERIC_PETSTORE_*): what `npm run bench --
  * --engine generic` measures in place of the Pet Store's own handlers. It takes the mock command's flags, parsed by
  * the mock's own parser, and prints the same `listening on URL` line, so the bench drives it like `petstore-kit mock`.
  * `--seed N --pets K` serves the Pet Store generator's data through the seam too, so the scale section measures it.
@@ -21,7 +21,6 @@ const argv = process.argv.slice(2);
 const options = mockOptionsFrom(argv);
 const mock = await startMock({
   ...options,
-  useGenericEngine: true,
   mockOverlay: overlay,
   ...(options.seed === undefined ? { fixtures: options.fixtures ?? `${root}/fixtures/seed` } : {}),
 });

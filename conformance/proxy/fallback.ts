@@ -18,9 +18,8 @@ import type { CompiledContract } from '../../src/schema/index.js';
 import { createMockApp, type MockApp } from '../../mock/app.js';
 import { servesPetStore } from '../../mock/generic/detect.js';
 import { genericStartup } from '../../mock/generic/startup.js';
-import { createStoreRegistry } from '../../mock/registry.js';
-import { EMPTY_SNAPSHOT } from '../../mock/seed.js';
-import { initialData, serve } from '../../mock/server.js';
+import { withPetStoreRules } from '../../mock/petstore-rules.js';
+import { serve } from '../../mock/server.js';
 import { FALLBACK_URL_FLAG, targetOf, type Target } from './target.js';
 
 /** Tells the client and the log that the mock answered, not the target. */
@@ -63,21 +62,23 @@ const basePath = '';
 async function mockApp(settings: FallbackSettings): Promise<{ app: MockApp; describe: string }> {
   const { compiled } = settings;
   const contract = compiled.contract;
+  const given = settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {};
+  // Loaded only when needed: faker and the engine stay out of a proxy that mocks nothing.
+  const { createGenericEngine } = await import('../../mock/generic/engine.js');
+  const appOf = (generic: Awaited<ReturnType<typeof genericStartup>>): MockApp =>
+    createMockApp({ compiled, basePath, engine: createGenericEngine(compiled, { ...generic, basePath }), kitVersion: KIT_VERSION, notes: false });
   if (servesPetStore(contract)) {
     try {
-      const registry = createStoreRegistry(await initialData(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}, compiled));
-      return { app: createMockApp({ compiled, registry, basePath, kitVersion: KIT_VERSION, notes: false }), describe: 'the Pet Store mock (in process)' };
+      // The Pet Store is the generic engine with its rule file and, unless told otherwise, its seed fixtures.
+      return { app: appOf(await genericStartup(contract, { ...withPetStoreRules(given, true), basePath })), describe: 'the Pet Store mock (in process)' };
     } catch (error) {
-      // The Pet Store's handlers answer with our error codes; a document with other ones is the generic engine's.
-      if (!isKitError(error) || (error.code !== 'SPEC_INVALID' && error.code !== 'HANDLER_MISSING')) throw error;
-      settings.log(`fallback: the Pet Store mock cannot serve this document (${error.message}); the generic engine answers the mocked operations`);
+      // The Pet Store's rule file names its fields and codes; an edited copy of the document may not have them.
+      if (!isKitError(error)) throw error;
+      settings.log(`fallback: the Pet Store's rules do not fit this document (${error.message}); the generic engine answers the mocked operations`);
     }
   }
-  const generic = await genericStartup(contract, { ...(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}), basePath }, settings.log);
-  // Loaded only when needed, as the mock's server does: faker and the engine stay out of a Pet Store proxy.
-  const { createGenericEngine } = await import('../../mock/generic/engine.js');
-  const engine = createGenericEngine(compiled, { ...generic, basePath });
-  return { app: createMockApp({ compiled, registry: createStoreRegistry(EMPTY_SNAPSHOT), basePath, engine, kitVersion: KIT_VERSION, notes: false }), describe: 'the generic mock engine (in process)' };
+  const generic = await genericStartup(contract, { ...given, basePath }, settings.log);
+  return { app: appOf(generic), describe: 'the generic mock engine (in process)' };
 }
 
 /** `--mock` values (operationIds or tags, repeatable or comma-separated) as operationIds; anything else is a USAGE error. */

@@ -4,7 +4,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
-import type { HandlerResult } from '../handlers/types.js';
+import type { HandlerResult } from '../generic/seam.js';
 import { copiedFields, immutableFresh, setField } from '../json.js';
 import type { Resource, ResourceMap } from '../generic/infer.js';
 import type { BoundHandler } from '../generic/seam.js';

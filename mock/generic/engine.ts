@@ -12,7 +12,7 @@ import { DEFAULT_GENERATION_BUDGET, literalPrefix, type GenerationBudget } from 
 import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../domain.js';
-import type { HandlerResult } from '../handlers/types.js';
+import type { HandlerResult } from './seam.js';
 import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from '../json.js';
 import type { MockResponse } from '../message.js';
 import { createGenericAdmin } from './admin.js';

@@ -5,7 +5,7 @@
  * `X-Total-Count` and `Link` (RFC 8288, rel="next"/"prev") where the response declares those headers.
  */
 import type { Operation } from '../../src/contract/index.js';
-import type { HandlerResult } from '../handlers/types.js';
+import type { HandlerResult } from './seam.js';
 import type { Resource } from './infer.js';
 import { responseFor, successStatus } from './schemas.js';
 import type { StoredRecord } from './store.js';

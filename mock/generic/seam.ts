@@ -1,15 +1,14 @@
 /**
- * The seam between the transport-free core (app.ts) and what answers an operation: the Pet Store's handlers over
- * its store registry, or the generic engine over any document's resources (issue 22). The core validates, picks
- * the session and calls one BoundHandler; it never knows which store is behind it.
+ * The seam between the transport-free core (app.ts) and what answers an operation: the generic engine over any
+ * document's resources, the Pet Store's with its rule file (issues 22 and 34). The core validates, picks the session
+ * and calls one BoundHandler; it never knows which store is behind it.
  */
 import type { Operation } from '../../src/contract/index.js';
 import type { ParsedParameters } from '../../src/schema/index.js';
 import type { Admin } from '../admin.js';
 import type { AdminAccessSettings } from '../admin-access.js';
-import type { SessionDropReason, StoreRegistry } from '../domain.js';
+import type { DomainError, SessionDropReason } from '../domain.js';
 import type { ErrorFactory } from '../errors.js';
-import type { Handler, HandlerResult } from '../handlers/types.js';
 import type { LocationOf } from '../location.js';
 import type { MockResponse } from '../message.js';
 import type { GenericState } from './store.js';
@@ -23,6 +22,11 @@ export interface OperationInput {
   readonly body: unknown;
   readonly location: LocationOf;
 }
+
+/** What an operation answers: a status with its body and headers, or an error the core words from the document. */
+export type HandlerResult =
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly error: DomainError };
 
 export type BoundHandler = (input: OperationInput) => HandlerResult;
 
@@ -76,19 +80,10 @@ export interface MockEngine {
   forcedMessage?(session: string | undefined, code: string, id: number, status: number): string | undefined;
   /** Back to the initial data: every store, or one session's (MSW's reset(); /__mock/reset is the admin's). */
   reset?(session?: string): void;
-  /** Its data, for the engine of a reloaded document (the generic engine; the Pet Store keeps its registry instead). */
+  /** Its data, for the engine of a reloaded document (watch.ts). */
   carry?(): CarriedData;
   /** What became of the data it was handed at its start, when it was handed any. */
   readonly carried?: CarriedVerdict;
   /** How the `--fixtures DIR` records break this document's record schemas as they are (top-level collections). */
   fixtureProblems?(): readonly FixtureProblem[];
-}
-
-/** The Pet Store's handlers, each given the store of the request's session. */
-export function bindToRegistry(handlers: ReadonlyMap<string, Handler>, registry: StoreRegistry): Map<string, BoundHandler> {
-  const bound = new Map<string, BoundHandler>();
-  for (const [id, handler] of handlers) {
-    bound.set(id, (input) => handler({ store: registry.get(input.session), params: input.params, body: input.body, location: input.location }));
-  }
-  return bound;
 }

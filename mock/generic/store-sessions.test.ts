@@ -1,7 +1,7 @@
 /**
  * Sessions bounded by memory in the generic engine's registry (store.ts; issue 14 for the Pet Store's, issue 31
- * point 5 for every document): the same promises mock/store.test.ts checks of the Pet Store's own registry, here for
- * the registry that is to serve the Pet Store too (issue 34, point 1), so they outlive the Pet Store's store. A
+ * point 5 for every document): the same promises mock/store.test.ts checked of the Pet Store's former registry, here
+ * for the registry that serves the Pet Store too since issue 34. A
  * session is a copy-on-write fork: it costs the same few KiB whatever the data, grows with its own writes only, and
  * past `maxSessionMemory` the least recently used sessions go first, each told why.
  */

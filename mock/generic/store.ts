@@ -9,11 +9,11 @@
  * share them safely, and the text of each is written once and kept (mock/json.ts).
  */
 import type { SessionDropReason } from '../domain.js';
-import type { Meter } from '../indexes.js';
+import type { Meter } from '../registry.js';
 import { encodeJson, immutableJson } from '../json.js';
 import { Recency } from '../recency.js';
 import { DEFAULT_MAX_SESSION_MEMORY, DEFAULT_MAX_SESSIONS, mebibytes } from '../registry.js';
-import { RECORD_BYTES } from '../store.js';
+import { RECORD_BYTES } from '../registry.js';
 import { OverlayList, TailList, type ListView, type SharedList, type WritableList } from './overlay-list.js';
 import type { JsonObject } from './schemas.js';
 

@@ -8,7 +8,7 @@
 import type { Contract, Operation } from '../../src/contract/index.js';
 import { describeUnmakeable, whyUnmakeable, type GenerationBudget, type Unmakeable } from '../../src/generate/index.js';
 import type { ErrorFactory } from '../errors.js';
-import type { HandlerResult } from '../handlers/types.js';
+import type { HandlerResult } from './seam.js';
 import type { Resource, ResourceMap } from './infer.js';
 import { jsonMedia, successStatus, type Schema } from './schemas.js';
 

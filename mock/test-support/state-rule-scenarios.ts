@@ -1,8 +1,7 @@
 /**
  * The six state rules of the contract (contract.md, "State rules") and its "Details", end to end over HTTP, each in
- * its own session; rule 6 (an inventory entry's status is its pet's) is checked after every step. One set of
- * scenarios for every way the Pet Store is served: its own handlers (state-rules.e2e.test.ts), and the generic engine
- * with the contract's rule file (petstore-rules.e2e.test.ts, issue 34).
+ * its own session; rule 6 (an inventory entry's status is its pet's) is checked after every step. Run against the
+ * Pet Store mock, the generic engine with the contract's rule file (petstore-rules.e2e.test.ts, issue 34).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryItem, Order, Pet } from '../../src/types.js';

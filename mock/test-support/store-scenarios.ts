@@ -1,15 +1,14 @@
 /**
- * What mock/store.test.ts promises of the Pet Store's store that a user can see, over HTTP, so that the promises
- * outlive the store issue 34 retires: ids, filters, paging and order, the stock, the rules' effects on the records
- * they touch, each store's data and what an import takes. One set of scenarios for every way the Pet Store is served:
- * its own handlers (state-rules.e2e.test.ts) and the generic engine with the contract's rule file
- * (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
+ * What mock/store.test.ts promised of the Pet Store's former store (removed in issue 34) that a user can see, over
+ * HTTP, so that the promises outlive it: ids, filters, paging and order, the stock, the rules' effects on the records
+ * they touch, each store's data and what an import takes. Run against the Pet Store mock, the generic engine with
+ * the contract's rule file (petstore-rules.e2e.test.ts). Each scenario loads the store test's small world (SMALL_WORLD) into a session of its
  * own, so the numbers are the store test's; every answer is checked against openapi.yaml by the contract client.
  * The store test's two seeded walks come too, smaller: filtered lists against the records read one by one (issue 5),
  * and the default store and sessions sharing the initial data each equal to a private store given the same writes
  * (issue 14).
  * The refusals (code, message, nothing changed) are in state-rule-scenarios.ts; sessions, their bounds and resets in
- * sessions.e2e.test.ts, which the switch of test-engine.ts runs on both engines.
+ * sessions.e2e.test.ts.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +20,6 @@ import type { ContractClient, Exchange, QueryValue } from './contract-client.js'
 import { expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './harness.js';
 import { SMALL_WORLD } from './state-rule-scenarios.js';
 import { mulberry32 as seeded } from '../random.js';
-import { withTestEngine } from '../test-engine.js';
 
 type Query = Readonly<Record<string, QueryValue | undefined>>;
 type PetStatus = NonNullable<Pet['status']>;
@@ -58,8 +56,8 @@ const GENERIC_GAPS: Readonly<Record<string, string>> = {
 
 export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
   let t: TestMock;
-  // The engine that serves: the options' choice, or issue 34's switch (test-engine.ts) where they make none.
-  const generic = withTestEngine(options, true).useGenericEngine === true;
+  // The engine that serves: the generic engine with the Pet Store's rule file, wherever the Pet Store is served.
+  const generic = true;
   /** `it`, or `it.fails` for a promise the generic engine does not keep yet (GENERIC_GAPS). */
   const promise =
     (name: string) =>

@@ -75,11 +75,15 @@ describe('the npm package', () => {
     expect(files).toContain('dist/cli/bundle.cjs');
     expect(files).toContain('openapi.yaml');
     expect(files).toContain('fixtures/seed/pets.json');
-    // The Pet Store's rule file and its behaviour module, which the generic engine serves it with (issue 34); not the
-    // module's declaration, which names the kit's source tree (it types the browser test's page).
+    // The Pet Store's rule file and its behaviour module, which the generic engine serves it with (issue 34), and the
+    // module's declaration (petstore-kit/msw/petstore-behaviour), which names its types by the package's own name: a
+    // path into the kit's source tree would name files the package does not ship.
     expect(files).toContain('fixtures/rules/petstore.rules.yaml');
     expect(files).toContain('fixtures/rules/petstore.behaviour.mjs');
-    expect(files.filter((f) => f.endsWith('.d.mts'))).toEqual([]);
+    expect(files).toContain('fixtures/rules/petstore.behaviour.d.mts');
+    const declaration = readFileSync(join(app, 'node_modules', 'petstore-kit', 'fixtures', 'rules', 'petstore.behaviour.d.mts'), 'utf8');
+    expect(declaration).toContain("from 'petstore-kit/behaviour'");
+    expect(declaration).not.toMatch(/from '\.\.?\//);
     expect(existsSync(join(app, 'node_modules', 'petstore-kit', 'fixtures', 'rules', 'petstore.behaviour.mjs'))).toBe(true);
     expect(files).toContain('dist/mock/msw.d.ts');
     expect(files).toContain('src/generated/openapi.ts');
