@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { buildIfStale, BIN, killChildren, startChildMock, type ChildMock } from '../../mock/test-support/child-mock.js';
 import { createContractClient, type ContractClient } from '../../mock/test-support/contract-client.js';
 import { PACKAGE_ROOT } from '../package-info.js';
@@ -150,6 +151,34 @@ describe('the README and docs/', () => {
     expect(stale).toEqual([]);
     // The rule file's worked example is one of them (docs/rules.md); it had fallen behind the file once.
     expect(shown).toBeGreaterThan(0);
+  });
+});
+
+describe("the README's excerpt of the Pet Store's rule file", () => {
+  /** Whether every member `part` gives is in `whole` with the same value (arrays: item by item). */
+  const within = (part: unknown, whole: unknown): boolean => {
+    if (typeof part !== 'object' || part === null) return part === whole;
+    if (typeof whole !== 'object' || whole === null) return false;
+    return Object.entries(part).every(([key, value]) => within(value, (whole as Record<string, unknown>)[key]));
+  };
+
+  it('shows rules the file states: each entry, in its words, is part of an entry of the same path and word', () => {
+    const block = /^```yaml\n( {2}\/store\/orders:[\s\S]*?)^```/m.exec(readFileSync(README, 'utf8'));
+    expect(block, 'the README shows the orders of fixtures/rules/petstore.rules.yaml').not.toBeNull();
+    const shown = parseYaml(`paths:\n${block![1]!}`) as { paths: Record<string, Record<string, unknown[]>> };
+    const file = parseYaml(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'rules', 'petstore.rules.yaml'), 'utf8')) as { paths: Record<string, Record<string, unknown[]>> };
+    const missing: string[] = [];
+    let entries = 0;
+    for (const [path, words] of Object.entries(shown.paths)) {
+      for (const [word, list] of Object.entries(words)) {
+        for (const entry of list) {
+          entries += 1;
+          if (!(file.paths[path]?.[word] ?? []).some((stated) => within(entry, stated))) missing.push(`${path} ${word}: ${JSON.stringify(entry)}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(entries).toBeGreaterThanOrEqual(4);
   });
 });
 
