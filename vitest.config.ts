@@ -22,20 +22,20 @@ const TIER_EXCLUDE = FULL_TIER ? [] : ['**/*.full.test.ts'];
  */
 const LONGEST_FIRST = [
   // The full tier's (npm run test:all).
-  'mock/generic/corpus.e2e.full.test.ts',
+  'mock/engine/corpus.e2e.full.test.ts',
   'conformance/defective.full.test.ts',
   'conformance/reference.full.test.ts',
   'conformance/vendor-fastify.full.test.ts',
   'conformance/independent.full.test.ts',
   // Both tiers', but it draws many more documents in the full tier (113 s there): started 372 s into a run of 485 s on a
   // fresh clone, it alone made the run's last two minutes.
-  'mock/generic/any-document.test.ts',
+  'mock/engine/any-document.test.ts',
   'conformance/published-prism.full.test.ts',
   'conformance/hostile-target.full.test.ts',
   'src/contract/ecosystem-tools.full.test.ts',
   'conformance/big-document.full.test.ts',
   // Both tiers'.
-  'mock/generic/corpus.e2e.test.ts',
+  'mock/engine/corpus.e2e.test.ts',
   'conformance/defective.test.ts',
   'conformance/independent.test.ts',
   'conformance/reference.test.ts',
@@ -59,23 +59,22 @@ class LongestFirst extends BaseSequencer {
  * Files that need a process of their own: those that bound the RSS of the process they run in (which files run
  * before them in a shared process would inflate), those that patch a global (MSW's setupServer replaces the global
  * fetch), those that drive a browser or a bundler, and mock/readme-examples/, which was not measured shared.
- * mock/generic/ runs shared but for its one MSW file and its full-tier corpus: measured (2 cores, fast tier, 28 files), own process 82 s wall and
+ * mock/engine/ runs shared but for its one MSW file and its full-tier corpus: measured (2 cores, fast tier, 28 files), own process 82 s wall and
  * 93 s of CPU, shared 51 s and 64 s.
  */
 const OWN_PROCESS = [
   'src/contract/big-document.test.ts',
   'conformance/big-document.full.test.ts',
   'conformance/hostile-target.full.test.ts',
-  'mock/store.test.ts',
-  'mock/msw.e2e.test.ts',
-  'mock/msw-generic.e2e.test.ts',
-  'mock/faults.e2e.test.ts',
-  'mock/browser.e2e.test.ts',
-  'mock/browser-bundle.test.ts',
-  'mock/generic/published-rules.e2e.test.ts',
+  'mock/e2e/msw.e2e.test.ts',
+  'mock/e2e/msw-generic.e2e.test.ts',
+  'mock/e2e/faults.e2e.test.ts',
+  'mock/e2e/browser.e2e.test.ts',
+  'mock/e2e/browser-bundle.test.ts',
+  'mock/engine/published-rules.e2e.test.ts',
   // The full tier's published corpus (Xero's accounting document among them): minutes of work whose heap is not left
   // to the files after it; a process's start is nothing beside it.
-  'mock/generic/*.full.test.ts',
+  'mock/engine/*.full.test.ts',
   'mock/readme-examples/**/*.test.ts',
 ];
 
@@ -83,7 +82,7 @@ export default defineConfig({
   resolve: {
     // The README's MSW example (mock/readme-examples) imports the kit by its package name, as a user would; run it
     // against the source, as tsconfig.json's `paths` type-checks it (the published package resolves it to dist/).
-    alias: [{ find: /^petstore-kit\/msw$/, replacement: fileURLToPath(new URL('./mock/msw.ts', import.meta.url)) }],
+    alias: [{ find: /^petstore-kit\/msw$/, replacement: fileURLToPath(new URL('./mock/msw/node.ts', import.meta.url)) }],
   },
   test: {
     // Which files run is said by the projects below (an include here would be added to each project's own).

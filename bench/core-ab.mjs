@@ -47,8 +47,8 @@ const bytes = (value) => new TextEncoder().encode(JSON.stringify(value));
 /** One build's scenarios, as bench/core.mjs runs them: handle() and the encoding the server does. */
 async function scenariosOf(dir) {
   const dist = pathToFileURL(`${path.resolve(dir)}/`);
-  const { startMock } = await import(new URL('mock/server.js', dist).href);
-  const { encodeJson } = await import(new URL('mock/json.js', dist).href);
+  const { startMock } = await import(new URL('mock/transport/server.js', dist).href);
+  const { encodeJson } = await import(new URL('mock/engine/json.js', dist).href);
   const petStore = await startMock({ port: 0, quiet: true, ...generic });
   const foreign = ids.some((id) => id.startsWith('foreign')) ? await startMock({ port: 0, quiet: true, log: () => {}, specPath: fileURLToPath(new URL(`../${FOREIGN_SPEC}`, import.meta.url)) }) : undefined;
   const app = petStore.app;

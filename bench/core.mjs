@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The mock's transport-free core, timed in process: `app.handle(request)` and
-// the encoding of its answer (mock/json.ts, as the server does it), per bench scenario, without sockets, the
+// the encoding of its answer (mock/engine/json.ts, as the server does it), per bench scenario, without sockets, the
 // HTTP parser or the load generator. What it prints is the floor of what the
 // mock's design adds to each request beyond node:http (the baseline pays only
 // node:http), and it is steady even on a busy machine: each figure is the
@@ -13,7 +13,7 @@
 // not CPU). foreignList and foreignItem are the generic engine on Twilio Messaging (the bench's
 // scenarios of the same names). `--engine generic` serves the Pet Store scenarios with the generic engine and the
 // contract's rule file, as `bench/run.mjs --engine generic` does over HTTP (issue 34, point 1). `--dist` times another build (the code of an earlier commit, say) with
-// this same script. Run `npm run build` first (it imports dist/mock/server.js). For a function-by-
+// this same script. Run `npm run build` first (it imports dist/mock/transport/server.js). For a function-by-
 // function breakdown of one scenario, run it under the profiler and read the
 // profile with bench/profile.mjs's analyse():
 //   node --cpu-prof --cpu-prof-dir /tmp/core bench/core.mjs --only createPet --batches 40
@@ -30,8 +30,8 @@ const batches = Number(values.batches);
 const iterations = Number(values.iterations);
 
 const dist = values.dist ? pathToFileURL(`${path.resolve(values.dist)}/`) : new URL('../dist/', import.meta.url);
-const { startMock } = await import(new URL('mock/server.js', dist).href);
-const { encodeJson } = await import(new URL('mock/json.js', dist).href);
+const { startMock } = await import(new URL('mock/transport/server.js', dist).href);
+const { encodeJson } = await import(new URL('mock/engine/json.js', dist).href);
 // The generic engine through the seam bench/lib/generic-petstore.mjs uses: the rule file and the seed fixtures.
 const generic = values.engine === 'generic'
   ? { mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }

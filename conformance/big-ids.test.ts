@@ -9,7 +9,7 @@
  * Location and Link), so it is the mock with big ids and nothing else changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { startProxy, type RunningProxy } from '../fixtures/defective/proxy.js';
 import type { CheckResult, RunReport } from './model.js';
 import { runConformance } from './runner.js';

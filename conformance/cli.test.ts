@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { buildIfStale } from '../mock/test-support/child-mock.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import { CHECK_IDS } from './checks/index.js';

@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { startMock } from '../mock/server.js';
+import { startMock } from '../mock/transport/server.js';
 import { createAjv } from '../src/schema/index.js';
 import { DEFECTS, DEFECT_NAMES } from '../fixtures/defective/index.js';
 import { startProxy } from '../fixtures/defective/proxy.js';

@@ -6,7 +6,7 @@
  * them (found running the runner against the generic mock on that document, never seen before).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import { saysUnknownReferenceRefused } from './documented-references.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';

@@ -12,7 +12,7 @@ import { loadContract } from '../src/contract/index.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import { sharedCompiledContract } from '../src/schema/index.js';
 import { buildIfStale, killChildren, startChildMock, type ChildMock } from '../mock/test-support/child-mock.js';
-import { createForeignClient, type ForeignClient } from '../mock/generic/test-support/foreign-client.js';
+import { createForeignClient, type ForeignClient } from '../mock/engine/test-support/foreign-client.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

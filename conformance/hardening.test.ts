@@ -9,7 +9,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { BIN, buildIfStale, children, killChildren } from '../mock/test-support/child-mock.js';
 import { KIT_ERROR_CODES } from '../src/kit-error.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';

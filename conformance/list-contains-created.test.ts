@@ -8,7 +8,7 @@
  * behind a proxy that removes the header and holds over 100 categories.
  */
 import { describe, expect, it } from 'vitest';
-import { startMock } from '../mock/server.js';
+import { startMock } from '../mock/transport/server.js';
 import { side } from '../fixtures/defective/helpers.js';
 import { startProxy, type Middleware } from '../fixtures/defective/proxy.js';
 import { runConformance } from './runner.js';

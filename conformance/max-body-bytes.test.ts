@@ -5,7 +5,7 @@
  * holds the target to); told 1 MiB, it passes. The flag is a whole number of bytes up to 64 MiB, else a USAGE error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { runConformanceCommand } from './cli.js';
 import { runConformance } from './runner.js';
 

@@ -10,12 +10,12 @@
  * The documents are built from a chain of collection names, a parameter style and an id field (by construction, not
  * a hand-picked API): two and three levels, `{list}` or `{listId}`, `id` or `listId` in the record, the top collection
  * under its children's prefix or elsewhere. For each, against the generic mock: no check fails (a parent served under
- * another prefix, as Google Tasks' lists are, included: the mock now ties the children to it, mock/generic/infer.ts
+ * another prefix, as Google Tasks' lists are, included: the mock now ties the children to it, mock/engine/infer.ts
  * parentOf); the record checks judge the deepest kind's records (read back, patched, deleted, listed in their parent: each
  * was skipped on a made-up id before); and every request to a created record's item path names the parents it was created under.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import type { Exchange, RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

@@ -9,7 +9,7 @@
  * target's own record); a record made inside another (Typesense's synonym set items) is read in the parent it was made in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { PACKAGE_ROOT } from '../src/package-info.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';

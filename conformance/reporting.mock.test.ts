@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDefectiveServer } from '../fixtures/defective/index.js';
 import { answer, jsonOf, isObject, operationOf } from '../fixtures/defective/helpers.js';
 import { startProxy } from '../fixtures/defective/proxy.js';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { isKitError } from '../src/kit-error.js';
 import type { ReportFormat, RunReport } from './model.js';
 import { createReporter, groupDefects } from './reporters/index.js';

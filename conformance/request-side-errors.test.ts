@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import { loadContract } from '../src/contract/index.js';
 import { HttpClient, REQUEST_UNSENDABLE } from './http.js';
 import type { RunReport } from './model.js';

@@ -8,7 +8,7 @@
  *   the call fills it (accepts-large-ids skipped 87 requests as "/header/x-vo-api-id is required").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

@@ -7,7 +7,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { BREAKER_OPEN, HttpClient } from './http.js';
 import { BREAKER_PREFIX, type CheckResult, type RunReport } from './model.js';
 import { runConformance } from './runner.js';

@@ -6,7 +6,7 @@
  * records. Now the collection is named by its server's last path segment, kept as any other, and linked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

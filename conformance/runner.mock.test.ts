@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { loadContract } from '../src/contract/index.js';
 import { DEFAULT_SPEC_PATH } from '../src/package-info.js';
 import { KEPT_BY_REQUEST, type CheckResult, type RunEvent, type RunReport } from './model.js';

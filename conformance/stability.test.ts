@@ -6,7 +6,7 @@
  * stable-reads, not by every negative check that reads a record back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { startProxy, type Middleware } from '../fixtures/defective/proxy.js';
 import type { CheckResult, RunReport } from './model.js';
 import { runConformance } from './runner.js';

@@ -5,7 +5,7 @@
  * id); before the sunset a 410 is a finding of exactly one check, sunset-410.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../mock/transport/server.js';
 import { startProxy } from '../fixtures/defective/proxy.js';
 import type { CheckResult, RunReport } from './model.js';
 import { runConformance } from './runner.js';

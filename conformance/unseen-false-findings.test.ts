@@ -1,5 +1,5 @@
 /**
- * Issue 32, point 4: findings the generated documents (mock/generic/any-document.test.ts) showed were the runner's,
+ * Issue 32, point 4: findings the generated documents (mock/engine/any-document.test.ts) showed were the runner's,
  * each as a class on a small correct server of a constructed document:
  *
  * - a `writeOnly` member (a password) is sent on create and replace and never answered (OpenAPI 3.0.3 §4.7.25): its

@@ -5,7 +5,7 @@
  * against the generic mock on InfluxDB's OSS document, unseen before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDocumentMock, type DocumentMock } from '../mock/generic/test-support/document-mock.js';
+import { startDocumentMock, type DocumentMock } from '../mock/engine/test-support/document-mock.js';
 import type { RunReport } from './model.js';
 import { runConformance } from './runner.js';
 

@@ -1,5 +1,5 @@
 /**
- * `import()` of a file the user names (a behaviour module, mock/generic/files.ts), wherever the kit runs.
+ * `import()` of a file the user names (a behaviour module, mock/engine/files.ts), wherever the kit runs.
  *
  * The command line runs from a CommonJS bundle compiled by `vm.Script` with a V8 code cache (src/cli/code-cache.ts).
  * Node 20 gives such a script `import()` through `importModuleDynamically: USE_MAIN_CONTEXT_DEFAULT_LOADER`, but a

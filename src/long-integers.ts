@@ -5,7 +5,7 @@
  * strings can. Both sides use it as the fast path before a slower exact read
  * (RFC 8259 §6 leaves precision to implementations; JSON.parse rounds): the
  * runner's lossless parse (conformance/json.ts) and the mock's refusal of
- * ids outside int64 (mock/body-integers.ts). One pass, no allocation.
+ * ids outside int64 (mock/transport/body-integers.ts). One pass, no allocation.
  */
 export function hasLongDigitRun(text: string): boolean {
   // A compiled regular expression first: text without 16 digits in a row anywhere (nearly every body) is done

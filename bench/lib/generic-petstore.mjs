@@ -14,8 +14,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // another rule file (GENERIC_PETSTORE_OVERLAY). Unset, the bench measures this checkout's dist/ and rule file.
 const dist = process.env.GENERIC_PETSTORE_DIST ?? `${root}/dist`;
 const overlay = process.env.GENERIC_PETSTORE_OVERLAY ?? `${root}/fixtures/rules/petstore.rules.yaml`;
-const { mockOptionsFrom } = await import(new URL('mock/cli.js', `file://${dist}/`).href);
-const { startMock } = await import(new URL('mock/server.js', `file://${dist}/`).href);
+const { mockOptionsFrom } = await import(new URL('mock/transport/cli.js', `file://${dist}/`).href);
+const { startMock } = await import(new URL('mock/transport/server.js', `file://${dist}/`).href);
 
 const argv = process.argv.slice(2);
 const options = mockOptionsFrom(argv);

@@ -63,7 +63,7 @@ export async function runProxySection(o, { root, cpu, upstreamCpu }) {
     stops.push(servers.ours);
     const prismPort = await freePort();
     const prismBin = path.join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-    // Prism took over 45 s to start on the shared 2-core machine (mock/prism-referee.test.ts): bounded at 180 s.
+    // Prism took over 45 s to start on the shared 2-core machine (mock/e2e/prism-referee.test.ts): bounded at 180 s.
     servers.prism = await startServer({ name: 'prism proxy', args: [prismBin, 'proxy', 'openapi.yaml', upstream.url, '--port', String(prismPort), '--host', '127.0.0.1'], cwd: root, cpu, timeoutMs: 180_000 });
     stops.push(servers.prism);
     const names = ['direct', 'bare', 'ours', 'prism'];

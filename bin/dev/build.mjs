@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run build` (and `prepack`, so every tarball carries it): compiles the kit into dist/ and copies the few
- * files of swagger-ui-dist the docs page serves (mock/docs.ts) into dist/swagger-ui/, with their licence.
+ * files of swagger-ui-dist the docs page serves (mock/conveniences/docs.ts) into dist/swagger-ui/, with their licence.
  *
  *   node bin/dev/build.mjs [OUT_DIR] [--incremental]
  *
@@ -26,7 +26,7 @@ const args = process.argv.slice(2);
 const incremental = args.includes('--incremental');
 const outDir = args.find((arg) => !arg.startsWith('--')) ?? join(root, 'dist');
 
-/** What the docs page serves (mock/docs.ts ASSETS), and the licence and notice Apache-2.0 asks to keep with them. */
+/** What the docs page serves (mock/conveniences/docs.ts ASSETS), and the licence and notice Apache-2.0 asks to keep with them. */
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png', 'LICENSE', 'NOTICE'];
 
 if (!incremental) rmSync(outDir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * vitest's files mostly wait on loopback servers and child processes, so on two cores the checks fit in its gaps
  * instead of adding their whole time in front of it. Nothing is skipped: the exit code is 0 only when all three
  * pass. Vitest prints as it goes; the two checks print when they finish (as a block, so lines do not interleave).
- * Arguments go to vitest: `npm test -- mock/units.test.ts`.
+ * Arguments go to vitest: `npm test -- mock/engine/units.test.ts`.
  *
  * Tiers (issue 33): `npm test` is the fast tier; `npm run test:all` passes `--all`, which sets PETSTORE_KIT_TIER=full
  * for vitest, so files named `*.full.test.ts` run too and tiered suites try more cases (vitest.config.ts).

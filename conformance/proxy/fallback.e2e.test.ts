@@ -3,14 +3,14 @@
  * a gateway that answers the orders with a framework's HTML 404 and the stock update with 501) is completed by the
  * kit's mock, and the answers say so. The mock that answers is the one the front end already knows: the in-process
  * fallback answers exactly as the HTTP mock (`petstore-kit mock`) and the MSW mock (`petstore-kit/msw`) answer the
- * same request from the same data, since all three run the one core (mock/app.ts). A 404 that is the operation's own
+ * same request from the same data, since all three run the one core (mock/engine/app.ts). A 404 that is the operation's own
  * ("no such pet") is the target's answer, not a missing operation.
  */
 import { setupServer } from 'msw/node';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMswMock, type MswMock } from '../../mock/msw.js';
-import { startMock, type RunningMock } from '../../mock/server.js';
+import { createMswMock, type MswMock } from '../../mock/msw/node.js';
+import { startMock, type RunningMock } from '../../mock/transport/server.js';
 import { FALLBACK_HEADER } from './fallback.js';
 import { passOn, startTestProxy, startUpstream, type TestProxy } from './test-support/servers.js';
 

@@ -1,10 +1,10 @@
 /**
  * `--fallback`: the operations a target does not have yet are answered by the kit's stateful mock (architecture:
  * "its fallback is the mock's engine"), in this process, with its data options (`--fixtures`): the Pet Store core
- * (mock/app.ts) for a document it serves, the generic engine (mock/generic/) for any other, or for a document
+ * (mock/engine/app.ts) for a document it serves, the generic engine (mock/engine/) for any other, or for a document
  * shaped like the Pet Store that the Pet Store's handlers cannot serve (an error catalogue without their codes).
  * The mock listens on a loopback port of its own, and the proxy forwards to it as it forwards to the target: the
- * node:http adapter (mock/server.ts `serve`) is the mock's one way onto a socket, reused as it is.
+ * node:http adapter (mock/transport/server.ts `serve`) is the mock's one way onto a socket, reused as it is.
  * `--fallback-url URL` names a mock already running instead (`petstore-kit mock`, to share its data with others).
  *
  * Which operations the target lacks: those named with `--mock` (operationIds or tags), and, with the fallback on,
@@ -15,11 +15,11 @@ import type { Contract, Operation } from '../../src/contract/index.js';
 import { isKitError, KitError } from '../../src/kit-error.js';
 import { KIT_VERSION } from '../../src/package-info.js';
 import type { CompiledContract } from '../../src/schema/index.js';
-import { createMockApp, type MockApp } from '../../mock/app.js';
-import { servesPetStore } from '../../mock/generic/detect.js';
-import { genericStartup } from '../../mock/generic/startup.js';
-import { withPetStoreRules } from '../../mock/petstore-rules.js';
-import { serve } from '../../mock/server.js';
+import { createMockApp, type MockApp } from '../../mock/engine/app.js';
+import { servesPetStore } from '../../mock/engine/detect.js';
+import { genericStartup } from '../../mock/engine/startup.js';
+import { withPetStoreRules } from '../../mock/behaviour/petstore/options.js';
+import { serve } from '../../mock/transport/server.js';
 import { FALLBACK_URL_FLAG, targetOf, type Target } from './target.js';
 
 /** Tells the client and the log that the mock answered, not the target. */
@@ -64,7 +64,7 @@ async function mockApp(settings: FallbackSettings): Promise<{ app: MockApp; desc
   const contract = compiled.contract;
   const given = settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {};
   // Loaded only when needed: faker and the engine stay out of a proxy that mocks nothing.
-  const { createGenericEngine } = await import('../../mock/generic/engine.js');
+  const { createGenericEngine } = await import('../../mock/engine/engine.js');
   const appOf = (generic: Awaited<ReturnType<typeof genericStartup>>): MockApp =>
     createMockApp({ compiled, basePath, engine: createGenericEngine(compiled, { ...generic, basePath }), kitVersion: KIT_VERSION, notes: false });
   if (servesPetStore(contract)) {

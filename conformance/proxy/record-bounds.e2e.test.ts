@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_CAPS } from '../../src/contract/caps.js';
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { startTestProxy } from './test-support/servers.js';
 import { THINGS_SPEC, thingsTarget } from './test-support/things.js';
 

@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_CAPS } from '../../src/contract/bounded-files.js';
 import { buildIfStale, killChildren } from '../../mock/test-support/child-mock.js';
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { startChildProxy, startTestProxy, type startUpstream } from './test-support/servers.js';
 import { THINGS_SPEC, thingsTarget } from './test-support/things.js';
 

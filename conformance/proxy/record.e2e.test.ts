@@ -9,9 +9,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMswMock } from '../../mock/msw.js';
+import { createMswMock } from '../../mock/msw/node.js';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { call, referencePresent, REFERENCE_MISSING, REF_SPEC, startReference, startTestProxy, type Started } from './test-support/servers.js';
 
 if (!referencePresent) console.warn(`record.e2e.test.ts skipped: ${REFERENCE_MISSING}`);
@@ -101,7 +101,7 @@ describe.skipIf(!referencePresent)('--record: the target’s answers as fixtures
 });
 
 /**
- * Any document: the recorder files records by the mock's own inference (mock/generic/infer.ts), so a document from
+ * Any document: the recorder files records by the mock's own inference (mock/engine/infer.ts), so a document from
  * elsewhere records as the generic engine reads fixtures: a top-level collection as an array, a nested one as an
  * object from its parent's id to arrays, the records out of their list envelopes. Twilio's Messaging API, served by
  * the kit's generic mock as the target, recorded through the proxy, then replayed by a fresh mock from the recording.

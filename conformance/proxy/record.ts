@@ -2,9 +2,9 @@
  * `--record DIR`: what the target answered, kept as the fixtures the mock starts from (`petstore-kit mock
  * --fixtures DIR`), one `<collection>.json` file per collection, so a front-end developer can go offline with
  * staging's data. Which operations read, create, change and delete which collection is the mock's own inference
- * (mock/generic/infer.ts, the same for the Pet Store and any other document), so the files are named and shaped as
+ * (mock/engine/infer.ts, the same for the Pet Store and any other document), so the files are named and shaped as
  * the mock reads them: a top-level collection is an array of records; a nested one an object from its parents' ids
- * (`"1"`, `"1/7"`) to arrays (mock/generic/initial.ts).
+ * (`"1"`, `"1/7"`) to arrays (mock/engine/initial.ts).
  *
  * The latest answer wins: a list page or a read adds or refreshes a record, a create adds one, a replace or an
  * update refreshes it, a delete (or a read answered 404) removes it. Records are kept digit for digit (ids past
@@ -24,10 +24,10 @@ import { DOCUMENT_CAPS } from '../../src/contract/caps.js';
 import type { Contract } from '../../src/contract/index.js';
 import { isKitError, KitError } from '../../src/kit-error.js';
 import type { CompiledContract } from '../../src/schema/index.js';
-import { servesPetStore } from '../../mock/generic/detect.js';
-import { readFixtureFiles } from '../../mock/generic/files.js';
-import { inferResources, type Resource, type ResourceMap } from '../../mock/generic/infer.js';
-import { loadFixtures } from '../../mock/seed.js';
+import { servesPetStore } from '../../mock/engine/detect.js';
+import { readFixtureFiles } from '../../mock/engine/files.js';
+import { inferResources, type Resource, type ResourceMap } from '../../mock/engine/infer.js';
+import { loadFixtures } from '../../mock/behaviour/petstore/seed.js';
 import { isObject } from '../generate.js';
 import { mapLeaves, nestedDeeperThan, parseJson, stringifyJson } from '../json.js';
 
@@ -280,7 +280,7 @@ export async function fixturesProblem(dir: string, compiled: CompiledContract): 
   try {
     if (servesPetStore(compiled.contract)) await loadFixtures(dir, compiled);
     else {
-      const { createGenericEngine } = await import('../../mock/generic/engine.js');
+      const { createGenericEngine } = await import('../../mock/engine/engine.js');
       createGenericEngine(compiled, { fixtures: await readFixtureFiles(dir), basePath: '' });
     }
     return undefined;

@@ -2,10 +2,10 @@
  * `GET /__proxy/report[?format=json|console|junit|html|markdown]`: the session so far, rendered by the runner's
  * reporters (JSON by default), redacted as every report is. Under /__proxy/, which the proxy never forwards. On a
  * proxy bound to loopback it answers only requests addressed to a loopback name: a page on another site cannot read
- * the session through a rebound DNS name (as the mock's admin surface: mock/admin-access.ts).
+ * the session through a rebound DNS name (as the mock's admin surface: mock/admin/access.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopbackHost } from '../../mock/admin-access.js';
+import { isLoopbackHost } from '../../mock/admin/access.js';
 import type { ReportFormat, RunReport } from '../model.js';
 import { createReporter, isReportFormat, type RedactOptions } from '../reporters/index.js';
 import { proxyError, sendAnswer } from './errors.js';

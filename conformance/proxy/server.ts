@@ -18,10 +18,10 @@ import { loadContract, type Contract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import { DEFAULT_SPEC_PATH } from '../../src/package-info.js';
 import { sharedCompiledContract, type CompiledContract } from '../../src/schema/index.js';
-import { isLoopbackHost } from '../../mock/admin-access.js';
-import { bodyLimitOf } from '../../mock/body.js';
-import { formatRequestLine } from '../../mock/log.js';
-import { listenOn, parseQuery } from '../../mock/server.js';
+import { isLoopbackHost } from '../../mock/admin/access.js';
+import { bodyLimitOf } from '../../mock/transport/body.js';
+import { formatRequestLine } from '../../mock/transport/log.js';
+import { listenOn, parseQuery } from '../../mock/transport/server.js';
 import { CHECKS, checkInfos } from '../checks/index.js';
 import type { MinCoverage } from '../min-coverage.js';
 import type { CheckInfo, RunReport, RunWarning } from '../model.js';
@@ -161,7 +161,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
 
-  /** The mock's request line (no query, no header value: they carry tokens; mock/log.ts), and what happened to the exchange. */
+  /** The mock's request line (no query, no header value: they carry tokens; mock/transport/log.ts), and what happened to the exchange. */
   const exchangeLine = (method: string, path: string, status: number, started: number, notes: readonly string[], always = false): void => {
     if (options.quiet && !always && notes.length === 0) return;
     log(`${formatRequestLine(method, path, status, performance.now() - started, undefined)}${notes.map((note) => ` | ${note}`).join('')}`);
@@ -378,7 +378,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     exchangeLine(req.method ?? 'CONNECT', '(authority-form request-target)', answer.status, performance.now(), ['PROXY_BAD_REQUEST: not sent on'], true);
   });
   // A request node:http cannot parse, or that did not arrive in time, never reaches the target: it is answered here,
-  // in the Error shape, and its connection closed (RFC 9112 §9.6), as the mock answers it (mock/server.ts).
+  // in the Error shape, and its connection closed (RFC 9112 §9.6), as the mock answers it (mock/transport/server.ts).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();

@@ -18,9 +18,9 @@ import type { Operation } from '../../src/contract/index.js';
 import type { Diagnostic, OperationValidators } from '../../src/schema/index.js';
 import { mediaTypeMatches } from '../../src/schema/index.js';
 import { createRouter, type RouteMatch } from '../../src/router.js';
-import { rememberMatches } from '../../mock/match-memo.js';
-import { isPreflight } from '../../mock/cors.js';
-import { parseQuery } from '../../mock/server.js';
+import { rememberMatches } from '../../mock/engine/match-memo.js';
+import { isPreflight } from '../../mock/transport/cors.js';
+import { parseQuery } from '../../mock/transport/server.js';
 import type { CheckDefinition, JudgeContext } from '../checks/index.js';
 import { decodeBody } from './body-coding.js';
 import type { RunSettings } from '../context.js';
@@ -324,7 +324,7 @@ function single(value: string | readonly string[] | undefined): string | undefin
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 const queries = new WeakMap<object, Readonly<Record<string, string | string[]>>>();
 
-/** The exchange's query, decoded (mock/server.ts parseQuery: no prototype, repeated names as arrays), parsed once. */
+/** The exchange's query, decoded (mock/transport/server.ts parseQuery: no prototype, repeated names as arrays), parsed once. */
 function queryOf(exchange: Pick<LiveExchange, 'query'>): Readonly<Record<string, string | string[]>> {
   if (exchange.query === '') return NO_QUERY;
   let parsed = queries.get(exchange);

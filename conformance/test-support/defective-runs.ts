@@ -4,7 +4,7 @@
  * the assertion that each planted bug is flagged by its owner and by no other check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { DEFECTS, DEFECT_NAMES, startDefectiveServer, type DefectName } from '../../fixtures/defective/index.js';
 import { CHECKS } from '../checks/index.js';
 import type { CheckResult, RunReport } from '../model.js';

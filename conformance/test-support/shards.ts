@@ -3,7 +3,7 @@
  * defective proxies, one defect each), and a run's verdicts as a map a single run and merged shards can be
  * compared by.
  */
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { startDefectiveServer, type DefectName } from '../../fixtures/defective/index.js';
 import type { RunReport } from '../model.js';
 import { normalizeReason } from '../reporters/defects.js';

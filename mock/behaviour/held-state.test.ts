@@ -15,12 +15,12 @@ import { loadContract } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import { compileContract, type CompiledContract } from '../../src/schema/index.js';
 import { casesForTier } from '../../src/test-tier.js';
-import { createGenericEngine, type GenericEngine } from '../generic/engine.js';
-import type { MockOverlay } from '../generic/infer.js';
-import type { FixtureFiles } from '../generic/initial.js';
-import type { GenericState } from '../generic/store.js';
-import { ADMIN_HEADER } from '../admin-access.js';
-import type { MockRequest } from '../message.js';
+import { createGenericEngine, type GenericEngine } from '../engine/engine.js';
+import type { MockOverlay } from '../engine/infer.js';
+import type { FixtureFiles } from '../engine/initial.js';
+import type { GenericState } from '../engine/store.js';
+import { ADMIN_HEADER } from '../admin/access.js';
+import type { MockRequest } from '../engine/message.js';
 import { libraryDocument } from '../test-support/library.js';
 import type { Behaviour } from './hooks.js';
 

@@ -15,10 +15,10 @@
  *   under a parent that went with it.
  */
 import type { Diagnostic } from '../../src/schema/index.js';
-import { immutableJson } from '../json.js';
-import { parentOf, type Resource, type ResourceMap } from '../generic/infer.js';
-import { mergeAllOf, propertiesOf, type Schema } from '../generic/schemas.js';
-import { createGenericRegistry, type GenericState, type StoredRecord } from '../generic/store.js';
+import { immutableJson } from '../engine/json.js';
+import { parentOf, type Resource, type ResourceMap } from '../engine/infer.js';
+import { mergeAllOf, propertiesOf, type Schema } from '../engine/schemas.js';
+import { createGenericRegistry, type GenericState, type StoredRecord } from '../engine/store.js';
 import { matches } from './rule-book.js';
 import type { ReferenceRule, Rule, StateRule, UniqueRule } from './rules.js';
 

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/contract/index.js';
-import type { Resource } from '../generic/infer.js';
-import { createGenericRegistry, type GenericStore, type StoredRecord } from '../generic/store.js';
+import type { Resource } from '../engine/infer.js';
+import { createGenericRegistry, type GenericStore, type StoredRecord } from '../engine/store.js';
 import { createRuleBook, type WriteEvent } from './rule-book.js';
 import type { EffectRule, ReferenceRule, Rule, StateRule, UniqueRule } from './rules.js';
 

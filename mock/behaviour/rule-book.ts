@@ -9,11 +9,11 @@
  * still names a record by the id it names; neither reads a whole collection.
  */
 import type { Operation } from '../../src/contract/index.js';
-import { askedFor } from '../forced-messages.js';
-import { copiedFields, immutableFresh } from '../json.js';
-import { singularOf, type Resource } from '../generic/infer.js';
-import { isObject } from '../generic/schemas.js';
-import type { GenericStore, RecordIndex, StoredRecord } from '../generic/store.js';
+import { askedFor } from '../conveniences/forced-messages.js';
+import { copiedFields, immutableFresh } from '../engine/json.js';
+import { singularOf, type Resource } from '../engine/infer.js';
+import { isObject } from '../engine/schemas.js';
+import type { GenericStore, RecordIndex, StoredRecord } from '../engine/store.js';
 import type { Conditions, EffectRule, ReferenceRule, Rule, RuleAnswer, StateRule, UniqueRule, WriteKind } from './rules.js';
 
 export interface WriteEvent {
@@ -229,7 +229,7 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
   for (const [field, allowed] of rule.require) {
     if (!includes(allowed, target[field])) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${field} ${show(target[field])}; it must be ${allowed.map(show).join(' or ')}.`, { record, id, other: target, otherId: String(targetId) });
   }
-  // Copied field by field: a spread's copy is slow to freeze (mock/json.ts copiedFields), and this one is stored frozen.
+  // Copied field by field: a spread's copy is slow to freeze (mock/engine/json.ts copiedFields), and this one is stored frozen.
   const next = copiedFields(target);
   for (const [field, value] of rule.set) next[field] = value;
   for (const [field, amount] of rule.add) {

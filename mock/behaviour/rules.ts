@@ -23,8 +23,8 @@
  */
 import type { CompiledContract } from '../../src/schema/index.js';
 import { KitError } from '../../src/kit-error.js';
-import type { MockOverlay, Resource, ResourceMap } from '../generic/infer.js';
-import { extension, isObject, mergeAllOf, propertiesOf, typeOf, type Schema } from '../generic/schemas.js';
+import type { MockOverlay, Resource, ResourceMap } from '../engine/infer.js';
+import { extension, isObject, mergeAllOf, propertiesOf, typeOf, type Schema } from '../engine/schemas.js';
 
 /** What a refused write is answered with; a field left out takes the operation's documented answer and a plain word. */
 export interface RuleAnswer {

@@ -4,11 +4,11 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
-import type { HandlerResult } from '../generic/seam.js';
-import { copiedFields, immutableFresh, setField } from '../json.js';
-import type { Resource, ResourceMap } from '../generic/infer.js';
-import type { BoundHandler } from '../generic/seam.js';
-import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../generic/store.js';
+import type { HandlerResult } from '../engine/seam.js';
+import { copiedFields, immutableFresh, setField } from '../engine/json.js';
+import type { Resource, ResourceMap } from '../engine/infer.js';
+import type { BoundHandler } from '../engine/seam.js';
+import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../engine/store.js';
 import type { Behaviour, HookAnswer, HookRequest, HookResult, HookStore, Hooks } from './hooks.js';
 
 /** Every handler with the module's hooks around it; `where` names the module in errors. */
@@ -97,7 +97,7 @@ export function hookStore(store: GenericStore, map: ResourceMap): HookStore {
     put(collection, id, record, scope = '') {
       const resource = resourceOf(collection);
       // The record names itself as the store does: its id field holds the id it is kept under. Copied field by field,
-      // not spread: a spread's copy given a field and frozen cost over 1 µs a put (mock/json.ts copiedFields).
+      // not spread: a spread's copy given a field and frozen cost over 1 µs a put (mock/engine/json.ts copiedFields).
       const named = copiedFields(record);
       if (resource.idField !== undefined) setField(named, resource.idField, resource.idIsNumber ? Number(id) : String(id));
       // A copy made here, so frozen where it is (one object per put, not two).

@@ -5,8 +5,8 @@
  * page serving the Pet Store that way does; the rule file itself comes in the data as JSON (browserData).
  */
 import petStoreBehaviour from '../../fixtures/rules/petstore.behaviour.mjs';
-import { createBrowserMock } from '../msw-browser.js';
-import { genericEngine } from '../msw-generic.js';
+import { createBrowserMock } from '../msw/browser.js';
+import { genericEngine } from '../msw/generic.js';
 import { runPage } from './browser-page.js';
 
 void runPage((data) => createBrowserMock(data, { genericEngine, behaviour: petStoreBehaviour }));

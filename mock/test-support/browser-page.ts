@@ -8,7 +8,7 @@
  * (browser-app.ts, browser-app-generic.ts): each bundles only what a page serving the Pet Store that way imports.
  */
 import { setupWorker } from 'msw/browser';
-import { DEFAULT_MSW_ORIGIN, type BrowserMockData, type MswMock } from '../msw-browser.js';
+import { DEFAULT_MSW_ORIGIN, type BrowserMockData, type MswMock } from '../msw/browser.js';
 
 export interface Probe {
   readonly listStatus: number;

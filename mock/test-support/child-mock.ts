@@ -13,7 +13,7 @@ import { bundledContract } from '../../src/test-support.js';
 import { createContractClient, type ContractClient } from './contract-client.js';
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'petstore-kit.js');
-const BUILT = ['dist/src/cli/main.js', 'dist/mock/cli.js', 'dist/mock/server.js', 'dist/mock/app.js'].map((file) => join(PACKAGE_ROOT, file));
+const BUILT = ['dist/src/cli/main.js', 'dist/mock/transport/cli.js', 'dist/mock/transport/server.js', 'dist/mock/engine/app.js'].map((file) => join(PACKAGE_ROOT, file));
 /** Written by bin/dev/build.mjs when a build is complete (an incremental build leaves unchanged outputs' times alone). */
 const STAMP = join(PACKAGE_ROOT, 'dist', '.build-stamp');
 

@@ -16,7 +16,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { createRouter, type Router } from '../../src/router.js';
-import { ADMIN_ERROR_CODES, ADMIN_HEADER, ADMIN_TOKEN_HEADER } from '../admin-access.js';
+import { ADMIN_ERROR_CODES, ADMIN_HEADER, ADMIN_TOKEN_HEADER } from '../admin/access.js';
 import type { CompiledContract, Diagnostic } from '../../src/schema/index.js';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[];

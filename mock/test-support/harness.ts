@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { bundledContract } from '../../src/test-support.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import type { Category, Order, Pet } from '../../src/types.js';
-import { startMock, type MockOptions, type RunningMock } from '../server.js';
+import { startMock, type MockOptions, type RunningMock } from '../transport/server.js';
 import { createContractClient, type ContractClient, type Exchange } from './contract-client.js';
 
 export interface TestMock {

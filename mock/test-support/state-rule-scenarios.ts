@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryItem, Order, Pet } from '../../src/types.js';
-import type { MockOptions } from '../server.js';
+import type { MockOptions } from '../transport/server.js';
 import type { ContractClient } from './contract-client.js';
 import { expectError, expectUnchanged, newCategory, newOrder, newPet, sessionName, startTestMock, type TestMock } from './harness.js';
 

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category, InventoryItem, Order, Pet } from '../../src/types.js';
-import type { MockOptions } from '../server.js';
+import type { MockOptions } from '../transport/server.js';
 import type { ContractClient, Exchange, QueryValue } from './contract-client.js';
 import { expectError, expectUnchanged, sessionName, startTestMock, type TestMock } from './harness.js';
 import { SMALL_WORLD } from './state-rule-scenarios.js';
-import { mulberry32 as seeded } from '../random.js';
+import { mulberry32 as seeded } from '../engine/random.js';
 
 type Query = Readonly<Record<string, QueryValue | undefined>>;
 type PetStatus = NonNullable<Pet['status']>;
@@ -39,15 +39,15 @@ export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; 
   };
 }
 
-/** Fixtures the Pet Store's own store refused (mock/seed.test.ts) beyond ids twice and the stated rules. */
+/** Fixtures the Pet Store's own store refused (mock/behaviour/petstore/seed.test.ts) beyond ids twice and the stated rules. */
 const FIXTURES_AS_HELD = "fixtures that break what the Pet Store's store held them to are refused, naming the file by its path and the place";
 
 /**
  * What the generic engine with the Pet Store's rule file does not keep yet (issue 34's findings, each said why): there
  * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's own handlers must pass it. Kept
  * since: fixtures held to the stated rules at start-up, an import's records read with their documented defaults
- * (mock/behaviour/held-state.ts), and fixtures that give an id twice refused (generic/initial.ts). Found 2026-11-28: the
- * checks mock/seed.test.ts makes of fixtures beyond those, which only the Pet Store's loadFixtures makes.
+ * (mock/behaviour/held-state.ts), and fixtures that give an id twice refused (engine/initial.ts). Found 2026-11-28: the
+ * checks mock/behaviour/petstore/seed.test.ts makes of fixtures beyond those, which only the Pet Store's loadFixtures makes.
  */
 const GENERIC_GAPS: Readonly<Record<string, string>> = {
   [FIXTURES_AS_HELD]:
@@ -492,7 +492,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
       });
     });
 
-    // Fixtures that give an id twice (mock/seed.test.ts "a duplicate order id", mock/store.test.ts "a duplicate pet
+    // Fixtures that give an id twice (mock/behaviour/petstore/seed.test.ts "a duplicate order id", mock/store.test.ts "a duplicate pet
     // id"): the start refused, naming the file by its full path and the place of the second record, on both engines
     // (the generic engine renumbered them before; its own examples still are).
     describe('fixtures that give an id twice', () => {
@@ -521,7 +521,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         expect(String((error as Error).message)).toMatch(new RegExp(`^${escaped(join(folder, file))} at ${escaped(pointer)}: .* already`));
       });
 
-      // What mock/seed.test.ts refuses of fixtures the stated rules do not say: the generic engine starts on them (GENERIC_GAPS).
+      // What mock/behaviour/petstore/seed.test.ts refuses of fixtures the stated rules do not say: the generic engine starts on them (GENERIC_GAPS).
       const pets = (change: (pets: Record<string, unknown>[]) => void): Record<string, unknown>[] => {
         const copy = SMALL_WORLD.pets.map((pet) => ({ ...pet }) as Record<string, unknown>);
         change(copy);

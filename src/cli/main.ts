@@ -23,7 +23,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    if (name === 'mock') return await (await import('../../mock/cli.js')).runMockCommand(rest);
+    if (name === 'mock') return await (await import('../../mock/transport/cli.js')).runMockCommand(rest);
     if (name === 'merge-reports') return await (await import('../../conformance/merge-cli.js')).runMergeReportsCommand(rest);
     if (name === 'proxy') return await (await import('../../conformance/proxy/cli.js')).runProxyCommand(rest);
     return await (await import('../../conformance/cli.js')).runConformanceCommand(rest);

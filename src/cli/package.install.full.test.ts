@@ -85,7 +85,7 @@ describe('the npm package', () => {
     expect(declaration).toContain("from 'petstore-kit/behaviour'");
     expect(declaration).not.toMatch(/from '\.\.?\//);
     expect(existsSync(join(app, 'node_modules', 'petstore-kit', 'fixtures', 'rules', 'petstore.behaviour.mjs'))).toBe(true);
-    expect(files).toContain('dist/mock/msw.d.ts');
+    expect(files).toContain('dist/mock/msw/node.d.ts');
     expect(files).toContain('src/generated/openapi.ts');
     expect(files).toContain('dist/swagger-ui/swagger-ui-bundle.js');
     expect(files).toContain('dist/swagger-ui/LICENSE');
@@ -112,7 +112,7 @@ describe('the npm package', () => {
     expect(result.warnings).toEqual([]);
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
     expect(imports.filter((path) => path.startsWith('node:'))).toEqual([]);
-    expect(Object.keys(result.metafile.inputs).some((file) => file.includes('node_modules/petstore-kit/dist/mock/msw-browser.js'))).toBe(true);
+    expect(Object.keys(result.metafile.inputs).some((file) => file.includes('node_modules/petstore-kit/dist/mock/msw/browser.js'))).toBe(true);
   });
 
   it('npx petstore-kit --help works in an empty folder', { timeout: SLOW }, async () => {

@@ -1,7 +1,7 @@
 /**
  * Issue 10, point 8, last sentence: Dredd and Specmatic run against the real
  * mock with no failure that comes from openapi.yaml (Prism is the referee in
- * mock/prism-referee.test.ts). Each tool gets a fresh mock on 127.0.0.1, so
+ * mock/e2e/prism-referee.test.ts). Each tool gets a fresh mock on 127.0.0.1, so
  * what one changes the other does not see. The tools are run through npx at
  * pinned versions (the registry or the npm cache provides them, as for
  * Redocly in ecosystem.test.ts); a tool that cannot be had is a skip that

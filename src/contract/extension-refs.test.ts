@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startMock } from '../../mock/server.js';
+import { startMock } from '../../mock/transport/server.js';
 import { KitError } from '../kit-error.js';
 import { loadContract } from './index.js';
 import { loadDocument } from './load.js';

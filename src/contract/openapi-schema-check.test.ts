@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { generateDocument } from '../../mock/generic/test-support/document-shapes.js';
+import { generateDocument } from '../../mock/engine/test-support/document-shapes.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { casesForTier } from '../test-tier.js';
 import { conformsToOpenApiSchema } from './openapi-schema-check.js';

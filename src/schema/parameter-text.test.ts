@@ -2,7 +2,7 @@
  * Reading parameters by style (parameter-text.ts, coerce.ts) is the inverse of writing them (conformance/serialize.ts):
  * for every location, style and explode of OpenAPI 3.0.3 §4.7.12.4 and every shape of value (a primitive, an array,
  * an object), a value written as a client generated from the document writes it, then read off the wire as the mock
- * reads it (the query and path decoded as mock/server.ts and src/router.ts decode them), is the value sent. The
+ * reads it (the query and path decoded as mock/transport/server.ts and src/router.ts decode them), is the value sent. The
  * specification's own table is the first case; fast-check draws the rest (seeded, so a failure names its seed).
  */
 import fc from 'fast-check';
@@ -31,7 +31,7 @@ const STYLES: Readonly<Record<Exclude<ParameterLocation, 'cookie'>, readonly (re
   header: [['simple', ['primitive', 'array', 'object']]],
 };
 
-/** What a query string is to mock/server.ts: decoded names and values, a repeated name as a list. */
+/** What a query string is to mock/transport/server.ts: decoded names and values, a repeated name as a list. */
 function wireQuery(text: string): WireValues {
   const out: Record<string, string | string[]> = {};
   for (const part of text.split('&')) {

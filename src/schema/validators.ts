@@ -44,7 +44,7 @@ export interface OperationValidators {
    * Validates a response: status documented, media type documented, headers, body. `bodyValidAgainst`: a schema the
    * caller has already validated this very body against (the same object, in the response view, and the body frozen
    * since): where the matched media type's schema is that one, its validator is not run again (the generic engine's
-   * records, checked once when stored; mock/json.ts validAgainst). Every other check still runs.
+   * records, checked once when stored; mock/engine/json.ts validAgainst). Every other check still runs.
    */
   response(status: number, headers: HeaderValues, body: unknown, bodyValidAgainst?: object): ResponseVerdict;
   /** Compiles every validator of the operation now (see CompiledContract.compileAll). */

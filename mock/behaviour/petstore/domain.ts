@@ -1,0 +1,36 @@
+/**
+ * Shapes the mock shares across its parts: an error a rule answers with, the Pet Store's data as JSON (fixtures,
+ * its generator, an export), and why a session was dropped. Shapes come from the generated types, never restated by hand.
+ */
+import type { ApiErrorCode } from '../../../src/api-error-codes.js';
+import type { Category, Order, Pet } from '../../../src/types.js';
+
+/** A state rule refused the change. The HTTP status comes from the document's x-error-codes, not from here. */
+export interface DomainError {
+  readonly code: ApiErrorCode;
+  readonly message: string;
+}
+
+/** The id each collection issues next: ids are sequential and never issued twice. */
+export interface NextIds {
+  readonly pet: number;
+  readonly category: number;
+  readonly order: number;
+}
+
+/** The Pet Store's data as plain JSON: what its fixtures and its generator (seed.ts) hold, and what an export carries. */
+export interface StoreSnapshot {
+  readonly categories: readonly Readonly<Category>[];
+  readonly pets: readonly Readonly<Pet>[];
+  readonly orders: readonly Readonly<Order>[];
+  /** Stock per pet; an entry's status is always derived from its pet (state rule 6), so it is not stored. */
+  readonly inventory: readonly { readonly petId: number; readonly quantity: number }[];
+  /**
+   * The counters an export carries (GET /__mock/state): a store built from the snapshot issues no id below them,
+   * so an id deleted before the export is not issued again after the import. Absent in fixtures and older exports.
+   */
+  readonly nextIds?: NextIds;
+}
+
+/** Which bound dropped a session: `--max-sessions` (count) or `--max-session-memory` (bytes). */
+export type SessionDropReason = 'max-sessions' | 'max-session-memory';

@@ -1,0 +1,85 @@
+/**
+ * `petstore-kit/msw/browser`: the mock inside a page, for `setupWorker(...mock.handlers)`. A browser has no disk,
+ * so the document and the initial data come in as JSON that Node prepared (`browserData()` of `petstore-kit/msw`,
+ * with the same fixtures or seed options as the HTTP mock); everything else is the same core and store.
+ *
+ *   const data = await (await fetch('/petstore-mock.json')).json();
+ *   const mock = createBrowserMock(data);
+ *   await setupWorker(...mock.handlers).start({ onUnhandledRequest: 'bypass' });
+ *
+ * Every document is served by the generic engine, which this entry leaves out (it and faker's English data are most
+ * of a page's bundle): bring it from `petstore-kit/msw/generic`, `createBrowserMock(data, { genericEngine })`. The
+ * Pet Store is that engine plus its rule file (issue 34): `browserData()` puts the rule file in the data as JSON, and
+ * the page brings the engine and the rule file's behaviour module (`petstore-kit/msw/petstore-behaviour`), imported
+ * into its bundle (a page loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { OasVersion } from '../../src/contract/load.js';
+import { buildContract } from '../../src/contract/model.js';
+import { KitError } from '../../src/kit-error.js';
+import { compileContract } from '../../src/schema/index.js';
+import type { Behaviour } from '../behaviour/hooks.js';
+import type { StoreSnapshot } from '../behaviour/petstore/domain.js';
+import type { MockOverlay } from '../engine/infer.js';
+import type { FixtureFiles } from '../engine/initial.js';
+import { createMswMockFrom, type MswMock, type MswMockSettings } from './adapter.js';
+
+export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, type MswMock, type MswMockSettings } from './adapter.js';
+
+/** What Node prepares for a page: the dereferenced document and the data every store starts from. */
+export interface BrowserMockData {
+  readonly document: OpenAPIV3.Document;
+  readonly sha256: string;
+  readonly initial: StoreSnapshot;
+  readonly kitVersion: string;
+  /** False for a document from elsewhere: its schemas are compiled leniently, as the HTTP mock does (absent: true). */
+  readonly strict?: boolean;
+  /** The dialect of the document's schemas (absent: 3.0). */
+  readonly oasVersion?: OasVersion;
+  /**
+   * The generic engine's data, for the Pet Store served by it (issue 34) or a document given a rule file: the rule
+   * file as JSON (its `behaviour` only the module's file name, which the page imports itself) and the records the
+   * engine starts from. Present, the page must bring the engine (and the behaviour module the rules name).
+   */
+  readonly generic?: BrowserGenericData;
+}
+
+export interface BrowserGenericData {
+  readonly overlay?: MockOverlay;
+  readonly fixtures?: FixtureFiles | 'none';
+  /** The records are the kit's own generator's (`seed`), valid by construction (GenericSettings.fixturesGenerated). */
+  readonly fixturesGenerated?: boolean;
+}
+
+export interface BrowserMockSettings extends MswMockSettings {
+  /** The behaviour module the rules name (`import behaviour from './petstore.behaviour.mjs'`): a page loads no file by path. */
+  readonly behaviour?: Behaviour;
+}
+
+export function createBrowserMock(data: BrowserMockData, settings: BrowserMockSettings = {}): MswMock {
+  const contract = buildContract({ file: 'openapi.yaml', sha256: data.sha256, document: data.document, ...(data.oasVersion ? { oasVersion: data.oasVersion } : {}) }, { strict: data.strict ?? true });
+  const { behaviour: _module, ...rest } = settings;
+  return createMswMockFrom(compileContract(contract), data.kitVersion, { ...rest, ...genericSettings(data, settings) });
+}
+
+/** The generic engine's settings from what Node prepared (`data.generic`) and the module the page brought. */
+function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic'> {
+  const generic = data.generic;
+  if (generic === undefined) return settings.behaviour ? { generic: { ...settings.generic, behaviour: { module: settings.behaviour, file: 'behaviour' } } } : {};
+  const named = generic.overlay?.behaviour;
+  // Said at once, as a missing engine is (app.ts): a Pet Store without its rule 1 and rule 6 would serve quietly wrong.
+  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (the Pet Store\'s, or a document given a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
+  if (named !== undefined && settings.behaviour === undefined) {
+    throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { genericEngine, behaviour }).`);
+  }
+  const behaviour = settings.behaviour ? { behaviour: { module: settings.behaviour, file: named ?? 'behaviour' } } : {};
+  return {
+    generic: {
+      ...settings.generic,
+      ...(generic.overlay ? { overlay: generic.overlay } : {}),
+      ...(generic.fixtures !== undefined ? { fixtures: generic.fixtures } : {}),
+      ...(generic.fixturesGenerated ? { fixturesGenerated: true } : {}),
+      ...behaviour,
+    },
+  };
+}
