@@ -23,8 +23,9 @@ import type { MockRequest } from '../engine/message.js';
 import { readSession } from '../conveniences/session.js';
 import { IMPORT_MAX_DEPTH, importLimitFor } from './import-bounds.js';
 import { loadHookProblem, pointer, wholeStateProblems, withDefaults } from '../behaviour/held-state.js';
+import { loadRefusalOf, type LoadSource } from '../behaviour/hooks.js';
 import type { Rule } from '../behaviour/rules.js';
-import type { ResourceMap } from '../engine/infer.js';
+import type { Resource, ResourceMap } from '../engine/infer.js';
 import { describeResources } from '../engine/report.js';
 import { isObject } from '../engine/schemas.js';
 import { exportShaped, importShaped, type StateShape } from '../engine/state-shape.js';
@@ -50,7 +51,7 @@ export interface GenericAdminOptions {
   /** The stated rules an import is held to, in whichever shape (behaviour/held-state.ts). */
   readonly stated?: readonly Rule[];
   /** A behaviour module's `load` hook: completes an imported state before a store holds it (run-hooks.ts loadHook). */
-  readonly complete?: (state: GenericState) => GenericState;
+  readonly complete?: (state: GenericState, source: LoadSource) => GenericState;
 }
 
 export function createGenericAdmin(options: GenericAdminOptions): Admin {
@@ -102,12 +103,20 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
    * a state the hook leaves breaking a stated rule, among the collections `checked` (held to the rules before it ran,
    * so what breaks one now is what the hook wrote or removed): the hook's mistake, as a throw is.
    */
-  const completed = (state: GenericState, checked: Iterable<string>): { readonly state: GenericState } | { readonly refused: AdminAnswer } => {
+  const completed = (state: GenericState, checked: Iterable<string>, placeOf: (resource: Resource, scope: string, id: string) => string | undefined): { readonly state: GenericState } | { readonly refused: AdminAnswer } => {
     if (!options.complete) return { state };
     let done: GenericState;
     try {
-      done = options.complete(state);
+      done = options.complete(state, 'import');
     } catch (error) {
+      // A refusal (the hook's context.refuse) names a record: a 400 pointing at it in the body, as the rules' refusals do.
+      const refusal = loadRefusalOf(error);
+      const resource = refusal ? resources.resources.find((r) => r.collectionPath === refusal.place.collection) : undefined;
+      const at = refusal && resource ? placeOf(resource, refusal.place.scope ?? '', String(refusal.place.id)) : undefined;
+      if (refusal && at !== undefined) {
+        const field = refusal.place.field === undefined ? '' : `/${pointer(refusal.place.field)}`;
+        return { refused: errors.validationFailed([{ pointer: `${at}${field}`, keyword: 'load', message: refusal.message }]) };
+      }
       return { refused: errors.error('INTERNAL_ERROR', `${(error as Error).message}; nothing was changed.`) };
     }
     const problem = loadHookProblem(done, checked, options.stated ?? [], 'the behaviour module');
@@ -116,7 +125,14 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
   const importShapedState = (shape: StateShape, value: unknown, name: string | undefined): AdminAnswer => {
     const verdict = importShaped(shape, value, compiled, options.stated ?? [], registry.get(name));
     if (!verdict.ok) return errors.validationFailed(verdict.diagnostics);
-    const done = completed(verdict.state, shape.members.map((member) => member.resource.key));
+    // A record's place in the body: its member and its place in the list sent (the store may hold them in another order).
+    const placeOf = (resource: Resource, _scope: string, id: string): string | undefined => {
+      const member = shape.members.find((m) => m.resource === resource);
+      const records = member && isObject(value) ? (value as Record<string, unknown>)[member.name] : undefined;
+      const index = Array.isArray(records) && resource.idField !== undefined ? records.findIndex((record) => isObject(record) && String(record[resource.idField!]) === id) : -1;
+      return member && index >= 0 ? `/body/${pointer(member.name)}/${index}` : undefined;
+    };
+    const done = completed(verdict.state, shape.members.map((member) => member.resource.key), placeOf);
     if ('refused' in done) return done.refused;
     const refusal = registry.load(done.state, name, verdict.floors);
     if (refusal !== undefined) return errors.error('VALIDATION_FAILED', refusal);
@@ -142,7 +158,11 @@ export function createGenericAdmin(options: GenericAdminOptions): Admin {
     const place = (resource: { readonly key: string }, scope: string, index: number): string => `/body/${pointer(resource.key)}/${pointer(scope)}/${index}`;
     const broken = wholeStateProblems(given, options.stated ?? [], { place, nameOf: (resource) => resource.key, limit: PROBLEMS_SHOWN });
     if (broken.length > 0) return errors.validationFailed(broken.map(({ resource: _resource, ...problem }) => problem));
-    const done = completed(given, Object.keys(given));
+    const placeOf = (resource: Resource, scope: string, id: string): string | undefined => {
+      const index = (given[resource.key]?.[scope] ?? []).findIndex((record, i) => options.idOf(resource.key, record, i) === id);
+      return index >= 0 ? place(resource, scope, index) : undefined;
+    };
+    const done = completed(given, Object.keys(given), placeOf);
     if ('refused' in done) return done.refused;
     const state = done.state;
     const refusal = registry.load(state, name);

@@ -58,9 +58,60 @@ export interface Behaviour extends Hooks {
   /**
    * Runs on every state the mock takes whole, before it serves it: the initial data (fixtures, examples or generated
    * records) and each import (`PUT /__mock/state`). It completes what such a state leaves out (a field derived from
-   * another record, which an export omits); a state it throws on is refused, nothing changed.
+   * another record, which an export omits); a state it throws on is refused, nothing changed. `context.source` says
+   * where the state came from, and `context.refuse` refuses it naming a record: the user's fixtures file and the place
+   * in it (FIXTURES_INVALID), or the place in an import's body (400 VALIDATION_FAILED).
    */
-  load?(store: HookStore): void;
+  load?(store: HookStore, context: LoadContext): void;
+}
+
+/**
+ * Where a state the `load` hook reads came from: the user's fixtures files (`--fixtures DIR`, or fixtures given to an
+ * MSW mock), an import (`PUT /__mock/state`), or data the mock made itself (the document's examples, generated records,
+ * `--seed N --pets K`), which a hook completes rather than refuses.
+ */
+export type LoadSource = 'fixtures' | 'import' | 'generated';
+
+/** Where a `load` hook refuses a state: a record by collection path and id (and, under a parent, its scope), and a field of it. */
+export interface LoadPlace {
+  readonly collection: string;
+  readonly id: string | number;
+  readonly field?: string;
+  readonly scope?: string;
+}
+
+/** What a `load` hook is told besides the store. */
+export interface LoadContext {
+  readonly source: LoadSource;
+  /** Refuses the state, naming the record (and field) that breaks what the hook holds it to; never returns. */
+  refuse(place: LoadPlace, message: string): never;
+}
+
+/** A `load` hook's refusal (LoadContext.refuse): the engine names the file or the body and the place in it. */
+export class LoadRefusal extends Error {
+  constructor(
+    readonly place: LoadPlace,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LoadRefusal';
+  }
+}
+
+/** The context a `load` hook is called with for a state from `source`. */
+export function loadContext(source: LoadSource): LoadContext {
+  return Object.freeze({
+    source,
+    refuse(place: LoadPlace, message: string): never {
+      throw new LoadRefusal(place, message);
+    },
+  });
+}
+
+/** The refusal a `load` hook's throw carries (run-hooks.ts wraps it, as its cause), if it refused rather than failed. */
+export function loadRefusalOf(error: unknown): LoadRefusal | undefined {
+  if (error instanceof LoadRefusal) return error;
+  return error instanceof Error && error.cause instanceof LoadRefusal ? error.cause : undefined;
 }
 
 /** Types a behaviour module: `export default defineBehaviour({ operations: { createOrder: { before(request, store) { … } } } })`. */

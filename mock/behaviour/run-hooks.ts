@@ -9,7 +9,7 @@ import { copiedFields, immutableFresh, setField } from '../engine/json.js';
 import type { Resource, ResourceMap } from '../engine/infer.js';
 import type { BoundHandler } from '../engine/seam.js';
 import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../engine/store.js';
-import type { Behaviour, HookAnswer, HookRequest, HookResult, HookStore, Hooks } from './hooks.js';
+import { loadContext, type Behaviour, type HookAnswer, type HookRequest, type HookResult, type HookStore, type Hooks, type LoadSource } from './hooks.js';
 
 /** Every handler with the module's hooks around it; `where` names the module in errors. */
 export function withHooks(behaviour: Behaviour, where: string, operations: readonly Operation[], handlers: ReadonlyMap<string, BoundHandler>, registry: GenericRegistry, map: ResourceMap): Map<string, BoundHandler> {
@@ -68,13 +68,13 @@ export function withHooks(behaviour: Behaviour, where: string, operations: reado
  * its own (no session sees it half done). Undefined for a module without one. A hook that throws throws here, with
  * the module named: the caller refuses the state.
  */
-export function loadHook(behaviour: Behaviour, where: string, map: ResourceMap, idOf: (resource: string, record: StoredRecord, index: number) => string): ((state: GenericState) => GenericState) | undefined {
+export function loadHook(behaviour: Behaviour, where: string, map: ResourceMap, idOf: (resource: string, record: StoredRecord, index: number) => string): ((state: GenericState, source: LoadSource) => GenericState) | undefined {
   const load = behaviour.load;
   if (!load) return undefined;
-  return (state) => {
+  return (state, source) => {
     const store = createGenericRegistry(state, idOf).get();
     try {
-      load.call(behaviour, hookStore(store, map));
+      load.call(behaviour, hookStore(store, map), loadContext(source));
     } catch (error) {
       throw new Error(`the load hook of ${where} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }

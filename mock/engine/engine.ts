@@ -292,7 +292,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   // to the stated rules (fixtures files refused where they break one, the mock's own data made to keep them: initial.ts).
   const complete = settings.behaviour ? loadHook(settings.behaviour.module, settings.behaviour.file, resources, initial.idOf) : undefined;
   const source = settings.fixtures === undefined || settings.fixtures === 'none' ? 'own' : settings.fixturesGenerated ? 'kit' : 'files';
-  const initialState = heldInitialState(initial.state, source, { rules: rules.rules, map: resources, idOf: initial.idOf, valid, complete, behaviourFile: settings.behaviour?.file });
+  const initialState = heldInitialState(initial.state, source, { rules: rules.rules, map: resources, idOf: initial.idOf, valid, problems: settings.carried ? undefined : (schema, value) => compiled.validate(schema, value, 'response'), shape, complete, behaviourFile: settings.behaviour?.file });
   const registry = createGenericRegistry(initialState, initial.idOf, {
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
     ...(settings.maxSessionMemory !== undefined ? { maxSessionMemory: settings.maxSessionMemory } : {}),

@@ -9,6 +9,9 @@ import { KitError } from '../../src/kit-error.js';
 import type { ValueGenerator } from './generate.js';
 import { parentOf, type Resource, type ResourceMap } from './infer.js';
 import { keptToRules, loadHookProblem, pointer, wholeStateProblems } from '../behaviour/held-state.js';
+import { loadRefusalOf, type LoadPlace, type LoadSource } from '../behaviour/hooks.js';
+import type { StateShape } from './state-shape.js';
+import type { Diagnostic } from '../../src/schema/index.js';
 import type { Rule } from '../behaviour/rules.js';
 import { isObject, jsonMedia, responseFor, successStatus, type Schema } from './schemas.js';
 import { immutableJson } from './json.js';
@@ -41,7 +44,15 @@ interface GivenTwice {
 }
 
 /** What buildInitialState saw of the fixtures it was given, for heldInitialState to refuse by (the engine hands over the state alone). */
-const seen = new WeakMap<GenericState, { readonly fileOf: (resource: Resource) => string; readonly twice: readonly GivenTwice[] }>();
+const seen = new WeakMap<
+  GenericState,
+  {
+    readonly fileOf: (resource: Resource) => string;
+    readonly twice: readonly GivenTwice[];
+    /** Each collection's records as the files gave them, by scope, before any was fitted to its schema. */
+    readonly given: ReadonlyMap<Resource, ReadonlyMap<string, readonly unknown[]>>;
+  }
+>();
 
 const GENERATED_PER_COLLECTION = 3;
 const GENERATED_PER_PARENT = 2;
@@ -68,6 +79,7 @@ export function buildInitialState(
   // Fixtures records that give an id taken in their collection already: renumbered here as the mock's own data is, and
   // refused by heldInitialState where they are the user's files (the first few; each found by a scan, and rare).
   const twice: GivenTwice[] = [];
+  const given = new Map<Resource, Map<string, readonly unknown[]>>();
   const state: Record<string, Record<string, StoredRecord[]>> = {};
   // Each list of records with the list the store keeps it in and its highest integer id (withIds).
   const built = new Map<readonly StoredRecord[], Built>();
@@ -91,6 +103,9 @@ export function buildInitialState(
       for (const [scope, records] of Object.entries(byScope)) {
         if (!Array.isArray(records)) throw fixturesInvalid(fileOf(resource), `expected an array of records${scope ? ` under "${scope}"` : ''}`);
         scopes[scope] = withIds(resource, records, scope);
+        let byGiven = given.get(resource);
+        if (!byGiven) given.set(resource, (byGiven = new Map()));
+        byGiven.set(scope, records);
       }
       continue;
     }
@@ -121,7 +136,7 @@ export function buildInitialState(
     highest.set(key, top);
   }
   const held = withBuiltLists(state, lists, highest);
-  if (fixtures !== undefined && fixtures !== 'none') seen.set(held, { fileOf, twice });
+  if (fixtures !== undefined && fixtures !== 'none') seen.set(held, { fileOf, twice, given });
   return { state: held, idOf };
 }
 
@@ -293,7 +308,11 @@ export function heldInitialState(
     readonly map: ResourceMap;
     readonly idOf: (resource: string, record: StoredRecord, index: number) => string;
     readonly valid: (schema: Schema, value: unknown) => boolean;
-    readonly complete?: ((state: GenericState) => GenericState) | undefined;
+    /** Every problem of a value with a schema (pointers from the value's root): a fixtures record its schema refuses is refused. */
+    readonly problems?: (schema: Schema, value: unknown) => readonly Diagnostic[];
+    /** The shape an exported state has (state-shape.ts): a fixtures record may leave out the fields it omits, as an export does. */
+    readonly shape?: StateShape | undefined;
+    readonly complete?: ((state: GenericState, source: LoadSource) => GenericState) | undefined;
     /** The behaviour module, named where its `load` hook throws on the mock's own data. */
     readonly behaviourFile?: string | undefined;
   },
@@ -310,9 +329,12 @@ export function heldInitialState(
       pointer: `${place(scope, index)}/${pointer(resource.idField!)}`,
       reason: `${resource.idField!} ${JSON.stringify(id)} is used by ${place(scope, first)} already; ids must be unique`,
     }));
+    // Each record as the file gave it against its record schema first, as the Pet Store's own store held its fixtures
+    // (the mock fits its own data to the schema; a user's file that breaks it is refused, in the schema's words).
+    const unfit = options.problems ? schemaProblems(state, options.map, options.problems, options.shape, (resource, scope, index) => ({ file: fileOf(resource), place: place(scope, index) })) : [];
     const words = { place: (_resource: Resource, scope: string, index: number) => place(scope, index), nameOf: (resource: Resource) => `${resource.name}.json`, limit: PROBLEMS_NAMED };
-    const broken = wholeStateProblems(state, options.rules, words).map((problem) => ({ file: fileOf(problem.resource), pointer: problem.pointer, reason: `${problem.message}; the stated rules do not allow it` }));
-    const [first, ...others] = [...twice, ...broken].slice(0, PROBLEMS_NAMED);
+    const broken = unfit.length > 0 ? [] : wholeStateProblems(state, options.rules, words).map((problem) => ({ file: fileOf(problem.resource), pointer: problem.pointer, reason: `${problem.message}; the stated rules do not allow it` }));
+    const [first, ...others] = [...twice, ...unfit, ...broken].slice(0, PROBLEMS_NAMED);
     if (first) {
       const also = others.length > 0 ? ` Also: ${others.map((other) => `${other.file} at ${other.pointer}: ${other.reason}`).join('; ')}.` : '';
       throw new KitError('FIXTURES_INVALID', `${first.file} at ${first.pointer}: ${first.reason}.${also}`, first);
@@ -322,9 +344,17 @@ export function heldInitialState(
   const where = options.behaviourFile ?? 'the behaviour module';
   let completed: GenericState;
   try {
-    completed = options.complete(held);
+    completed = options.complete(held, source === 'files' ? 'fixtures' : 'generated');
   } catch (error) {
     const reason = (error as Error).message;
+    // A refusal names a record: the file it was read from and its place there.
+    const refusal = source === 'files' ? loadRefusalOf(error) : undefined;
+    const at = refusal ? placeOf(held, refusal.place, options.map, options.idOf) : undefined;
+    if (refusal && at) {
+      const file = (seen.get(state)?.fileOf ?? ((resource: Resource) => `${resource.name}.json`))(at.resource);
+      const where = `${at.scope === '' ? '' : `/${pointer(at.scope)}`}/${at.index}${refusal.place.field === undefined ? '' : `/${pointer(refusal.place.field)}`}`;
+      throw new KitError('FIXTURES_INVALID', `${file} at ${where}: ${refusal.message}.`, { file, pointer: where, reason: refusal.message });
+    }
     if (source === 'files') throw new KitError('FIXTURES_INVALID', `The fixtures cannot be held: ${reason}.`, { reason });
     throw new KitError('RULES_INVALID', `${reason} on the initial data.`, { ...(options.behaviourFile !== undefined ? { file: options.behaviourFile } : {}), reason });
   }
@@ -336,6 +366,50 @@ export function heldInitialState(
     if (problem) throw new KitError('RULES_INVALID', `${problem.message} on the initial data.`, { ...(options.behaviourFile !== undefined ? { file: options.behaviourFile } : {}), pointer: problem.pointer, reason: problem.message });
   }
   return completed;
+}
+
+/**
+ * The first problems of the fixtures records with their record schemas (the shape's, where an exported state leaves
+ * fields out), each as the record was given with the id the mock gave it where it gave none; `locate` is the file and
+ * the place of a record.
+ */
+function schemaProblems(
+  state: GenericState,
+  map: ResourceMap,
+  problems: (schema: Schema, value: unknown) => readonly Diagnostic[],
+  shape: StateShape | undefined,
+  locate: (resource: Resource, scope: string, index: number) => { readonly file: string; readonly place: string },
+): { file: string; pointer: string; reason: string }[] {
+  const given = seen.get(state)?.given;
+  const out: { file: string; pointer: string; reason: string }[] = [];
+  if (!given) return out;
+  for (const resource of map.resources) {
+    const schema = shape?.members.find((member) => member.resource === resource)?.schema ?? resource.recordSchema;
+    if (!schema) continue;
+    for (const [scope, records] of given.get(resource) ?? []) {
+      const held = state[resource.key]?.[scope] ?? [];
+      for (const [index, record] of records.entries()) {
+        if (out.length >= PROBLEMS_NAMED) return out;
+        const { idField } = resource;
+        const value = idField !== undefined && isObject(record) && !Object.hasOwn(record, idField) && held[index] ? { ...record, [idField]: held[index][idField] } : record;
+        for (const problem of problems(schema, value).slice(0, PROBLEMS_NAMED - out.length)) {
+          const { file, place } = locate(resource, scope, index);
+          const words = problem.expected === undefined ? problem.message : `${problem.message} (${JSON.stringify(problem.expected)})`;
+          out.push({ file, pointer: `${place}${problem.pointer}`, reason: `${words}, as its schema says` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Where a `load` hook's refusal points: the record's collection, scope and place in the state it was given. */
+function placeOf(state: GenericState, place: LoadPlace, map: ResourceMap, idOf: (resource: string, record: StoredRecord, index: number) => string): { resource: Resource; scope: string; index: number } | undefined {
+  const resource = map.resources.find((r) => r.collectionPath === place.collection);
+  if (!resource) return undefined;
+  const scope = place.scope ?? '';
+  const index = (state[resource.key]?.[scope] ?? []).findIndex((record, i) => idOf(resource.key, record, i) === String(place.id));
+  return index < 0 ? undefined : { resource, scope, index };
 }
 
 /** A fixtures file that names no collection is refused, so a misspelt name is not silently ignored. */

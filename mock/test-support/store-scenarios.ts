@@ -44,15 +44,13 @@ const FIXTURES_AS_HELD = "fixtures that break what the Pet Store's store held th
 
 /**
  * What the generic engine with the Pet Store's rule file does not keep yet (issue 34's findings, each said why): there
- * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's own handlers must pass it. Kept
- * since: fixtures held to the stated rules at start-up, an import's records read with their documented defaults
- * (mock/behaviour/held-state.ts), and fixtures that give an id twice refused (engine/initial.ts). Found 2026-11-28: the
- * checks mock/behaviour/petstore/seed.test.ts makes of fixtures beyond those, which only the Pet Store's loadFixtures makes.
+ * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's former handlers passed it. None now.
+ * Kept since: fixtures held to the stated rules at start-up, an import's records read with their documented defaults
+ * (mock/behaviour/held-state.ts), fixtures that give an id twice refused (engine/initial.ts), and (FIXTURES_AS_HELD)
+ * fixtures records held to their schemas (engine/initial.ts) and to what the Pet Store's store held them to beyond
+ * them, by the behaviour module's load hook (fixtures/rules/petstore.behaviour.mjs).
  */
-const GENERIC_GAPS: Readonly<Record<string, string>> = {
-  [FIXTURES_AS_HELD]:
-    'the generic engine fits fixtures to their record schemas (docs/any-document.md), its load hook completes a pet without an inventory entry, and no stated rule says that a pet with an open order is pending, one with a complete order sold, or that an order carries its quantity',
-};
+const GENERIC_GAPS: Readonly<Record<string, string>> = {};
 
 export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
   let t: TestMock;
@@ -521,7 +519,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         expect(String((error as Error).message)).toMatch(new RegExp(`^${escaped(join(folder, file))} at ${escaped(pointer)}: .* already`));
       });
 
-      // What mock/behaviour/petstore/seed.test.ts refuses of fixtures the stated rules do not say: the generic engine starts on them (GENERIC_GAPS).
+      // What mock/behaviour/petstore/seed.test.ts refuses of fixtures beyond the stated rules: their schemas, and the Pet Store's load hook.
       const pets = (change: (pets: Record<string, unknown>[]) => void): Record<string, unknown>[] => {
         const copy = SMALL_WORLD.pets.map((pet) => ({ ...pet }) as Record<string, unknown>);
         change(copy);
