@@ -42,27 +42,8 @@ export function walkWorld(pets: number): { categories: Category[]; pets: Pet[]; 
 /** Fixtures the Pet Store's own store refused (mock/behaviour/petstore/seed.test.ts) beyond ids twice and the stated rules. */
 const FIXTURES_AS_HELD = "fixtures that break what the Pet Store's store held them to are refused, naming the file by its path and the place";
 
-/**
- * What the generic engine with the Pet Store's rule file does not keep yet (issue 34's findings, each said why): there
- * the scenario is `it.fails`, so it tells when the engine keeps it; the Pet Store's former handlers passed it. None now.
- * Kept since: fixtures held to the stated rules at start-up, an import's records read with their documented defaults
- * (mock/behaviour/held-state.ts), fixtures that give an id twice refused (engine/initial.ts), and (FIXTURES_AS_HELD)
- * fixtures records held to their schemas (engine/initial.ts) and to what the Pet Store's store held them to beyond
- * them, by the behaviour module's load hook (fixtures/rules/petstore.behaviour.mjs).
- */
-const GENERIC_GAPS: Readonly<Record<string, string>> = {};
-
 export function describeStoreScenarios(title: string, options: MockOptions = {}): void {
   let t: TestMock;
-  // The engine that serves: the generic engine with the Pet Store's rule file, wherever the Pet Store is served.
-  const generic = true;
-  /** `it`, or `it.fails` for a promise the generic engine does not keep yet (GENERIC_GAPS). */
-  const promise =
-    (name: string) =>
-    (title: string, test: () => Promise<void>): void => {
-      if (generic && GENERIC_GAPS[name] !== undefined) it.fails(`${title} (generic engine, not yet: ${GENERIC_GAPS[name]})`, test);
-      else it(title, test);
-    };
   beforeAll(async () => {
     // No fixtures: a session's id counters then start from the data it is given, as a store made from that data did
     // (an import into a session keeps the counters its initial data had: no id below them is issued again).
@@ -471,7 +452,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         ['a pet in a missing category', { ...SMALL_WORLD, pets: [...SMALL_WORLD.pets, { id: 5, name: 'Ghost', categoryId: 9 }], inventory: [...SMALL_WORLD.inventory, { petId: 5, quantity: 1 }] }, 'pets.json'],
         ['two open orders for one pet', { ...SMALL_WORLD, orders: [...SMALL_WORLD.orders, { id: 3, petId: 2, quantity: 1, complete: false }] }, 'orders.json'],
       ] as const;
-      for (const [label, state, file] of cannotHold) promise(CANNOT_HOLD)(`${CANNOT_HOLD} (${label})`, async () => {
+      for (const [label, state, file] of cannotHold) it(`${CANNOT_HOLD} (${label})`, async () => {
         const folder = await mkdtemp(join(tmpdir(), 'petstore-fixtures-'));
         try {
           for (const [name, records] of Object.entries(state)) await writeFile(join(folder, `${name}.json`), JSON.stringify(records));
@@ -533,7 +514,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
         ['a complete order whose pet is not sold', { ...SMALL_WORLD, pets: pets((all) => void (all[2]!['status'] = 'available')) }, 'pets.json', '/2/status'],
         ['an order without its quantity', { ...SMALL_WORLD, orders: [{ id: 1, petId: 2, complete: false }, SMALL_WORLD.orders[1]] }, 'orders.json', '/0/quantity'],
       ] as const;
-      for (const [label, state, file, pointer] of asHeld) promise(FIXTURES_AS_HELD)(`${FIXTURES_AS_HELD} (${label})`, async () => {
+      for (const [label, state, file, pointer] of asHeld) it(`${FIXTURES_AS_HELD} (${label})`, async () => {
         const { error, folder } = await refusalOf(state);
         expect(error, label).toMatchObject({ code: 'FIXTURES_INVALID', details: { file: join(folder, file), pointer } });
       });
@@ -578,7 +559,7 @@ export function describeStoreScenarios(title: string, options: MockOptions = {})
       });
 
       const OPEN_BY_DEFAULT = 'an open order for a missing pet is refused, naming where, and changes nothing';
-      promise(OPEN_BY_DEFAULT)(`${OPEN_BY_DEFAULT} (an order without \`complete\` is open)`, async () => {
+      it(`${OPEN_BY_DEFAULT} (an order without \`complete\` is open)`, async () => {
         await expectImportRefused({ ...SMALL_WORLD, orders: [{ id: 1, petId: 9, quantity: 1 }] }, '/orders/0/petId');
       });
 
