@@ -17,6 +17,9 @@ export const SESSION_HEADER = 'x-mock-session';
 export const SESSION_DROPPED_HEADER = 'x-mock-session-dropped';
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Which bound dropped a session: `--max-sessions` (count) or `--max-session-memory` (bytes). */
+export type SessionDropReason = 'max-sessions' | 'max-session-memory';
+
 export type SessionOutcome = { readonly ok: true; readonly session?: string } | { readonly ok: false; readonly diagnostic: Diagnostic };
 
 const DEFAULT: SessionOutcome = { ok: true };

@@ -11,7 +11,7 @@ import type { CompiledContract } from '../../src/schema/index.js';
 import { DEFAULT_GENERATION_BUDGET, literalPrefix, type GenerationBudget } from '../../src/generate/index.js';
 import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
-import type { SessionDropReason } from '../behaviour/petstore/domain.js';
+import type { SessionDropReason } from '../conveniences/session.js';
 import type { HandlerResult } from './seam.js';
 import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from './json.js';
 import type { MockResponse } from './message.js';

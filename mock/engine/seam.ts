@@ -7,7 +7,8 @@ import type { Operation } from '../../src/contract/index.js';
 import type { ParsedParameters } from '../../src/schema/index.js';
 import type { Admin } from '../admin/admin.js';
 import type { AdminAccessSettings } from '../admin/access.js';
-import type { DomainError, SessionDropReason } from '../behaviour/petstore/domain.js';
+import type { ApiErrorCode } from '../../src/api-error-codes.js';
+import type { SessionDropReason } from '../conveniences/session.js';
 import type { ErrorFactory } from './errors.js';
 import type { LocationOf } from './location.js';
 import type { MockResponse } from './message.js';
@@ -21,6 +22,12 @@ export interface OperationInput {
   readonly pathParams: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly location: LocationOf;
+}
+
+/** A rule refused the change. The HTTP status comes from the document's error codes, not from here. */
+export interface DomainError {
+  readonly code: ApiErrorCode;
+  readonly message: string;
 }
 
 /** What an operation answers: a status with its body and headers, or an error the core words from the document. */

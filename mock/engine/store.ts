@@ -8,7 +8,7 @@
  * Records are frozen all the way down (`immutableJson`) and replaced on change, never edited, so forks and answers
  * share them safely, and the text of each is written once and kept (mock/engine/json.ts).
  */
-import type { SessionDropReason } from '../behaviour/petstore/domain.js';
+import type { SessionDropReason } from '../conveniences/session.js';
 import type { Meter } from '../conveniences/registry.js';
 import { encodeJson, immutableJson } from './json.js';
 import { Recency } from '../conveniences/recency.js';

@@ -19,7 +19,8 @@ import { createMockApp, type MockApp, type ValidationMode } from '../engine/app.
 import { guardConnections, type ConnectionLimits } from './connections.js';
 import { loadDocsFiles } from '../conveniences/docs-files.js';
 import type { DocsFiles } from '../conveniences/docs.js';
-import type { SessionDropReason, StoreSnapshot } from '../behaviour/petstore/domain.js';
+import type { StoreSnapshot } from '../behaviour/petstore/domain.js';
+import type { SessionDropReason } from '../conveniences/session.js';
 import { truncateJson } from '../conveniences/faults.js';
 import { encodeJson, hasKeptText } from '../engine/json.js';
 import { isLargeBody, jsonPieces } from './json-stream.js';

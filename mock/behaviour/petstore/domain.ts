@@ -1,15 +1,8 @@
 /**
- * Shapes the mock shares across its parts: an error a rule answers with, the Pet Store's data as JSON (fixtures,
- * its generator, an export), and why a session was dropped. Shapes come from the generated types, never restated by hand.
+ * The Pet Store's data as JSON (its fixtures, its generator, an export). Shapes come from the generated types, never
+ * restated by hand.
  */
-import type { ApiErrorCode } from '../../../src/api-error-codes.js';
 import type { Category, Order, Pet } from '../../../src/types.js';
-
-/** A state rule refused the change. The HTTP status comes from the document's x-error-codes, not from here. */
-export interface DomainError {
-  readonly code: ApiErrorCode;
-  readonly message: string;
-}
 
 /** The id each collection issues next: ids are sequential and never issued twice. */
 export interface NextIds {
@@ -31,6 +24,3 @@ export interface StoreSnapshot {
    */
   readonly nextIds?: NextIds;
 }
-
-/** Which bound dropped a session: `--max-sessions` (count) or `--max-session-memory` (bytes). */
-export type SessionDropReason = 'max-sessions' | 'max-session-memory';
