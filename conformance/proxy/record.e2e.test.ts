@@ -140,3 +140,24 @@ describe('--record on a document from elsewhere (Twilio Messaging, nested collec
     }
   }, 60_000);
 });
+
+describe.skipIf(!referencePresent)('--record: a recording the mock could not start from says why', () => {
+  let target: Started;
+  let dir: string;
+  afterAll(async () => {
+    await target?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a pet read without its category: the mock would refuse it, and the summary names the reference', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'proxy-record-partial-'));
+    target = await startReference();
+    const proxy = await startTestProxy({ target: target.url, specPath: REF_SPEC, record: dir });
+    expect((await call(proxy.url, 'GET', '/pets/1')).status).toBe(200);
+    const closed = await proxy.close();
+    expect(closed.recorded?.records).toBe(1);
+    // Asked of the engine `petstore-kit mock --fixtures DIR` starts, with the Pet Store's rule file.
+    expect(closed.recorded?.problem).toMatch(/pets\.json at \/0\/categoryId/);
+    await expect(startMock({ port: 0, quiet: true, fixtures: dir })).rejects.toThrow(/pets\.json at \/0\/categoryId/);
+  }, 60_000);
+});

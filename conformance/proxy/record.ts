@@ -25,9 +25,9 @@ import type { Contract } from '../../src/contract/index.js';
 import { isKitError, KitError } from '../../src/kit-error.js';
 import type { CompiledContract } from '../../src/schema/index.js';
 import { servesPetStore } from '../../mock/engine/detect.js';
-import { readFixtureFiles } from '../../mock/engine/files.js';
 import { inferResources, type Resource, type ResourceMap } from '../../mock/engine/infer.js';
-import { loadFixtures } from '../../mock/behaviour/petstore/seed.js';
+import { withPetStoreRules } from '../../mock/behaviour/petstore/options.js';
+import { genericStartup } from '../../mock/engine/startup.js';
 import { isObject } from '../generate.js';
 import { mapLeaves, nestedDeeperThan, parseJson, stringifyJson } from '../json.js';
 
@@ -272,17 +272,16 @@ function mib(bytes: number): string {
 }
 
 /**
- * Whether the mock would start from these fixtures, asked of the mock's own loaders: the Pet Store's (schemas, ids,
- * references, the state rules) or the generic engine's. A recording holds what the session happened to read, so a
- * pet may name a category it never read; the message says which, so a person can read it once more, or add it.
+ * Whether the mock would start from these fixtures, asked of the mock's own engine as `petstore-kit mock --fixtures DIR`
+ * starts it (for the Pet Store, with its rule file: schemas, ids, references, the state rules). A recording holds what
+ * the session happened to read, so a pet may name a category it never read; the message says which, so a person can
+ * read it once more, or add it.
  */
 export async function fixturesProblem(dir: string, compiled: CompiledContract): Promise<string | undefined> {
   try {
-    if (servesPetStore(compiled.contract)) await loadFixtures(dir, compiled);
-    else {
-      const { createGenericEngine } = await import('../../mock/engine/engine.js');
-      createGenericEngine(compiled, { fixtures: await readFixtureFiles(dir), basePath: '' });
-    }
+    const { createGenericEngine } = await import('../../mock/engine/engine.js');
+    const options = withPetStoreRules({ fixtures: dir }, servesPetStore(compiled.contract));
+    createGenericEngine(compiled, { ...(await genericStartup(compiled.contract, { ...options, basePath: '' })), basePath: '' });
     return undefined;
   } catch (error) {
     if (isKitError(error)) return error.message;

@@ -61,11 +61,39 @@ describe('admin', () => {
     ['an unknown collection', { categories: [], pets: [], orders: [], inventory: [], owners: [] }, '/body/owners'],
     ['a pet of the wrong shape', { categories: [{ id: 1, name: 'C' }], pets: [{ id: 'one', name: 'P', categoryId: 1 }], orders: [], inventory: [] }, '/body/pets/0/id'],
     ['a pet in a missing category', { categories: [], pets: [{ id: 1, name: 'P', categoryId: 9, status: 'available' }], orders: [], inventory: [{ petId: 1, quantity: 1 }] }, '/body/pets/0/categoryId'],
+    // What the former store's snapshot validator refused (its validateSnapshot), now asked of the engine.
+    ['not an object', 'pets', '/body'],
+    ['a misspelt collection', { categories: [], pets: [], orders: [], inventory: [], pet: [] }, '/body/pet'],
   ])('refuses %s with a 400 whose details point into the body; nothing changes', async (_label, state, pointer) => {
     const name = sessionName('bad-import');
     const answer = await expectUnchanged(t.client, name, () => t.client.send('PUT', '/__mock/state', { query: { session: name }, json: state }));
     expectError(answer, 400, 'VALIDATION_FAILED');
     expect(detailPaths(answer)).toContain(pointer);
+  });
+
+  it('lists a bounded number of problems, however many the state has', async () => {
+    const name = sessionName('bad-import-many');
+    const pets = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, name: 'Ghost', categoryId: 9, status: 'available' }));
+    const state = { categories: [], pets, orders: [], inventory: pets.map((p) => ({ petId: p.id, quantity: 1 })) };
+    const answer = await expectUnchanged(t.client, name, () => t.client.send('PUT', '/__mock/state', { query: { session: name }, json: state }));
+    expectError(answer, 400, 'VALIDATION_FAILED');
+    expect(detailPaths(answer)[0]).toBe('/body/pets/0/categoryId');
+    expect(detailPaths(answer).length).toBeLessThanOrEqual(51);
+  });
+
+  it('takes a state a live store can reach though fixtures may not hold it: a sold pet listed again, a pet gone whose orders are complete', async () => {
+    const name = sessionName('reachable');
+    const state = {
+      categories: [{ id: 1, name: 'Dogs' }],
+      pets: [{ id: 1, name: 'Back again', categoryId: 1, status: 'available' }],
+      orders: [
+        { id: 1, petId: 1, quantity: 1, complete: true },
+        { id: 2, petId: 2, quantity: 1, complete: true },
+      ],
+      inventory: [{ petId: 1, quantity: 1 }],
+    };
+    const answer = await t.client.send('PUT', '/__mock/state', { query: { session: name }, json: state });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   });
 
   it('refuses a body that is not JSON, or not sent as JSON', async () => {

@@ -31,7 +31,8 @@ export async function readFixtureFiles(dir: string): Promise<FixtureFiles> {
     } catch (error) {
       // Past a cap on size or depth (issue 31, point 4): said as such, like the document's own caps.
       if (error instanceof CapExceeded) throw new KitError('FIXTURES_INVALID', `${error.message}; split the records or trim the file.`, { file, pointer: '', reason: `past the ${error.cap} cap` });
-      throw new KitError('FIXTURES_INVALID', `${file}: not JSON (${(error as Error).message}).`, { file, pointer: '', reason: 'not JSON' });
+      const reason = `not valid JSON: ${(error as Error).message}`;
+      throw new KitError('FIXTURES_INVALID', `${file}: ${reason}.`, { file, pointer: '', reason });
     }
   }
   // A refusal of the records (initial.ts) names each file by its path, as the Pet Store's own store did.

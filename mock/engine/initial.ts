@@ -418,7 +418,7 @@ function checkFixtureNames(fixtures: FixtureFiles, map: ResourceMap, pathOf: ((n
   for (const name of Object.keys(fixtures)) {
     if (!names.has(name)) {
       const file = pathOf ? pathOf(name) : `${name}.json`;
-      throw new KitError('FIXTURES_INVALID', `${file} names no collection of this document; the collections are ${[...names].join(', ') || 'none'}. Rename or remove it.`, { file, reason: 'unknown collection' });
+      throw new KitError('FIXTURES_INVALID', `${file} names no collection of this document; the collections are ${[...names].join(', ') || 'none'}. Rename or remove it.`, { file, pointer: '', reason: 'unknown collection' });
     }
   }
 }

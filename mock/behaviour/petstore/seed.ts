@@ -1,22 +1,13 @@
 /**
- * Where a store's first data comes from: JSON fixtures in a folder (the
- * bundled fixtures/seed by default), or a deterministic generated data set
- * (`--seed N --pets K`). Both are checked against the document's schemas and
- * the state rules before a store is built from them.
+ * The Pet Store's generated data set (`--seed N --pets K`): deterministic, and valid by construction (the engine does
+ * not read it again at a million pets). Fixtures folders are read, and held to the schemas and the rule file, by the
+ * engine (engine/files.ts, engine/initial.ts, behaviour/held-state.ts, the behaviour module's load hook).
  */
-import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { Faker } from '@faker-js/faker';
 import type { StoreSnapshot } from './domain.js';
-import { FILE_CAPS, readCappedJson } from '../../../src/contract/bounded-files.js';
-import { CapExceeded } from '../../../src/contract/caps.js';
-import { KitError } from '../../../src/kit-error.js';
-import type { CompiledContract, Diagnostic } from '../../../src/schema/index.js';
-import { COLLECTIONS, hasSnapshotShape, validateSnapshot, type Collection } from './snapshot.js';
 import type { Category, Order, Pet, PetStatus } from '../../../src/types.js';
+import { KitError } from '../../../src/kit-error.js';
 import { mulberry32 } from '../../engine/random.js';
-
-export type { ConsistencyLevel } from './store-consistency.js';
 
 /** A store with nothing in it (`--fixtures none`). */
 export const EMPTY_SNAPSHOT: StoreSnapshot = Object.freeze({
@@ -26,83 +17,6 @@ export const EMPTY_SNAPSHOT: StoreSnapshot = Object.freeze({
   inventory: Object.freeze([]),
 });
 
-// The snapshot's shape and its validation are in snapshot.ts (no Node built-ins: the browser's MSW mock imports it).
-export { snapshotSchema, validateSnapshot } from './snapshot.js';
-
-/**
- * Reads `categories.json`, `pets.json`, `orders.json` and `inventory.json`
- * (each a JSON array; a missing file is an empty collection) and checks them
- * with validateSnapshot at the `fixtures` level. Any other `.json` file is
- * refused, so a misspelt file name is not silently ignored. Throws a
- * FIXTURES_INVALID KitError naming the file, the JSON pointer in it and the
- * reason.
- */
-export async function loadFixtures(dir: string, compiled: CompiledContract): Promise<StoreSnapshot> {
-  const folder = resolve(dir);
-  let entries: string[];
-  try {
-    entries = await readdir(folder);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (error as Error).message;
-    throw new KitError('FIXTURES_INVALID', `Cannot read the fixtures folder ${folder}: ${reason}. Pass an existing folder with --fixtures, or --fixtures none for an empty store.`, { file: folder, reason });
-  }
-
-  const known = new Set<string>(COLLECTIONS.map((name) => `${name}.json`));
-  const stray = entries.filter((name) => name.endsWith('.json') && !known.has(name)).sort()[0];
-  if (stray !== undefined) {
-    const file = join(folder, stray);
-    const reason = `not a fixtures file; expected ${[...known].join(', ')}`;
-    throw new KitError('FIXTURES_INVALID', `${file}: ${reason}. Rename or remove it.`, { file, pointer: '', reason });
-  }
-
-  const parts: Record<Collection, unknown> = { categories: [], pets: [], orders: [], inventory: [] };
-  for (const name of COLLECTIONS) {
-    if (!entries.includes(`${name}.json`)) continue;
-    const file = join(folder, `${name}.json`);
-    let value: unknown;
-    try {
-      value = await readCappedJson(file, FILE_CAPS.fixturesBytes);
-    } catch (error) {
-      // Past a cap on size or depth (issue 31, point 4): said as such, like the document's own caps.
-      if (error instanceof CapExceeded) throw new KitError('FIXTURES_INVALID', `${error.message}; split the records or trim the file.`, { file, pointer: '', reason: `past the ${error.cap} cap` });
-      const reason = `not valid JSON: ${(error as Error).message}`;
-      throw new KitError('FIXTURES_INVALID', `${file}: ${reason}.`, { file, pointer: '', reason });
-    }
-    parts[name] = value;
-  }
-
-  const diagnostics = validateSnapshot(parts, compiled, 'fixtures');
-  const first = diagnostics[0];
-  if (first === undefined) return snapshotOf(parts);
-
-  const located = diagnostics.map((d) => locate(folder, d));
-  const head = located[0]!;
-  const others = located.slice(1, 6).map((l) => `${l.file} at ${l.pointer || '/'}: ${l.reason}`);
-  const rest = located.length > 6 ? ` (and ${located.length - 6} more)` : '';
-  throw new KitError(
-    'FIXTURES_INVALID',
-    `${head.file} at ${head.pointer || '/'}: ${head.reason}.${others.length ? ` Also: ${others.join('; ')}${rest}.` : ''}`,
-    head,
-  );
-}
-
-/** A snapshot pointer (`/pets/3/name`) as a file and a pointer in it (`pets.json`, `/3/name`). */
-function locate(folder: string, diagnostic: Diagnostic): { file: string; pointer: string; reason: string } {
-  const [, collection = '', rest = ''] = /^\/([^/]*)(.*)$/.exec(diagnostic.pointer) ?? [];
-  const isCollection = (COLLECTIONS as readonly string[]).includes(collection);
-  return {
-    file: isCollection ? join(folder, `${collection}.json`) : folder,
-    pointer: isCollection ? rest : diagnostic.pointer,
-    reason: diagnostic.message,
-  };
-}
-
-function snapshotOf(parts: Record<Collection, unknown>): StoreSnapshot {
-  if (!hasSnapshotShape(parts)) throw new Error('unreachable: validated fixtures lost their shape');
-  return parts;
-}
-
-/** The categories a generated data set has, each with the faker module that names its breeds. */
 const KINDS: readonly { readonly name: string; readonly breed: (faker: Faker) => string }[] = [
   { name: 'Dogs', breed: (f) => f.animal.dog() },
   { name: 'Cats', breed: (f) => f.animal.cat() },
