@@ -35,6 +35,10 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), ...tscArg
 const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
 mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
 for (const name of SWAGGER_UI_FILES) cpSync(join(swaggerUi, name), join(outDir, 'swagger-ui', name));
+// The Pet Store's behaviour module, beside the compiled modules as in the source tree: petstore-kit/msw/browser imports
+// it (../../fixtures/rules/petstore.behaviour.mjs), as a page loads no file by path. The rule file names the original.
+mkdirSync(join(outDir, 'fixtures', 'rules'), { recursive: true });
+cpSync(join(root, 'fixtures', 'rules', 'petstore.behaviour.mjs'), join(outDir, 'fixtures', 'rules', 'petstore.behaviour.mjs'));
 // The bundled openapi.yaml, parsed and validated thoroughly once here rather than at every start
 // (src/contract/verified-snapshot.ts); kept while the document's bytes stay the same.
 // A build into a folder outside the checkout (the package test's) cannot load the kit's dependencies from there: it

@@ -10,16 +10,6 @@ import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/package-info.js';
 
-/**
- * What a page serving the Pet Store on the generic engine imports (issue 34): the browser entry, the engine from
- * petstore-kit/msw/generic and the rule file's behaviour module, bundled into the page.
- */
-const GENERIC_PET_STORE_PAGE = [
-  "export * from './mock/msw/browser.ts';",
-  "export { genericEngine } from './mock/msw/generic.ts';",
-  "export { default as petStoreBehaviour } from './fixtures/rules/petstore.behaviour.mjs';",
-].join('\n');
-
 /** `esbuild --bundle --platform=browser --format=esm --minify ENTRY`, in memory, with its metafile. */
 async function bundle(external: string[] = [], contents?: string): Promise<{ bytes: number; warnings: unknown[]; metafile: Metafile }> {
   const result = await build({
@@ -43,36 +33,21 @@ function nodeImports(metafile: Metafile): string[] {
 }
 
 describe('petstore-kit/msw/browser in a plain browser build (esbuild, no plugin)', () => {
-  it('bundles with no error, no warning and no Node built-in in its module graph', async () => {
+  it('bundles with no error, no warning and no Node built-in in its module graph, the engine and the Pet Store\'s behaviour module in it', async () => {
+    // Regression: mock/engine/answer-guard.ts took documentErrorSchema from src/contract/index.ts, whose loader needs
+    // node:fs, node:path, node:crypto and swagger-parser, so no page could bundle the engine at all.
     const { bytes, warnings, metafile } = await bundle();
     expect(warnings).toEqual([]);
     expect(nodeImports(metafile)).toEqual([]);
-    // Nothing that only Node-side code needs: fixture folders (seed.ts), the docs page's Swagger UI; and nothing of
-    // the generic engine or faker, which only a document other than the Pet Store needs: it comes from
-    // petstore-kit/msw/generic (regression: they were 434 KiB of the 1,051 KiB bundle).
-    const inputs = Object.keys(metafile.inputs);
-    expect(inputs.filter((f) => /swagger-ui|mock\/behaviour\/petstore\/seed\.ts|docs-files\.ts|node:/.test(f))).toEqual([]);
-    expect(inputs.filter((f) => /@faker-js|mock\/engine\/(engine|generate|store|infer)\.ts/.test(f))).toEqual([]);
-    const { bytes: ownBytes } = await bundle(['msw']);
-    console.log(`petstore-kit/msw/browser, minified: ${(bytes / 1024).toFixed(0)} KiB with MSW, ${(ownBytes / 1024).toFixed(0)} KiB without it`);
-    expect(ownBytes).toBeLessThan(bytes);
-  });
-
-  it('with the generic engine and the Pet Store\'s behaviour module (issue 34): no error, no warning, no Node built-in', async () => {
-    // Regression: mock/engine/answer-guard.ts took documentErrorSchema from src/contract/index.ts, whose loader needs
-    // node:fs, node:path, node:crypto and swagger-parser, so no page could bundle petstore-kit/msw/generic at all.
-    const { bytes, warnings, metafile } = await bundle([], GENERIC_PET_STORE_PAGE);
-    expect(warnings).toEqual([]);
-    expect(nodeImports(metafile)).toEqual([]);
+    // Nothing that only Node-side code needs: the Pet Store's generator (seed.ts; browserData runs it in Node), the
+    // docs page's Swagger UI, fixture and overlay files read from disk, the document's loader.
     const inputs = Object.keys(metafile.inputs);
     expect(inputs.filter((f) => /swagger-ui|mock\/behaviour\/petstore\/seed\.ts|docs-files\.ts|mock\/engine\/(files|startup)\.ts|src\/contract\/(index|load)\.ts/.test(f))).toEqual([]);
-    // What this page brings that the Pet Store's own engine did not: the engine, the rule book and the module.
+    // The one engine serves every document, the Pet Store with its rule file's module (issue 34): a Pet Store page is
+    // createBrowserMock(data), as before the engine was one.
     expect(inputs.filter((f) => /mock\/engine\/engine\.ts|mock\/behaviour\/rule-book\.ts|petstore\.behaviour\.mjs/.test(f))).toHaveLength(3);
-    const { bytes: ownBytes } = await bundle(['msw'], GENERIC_PET_STORE_PAGE);
-    const { bytes: petStoreEngine } = await bundle();
-    console.log(
-      `petstore-kit/msw/browser with the generic engine and the Pet Store's behaviour, minified: ${(bytes / 1024).toFixed(0)} KiB with MSW, ${(ownBytes / 1024).toFixed(0)} KiB without it (the entry alone: ${(petStoreEngine / 1024).toFixed(0)} KiB with MSW)`,
-    );
+    const { bytes: ownBytes } = await bundle(['msw']);
+    console.log(`petstore-kit/msw/browser, minified: ${(bytes / 1024).toFixed(0)} KiB with MSW, ${(ownBytes / 1024).toFixed(0)} KiB without it`);
     expect(ownBytes).toBeLessThan(bytes);
   });
 });

@@ -22,11 +22,8 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) 
 const ARTIFACTS = join(PACKAGE_ROOT, 'artifacts', 'browser');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/**
- * The page's entry: `petstore-kit/msw/browser` with the generic engine and the Pet Store's behaviour module, which
- * browserData's rule file asks for (the Pet Store is the generic engine plus its rule file).
- */
-const PAGE_ENTRY = 'browser-app-generic.ts';
+/** The page's entry: `petstore-kit/msw/browser` given the data alone, as a Pet Store page is written. */
+const PAGE_ENTRY = 'browser-app.ts';
 
 /** A plain browser build, as an app would make it: no plugin, no stub, nothing external (issue 23, point 3). */
 async function bundlePage(): Promise<string> {
@@ -74,9 +71,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js');
     const [bundle, data, workerScript, mock] = await Promise.all([bundlePage(), browserData(), readFile(worker, 'utf8'), startTestMock(), mkdir(ARTIFACTS, { recursive: true })]);
     t = mock;
-    // The page serves what the HTTP mock serves: under the switch the data is the generic engine's (its rule file as
-    // JSON), which only the generic entry's page can take.
-    expect(data.generic !== undefined).toBe(PAGE_ENTRY === 'browser-app-generic.ts');
+    // The page serves what the HTTP mock serves: the engine's data (the rule file as JSON, the seed folder's records).
+    expect(data.generic?.overlay?.behaviour).toBe('petstore.behaviour.mjs');
     page = await servePage({
       '/': { type: 'text/html; charset=utf-8', body: '<!doctype html><html><head><meta charset="utf-8"><title>petstore-kit in a browser</title></head><body><h1>petstore-kit from a page</h1><script type="module" src="/app.js"></script></body></html>' },
       '/app.js': { type: 'text/javascript; charset=utf-8', body: bundle },

@@ -1,17 +1,17 @@
 /**
  * `petstore-kit/msw/browser`: the mock inside a page, for `setupWorker(...mock.handlers)`. A browser has no disk,
  * so the document and the initial data come in as JSON that Node prepared (`browserData()` of `petstore-kit/msw`,
- * with the same fixtures or seed options as the HTTP mock); everything else is the same core and store.
+ * with the same fixtures or seed options as the HTTP mock); everything else is the same core and engine.
  *
  *   const data = await (await fetch('/petstore-mock.json')).json();
  *   const mock = createBrowserMock(data);
  *   await setupWorker(...mock.handlers).start({ onUnhandledRequest: 'bypass' });
  *
- * Every document is served by the generic engine, which this entry leaves out (it and faker's English data are most
- * of a page's bundle): bring it from `petstore-kit/msw/generic`, `createBrowserMock(data, { genericEngine })`. The
- * Pet Store is that engine plus its rule file (issue 34): `browserData()` puts the rule file in the data as JSON, and
- * the page brings the engine and the rule file's behaviour module (`petstore-kit/msw/petstore-behaviour`), imported
- * into its bundle (a page loads no file by path): `createBrowserMock(data, { genericEngine, behaviour })`.
+ * Every document is served by the one engine, which this entry brings (with faker's English data, most of a page's
+ * bundle). The Pet Store is that engine plus its rule file (issue 34): `browserData()` puts the rule file in the data
+ * as JSON, and this entry brings the rule file's behaviour module too (a page loads no file by path), so a Pet Store
+ * page is `createBrowserMock(data)` as before. Another document's rules that name a module of their own:
+ * `createBrowserMock(data, { behaviour })`.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { OasVersion } from '../../src/contract/load.js';
@@ -22,6 +22,9 @@ import type { Behaviour } from '../behaviour/hooks.js';
 import type { StoreSnapshot } from '../behaviour/petstore/domain.js';
 import type { MockOverlay } from '../engine/infer.js';
 import type { FixtureFiles } from '../engine/initial.js';
+import petStoreBehaviour from '../../fixtures/rules/petstore.behaviour.mjs';
+import { servesPetStore } from '../engine/detect.js';
+import { createGenericEngine } from '../engine/engine.js';
 import { createMswMockFrom, type MswMock, type MswMockSettings } from './adapter.js';
 
 export { DEFAULT_MSW_ORIGIN, mswHandlers, servedOrigins, type MswMock, type MswMockSettings } from './adapter.js';
@@ -59,23 +62,27 @@ export interface BrowserMockSettings extends MswMockSettings {
 export function createBrowserMock(data: BrowserMockData, settings: BrowserMockSettings = {}): MswMock {
   const contract = buildContract({ file: 'openapi.yaml', sha256: data.sha256, document: data.document, ...(data.oasVersion ? { oasVersion: data.oasVersion } : {}) }, { strict: data.strict ?? true });
   const { behaviour: _module, ...rest } = settings;
-  return createMswMockFrom(compileContract(contract), data.kitVersion, { ...rest, ...genericSettings(data, settings) });
+  // The Pet Store's rule file names its module, which this entry brings; another document's, the page passes.
+  const behaviour = settings.behaviour ?? (servesPetStore(contract) && data.generic?.overlay?.behaviour === PET_STORE_BEHAVIOUR ? petStoreBehaviour : undefined);
+  return createMswMockFrom(compileContract(contract), data.kitVersion, { genericEngine: createGenericEngine, ...rest, ...genericSettings(data, settings.generic, behaviour) });
 }
 
-/** The generic engine's settings from what Node prepared (`data.generic`) and the module the page brought. */
-function genericSettings(data: BrowserMockData, settings: BrowserMockSettings): Pick<MswMockSettings, 'generic'> {
+/** The file name the Pet Store's rule file gives its behaviour module (fixtures/rules/petstore.rules.yaml). */
+const PET_STORE_BEHAVIOUR = 'petstore.behaviour.mjs';
+
+/** The engine's settings from what Node prepared (`data.generic`) and the behaviour module. */
+function genericSettings(data: BrowserMockData, given: MswMockSettings['generic'], module: Behaviour | undefined): Pick<MswMockSettings, 'generic'> {
   const generic = data.generic;
-  if (generic === undefined) return settings.behaviour ? { generic: { ...settings.generic, behaviour: { module: settings.behaviour, file: 'behaviour' } } } : {};
+  if (generic === undefined) return module ? { generic: { ...given, behaviour: { module, file: 'behaviour' } } } : {};
   const named = generic.overlay?.behaviour;
-  // Said at once, as a missing engine is (app.ts): a Pet Store without its rule 1 and rule 6 would serve quietly wrong.
-  if (!settings.genericEngine) throw new KitError('USAGE', 'This data is for the generic engine (the Pet Store\'s, or a document given a rule file): pass { genericEngine } from petstore-kit/msw/generic.');
-  if (named !== undefined && settings.behaviour === undefined) {
-    throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { genericEngine, behaviour }).`);
+  // Said at once: rules whose module is missing would serve quietly wrong.
+  if (named !== undefined && module === undefined) {
+    throw new KitError('USAGE', `The rules name the behaviour module ${named}, which a page cannot load by path: import it and pass createBrowserMock(data, { behaviour }).`);
   }
-  const behaviour = settings.behaviour ? { behaviour: { module: settings.behaviour, file: named ?? 'behaviour' } } : {};
+  const behaviour = module ? { behaviour: { module, file: named ?? 'behaviour' } } : {};
   return {
     generic: {
-      ...settings.generic,
+      ...given,
       ...(generic.overlay ? { overlay: generic.overlay } : {}),
       ...(generic.fixtures !== undefined ? { fixtures: generic.fixtures } : {}),
       ...(generic.fixturesGenerated ? { fixturesGenerated: true } : {}),

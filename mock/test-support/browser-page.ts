@@ -4,8 +4,8 @@
  * The page of the browser test (browser.e2e.test.ts), bundled for Chromium with esbuild. It does what front-end
  * code does: (a) calls the HTTP mock on another origin and reads what CORS lets it read, then (b) starts MSW's
  * worker with `petstore-kit/msw/browser` and makes the same calls through it. It writes what it saw as JSON into
- * the page, for the test to assert, and as a table, for the screenshot. Two entries run it, one per engine
- * (browser-app.ts, browser-app-generic.ts): each bundles only what a page serving the Pet Store that way imports.
+ * the page, for the test to assert, and as a table, for the screenshot. browser-app.ts runs it, bundling only what a
+ * page serving the Pet Store imports.
  */
 import { setupWorker } from 'msw/browser';
 import { DEFAULT_MSW_ORIGIN, type BrowserMockData, type MswMock } from '../msw/browser.js';

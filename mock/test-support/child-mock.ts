@@ -34,7 +34,9 @@ function newestSource(dir: string): number {
  * files no longer compile the kit again, each on its own, while others run it (issue 23, point 2).
  */
 export function buildIfStale(): void {
-  const sources = Math.max(...['src', 'mock', 'conformance'].map((dir) => newestSource(join(PACKAGE_ROOT, dir))));
+  // The build also copies the Pet Store's behaviour module beside the compiled modules (petstore-kit/msw/browser imports it).
+  const behaviour = statSync(join(PACKAGE_ROOT, 'fixtures', 'rules', 'petstore.behaviour.mjs')).mtimeMs;
+  const sources = Math.max(behaviour, ...['src', 'mock', 'conformance'].map((dir) => newestSource(join(PACKAGE_ROOT, dir))));
   const built = BUILT.every(existsSync) && existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
   if (built > sources) return;
   const result = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'dev', 'build.mjs'), '--incremental'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });

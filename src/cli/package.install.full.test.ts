@@ -113,6 +113,8 @@ describe('the npm package', () => {
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
     expect(imports.filter((path) => path.startsWith('node:'))).toEqual([]);
     expect(Object.keys(result.metafile.inputs).some((file) => file.includes('node_modules/petstore-kit/dist/mock/msw/browser.js'))).toBe(true);
+    // The Pet Store's behaviour module comes with the entry (dist/fixtures/rules/, copied by the build): a page is createBrowserMock(data).
+    expect(Object.keys(result.metafile.inputs).some((file) => file.includes('node_modules/petstore-kit/dist/fixtures/rules/petstore.behaviour.mjs'))).toBe(true);
   });
 
   it('npx petstore-kit --help works in an empty folder', { timeout: SLOW }, async () => {
