@@ -6,28 +6,20 @@
 // heap, modules loaded by either build) is shared, so a cost of that kind shows in neither; time those with
 // `node bench/core.mjs --dist DIR`, run after run.
 //
-//   node bench/core-ab.mjs --a /tmp/old/dist --b dist [--only listPets,foreignItem] [--batches 30] [--iterations 2000] [--engine generic]
+//   node bench/core-ab.mjs --a /tmp/old/dist --b dist [--only listPets,foreignItem] [--batches 30] [--iterations 2000]
 //
-// `--engine generic`: the Pet Store scenarios served by the generic engine and the contract's rule file in both builds,
-// as `bench/run.mjs --engine generic` serves them (issue 34, point 1).
+// A build from before mock/ had its folders (issue 34) is read where its modules were (mock/server.js, mock/json.js).
 //
 // A build is a `dist/` directory with its package's node_modules reachable (a worktree of an earlier commit,
 // built). foreignList and foreignItem (the generic engine on Twilio Messaging) need builds that have the engine.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { importFirst, JSON_MODULES, SERVER_MODULES } from './lib/dist-import.mjs';
 import { FOREIGN_SPEC } from './lib/scenarios.mjs';
 import { fmt, formatTable, median } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string', default: 'dist' }, batches: { type: 'string', default: '30' }, iterations: { type: 'string', default: '2000' }, only: { type: 'string' }, engine: { type: 'string', default: 'petstore' } } });
-if (!['petstore', 'generic'].includes(values.engine)) {
-  console.error(`core-ab: --engine takes petstore or generic, not ${values.engine}`);
-  process.exit(2);
-}
-// The generic engine through the seam bench/lib/generic-petstore.mjs uses: the rule file and the seed fixtures.
-const generic = values.engine === 'generic'
-  ? { mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
-  : {};
+const { values } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string', default: 'dist' }, batches: { type: 'string', default: '30' }, iterations: { type: 'string', default: '2000' }, only: { type: 'string' } } });
 if (!values.a) {
   console.error('core-ab: --a DIR (a built dist/) is required; --b defaults to this checkout\'s dist/');
   process.exit(2);
@@ -47,9 +39,9 @@ const bytes = (value) => new TextEncoder().encode(JSON.stringify(value));
 /** One build's scenarios, as bench/core.mjs runs them: handle() and the encoding the server does. */
 async function scenariosOf(dir) {
   const dist = pathToFileURL(`${path.resolve(dir)}/`);
-  const { startMock } = await import(new URL('mock/transport/server.js', dist).href);
-  const { encodeJson } = await import(new URL('mock/engine/json.js', dist).href);
-  const petStore = await startMock({ port: 0, quiet: true, ...generic });
+  const { startMock } = await importFirst(dist, SERVER_MODULES);
+  const { encodeJson } = await importFirst(dist, JSON_MODULES);
+  const petStore = await startMock({ port: 0, quiet: true });
   const foreign = ids.some((id) => id.startsWith('foreign')) ? await startMock({ port: 0, quiet: true, log: () => {}, specPath: fileURLToPath(new URL(`../${FOREIGN_SPEC}`, import.meta.url)) }) : undefined;
   const app = petStore.app;
   const send = (response, method) => (response.body === undefined ? 0 : Buffer.byteLength(encodeJson(response.body, method === 'GET')));
@@ -118,7 +110,7 @@ for (const id of ids) {
   const minB = Math.min(...tb) / per;
   rows.push([id, fmt(minA, 2), fmt(minB, 2), fmt(minB / minA, 2), `${fmt(median(ta) / per, 2)} / ${fmt(median(tb) / per, 2)}`]);
 }
-console.log(`CPU µs per request in one process (${values.engine} engine, Node ${process.version}), fastest of ${batches} interleaved batches of ${fmt(iterations)}\n  A = ${values.a}\n  B = ${values.b}`);
+console.log(`CPU µs per request in one process (Node ${process.version}), fastest of ${batches} interleaved batches of ${fmt(iterations)}\n  A = ${values.a}\n  B = ${values.b}`);
 console.log(formatTable(['scenario', 'A', 'B', 'B/A', 'medians A / B'], rows, ['A', 'B', 'B/A']));
 await a.close();
 await b.close();

@@ -6,13 +6,12 @@
 // node:http), and it is steady even on a busy machine: each figure is the
 // fastest of several batches, so a batch that was preempted does not count.
 //
-//   node bench/core.mjs [--batches 9] [--iterations 5000] [--only createPet,listPets,foreignItem] [--dist DIR] [--engine generic]
+//   node bench/core.mjs [--batches 9] [--iterations 5000] [--only createPet,listPets,foreignItem] [--dist DIR]
 //
 // Each figure is given twice: wall time (hrtime) and CPU time (process.cpuUsage, user + system), both the
 // fastest batch; on a shared machine the CPU figure is the steadier one (a preempted batch loses wall time,
 // not CPU). foreignList and foreignItem are the generic engine on Twilio Messaging (the bench's
-// scenarios of the same names). `--engine generic` serves the Pet Store scenarios with the generic engine and the
-// contract's rule file, as `bench/run.mjs --engine generic` does over HTTP (issue 34, point 1). `--dist` times another build (the code of an earlier commit, say) with
+// scenarios of the same names). `--dist` times another build (the code of an earlier commit, say) with
 // this same script. Run `npm run build` first (it imports dist/mock/transport/server.js). For a function-by-
 // function breakdown of one scenario, run it under the profiler and read the
 // profile with bench/profile.mjs's analyse():
@@ -20,23 +19,19 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importFirst, JSON_MODULES, SERVER_MODULES } from './lib/dist-import.mjs';
 import { FOREIGN_SPEC } from './lib/scenarios.mjs';
 import { fmt, formatTable, median } from './lib/stats.mjs';
 
-const { values } = parseArgs({ options: { batches: { type: 'string', default: '9' }, iterations: { type: 'string', default: '5000' }, only: { type: 'string' }, dist: { type: 'string' }, engine: { type: 'string', default: 'petstore' } } });
-if (!['petstore', 'generic'].includes(values.engine)) throw new Error(`--engine: petstore or generic, not ${values.engine}`);
+const { values } = parseArgs({ options: { batches: { type: 'string', default: '9' }, iterations: { type: 'string', default: '5000' }, only: { type: 'string' }, dist: { type: 'string' } } });
 const only = values.only?.split(',');
 const batches = Number(values.batches);
 const iterations = Number(values.iterations);
 
 const dist = values.dist ? pathToFileURL(`${path.resolve(values.dist)}/`) : new URL('../dist/', import.meta.url);
-const { startMock } = await import(new URL('mock/transport/server.js', dist).href);
-const { encodeJson } = await import(new URL('mock/engine/json.js', dist).href);
-// The generic engine through the seam bench/lib/generic-petstore.mjs uses: the rule file and the seed fixtures.
-const generic = values.engine === 'generic'
-  ? { mockOverlay: fileURLToPath(new URL('../fixtures/rules/petstore.rules.yaml', import.meta.url)), fixtures: fileURLToPath(new URL('../fixtures/seed', import.meta.url)) }
-  : {};
-const running = await startMock({ port: 0, quiet: true, ...generic });
+const { startMock } = await importFirst(dist, SERVER_MODULES);
+const { encodeJson } = await importFirst(dist, JSON_MODULES);
+const running = await startMock({ port: 0, quiet: true });
 const app = running.app;
 const wantsForeign = !only || only.some((id) => id.startsWith('foreign'));
 const foreign = wantsForeign ? await startMock({ port: 0, quiet: true, log: () => {}, specPath: fileURLToPath(new URL(`../${FOREIGN_SPEC}`, import.meta.url)) }) : undefined;
@@ -128,7 +123,7 @@ for (const c of cases.filter((x) => !only || only.includes(x.id))) {
     fmt(full.cpu / per, 2),
   ]);
 }
-console.log(`The mock's core in process (${values.engine} engine, Node ${process.version}): µs per request, fastest of ${batches} batches of ${fmt(iterations)}`);
+console.log(`The mock's core in process (Node ${process.version}): µs per request, fastest of ${batches} batches of ${fmt(iterations)}`);
 console.log(formatTable(['scenario', 'handle()', 'handle() + encode', '(median batch)', 'CPU µs, handle() + encode'], rows, ['handle()', 'handle() + encode', '(median batch)', 'CPU µs, handle() + encode']));
 await running.close();
 await foreign?.close();

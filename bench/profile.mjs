@@ -8,10 +8,7 @@
 // side, the functions the mock spends more on than the baseline, and the
 // mock's own functions by inclusive time.
 //
-//   node bench/profile.mjs [--scenario createPet] [--rounds 3] [--seconds 3] [--top 25] [--keep] [--engine generic]
-//
-// `--engine generic` profiles the Pet Store served by the generic engine and the contract's rule file
-// (bench/lib/generic-petstore.mjs), as `bench/run.mjs --engine generic` measures it (issue 34, point 1).
+//   node bench/profile.mjs [--scenario createPet] [--rounds 3] [--seconds 3] [--top 25] [--keep]
 //
 // Run `npm run build` first (the mock runs from dist/).
 import fs from 'node:fs';
@@ -113,13 +110,8 @@ async function main() {
       connections: { type: 'string', default: '10' },
       top: { type: 'string', default: '25' },
       keep: { type: 'boolean', default: false },
-      engine: { type: 'string', default: 'petstore' },
     },
   });
-  if (values.engine !== 'petstore' && values.engine !== 'generic') {
-    console.error(`profile: --engine takes petstore or generic, not '${values.engine}'`);
-    process.exit(2);
-  }
   const scenario = SCENARIOS.find((s) => s.id === values.scenario);
   if (!scenario) {
     console.error(`profile: unknown scenario '${values.scenario}'; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
@@ -138,7 +130,7 @@ async function main() {
   const servers = {};
   const spawnedAt = {};
   spawnedAt.mock = performance.now();
-  servers.mock = await startServer({ name: 'mock (profiled)', args: values.engine === 'generic' && !scenario.spec ? ['bench/lib/generic-petstore.mjs', '--port', '0', '--quiet'] : ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet', ...(scenario.spec ? ['--spec', scenario.spec] : [])], cwd: ROOT, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(dir, 'mock')], timeoutMs: 60_000 });
+  servers.mock = await startServer({ name: 'mock (profiled)', args: ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet', ...(scenario.spec ? ['--spec', scenario.spec] : [])], cwd: ROOT, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.join(dir, 'mock')], timeoutMs: 60_000 });
   const windows = { mock: [], baseline: [] };
   const counts = { mock: 0, baseline: 0 };
   const rps = { mock: [], baseline: [] };

@@ -38,8 +38,6 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-build            do not rebuild dist/ even when it is older than the sources
   --no-pin              section 1: let the scheduler place the servers and the load generator (default: one core each)
   --no-fastify          section 1: leave out the second baseline (fastify 5 with the document's schemas and a Map store)
-  --engine NAME         the Pet Store's engine under test: petstore (its own handlers, the default) or generic (the
-                        generic engine with fixtures/rules/petstore.rules.yaml, issue 34's seam; sections 1 and 7)
   --before DIR          section 1: also run the mock of an earlier build (a checkout with dist/ built, made by
                         bench/before.sh) in the same rounds, and judge issue 22's point 7 by it: now/before, measured
   --update-baseline     also write this run's figures to bench/baseline.json
@@ -62,7 +60,6 @@ function parseOptions() {
       'no-pin': { type: 'boolean', default: false },
       'no-fastify': { type: 'boolean', default: false },
       before: { type: 'string' },
-      engine: { type: 'string', default: 'petstore' },
       'update-baseline': { type: 'boolean', default: false },
       'self-test': { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
@@ -95,19 +92,9 @@ function parseOptions() {
     pin: !values['no-pin'],
     fastify: !values['no-fastify'],
     before: values.before ? path.resolve(values.before) : undefined,
-    engine: values.engine,
     updateBaseline: values['update-baseline'],
     selfTest: values['self-test'],
   };
-  if (o.engine !== 'petstore' && o.engine !== 'generic') {
-    console.error(`bench: --engine takes petstore or generic, not '${o.engine}'`);
-    process.exit(2);
-  }
-  // The committed figures are the Pet Store engine's: another engine's would replace them with figures of another thing.
-  if (o.engine === 'generic' && o.updateBaseline) {
-    console.error('bench: --update-baseline keeps the Pet Store engine\'s figures; it does not go with --engine generic');
-    process.exit(2);
-  }
   if (o.before && !fs.existsSync(path.join(o.before, 'bin', 'petstore-kit.js'))) {
     console.error(`bench: --before ${o.before} is not a built checkout (no bin/petstore-kit.js); make one with bench/before.sh`);
     process.exit(2);
@@ -192,9 +179,6 @@ async function buildIfNeeded() {
 
 function mockArgs(o, extra = []) {
   if (o.selfTest) return ['bench/baseline-server.mjs', '--port', '0'];
-  // --engine generic: the Pet Store through the generic engine and its rule file; a scenario of another document
-  // (--spec) is the generic engine's already.
-  if (o.engine === 'generic' && !extra.includes('--spec')) return ['bench/lib/generic-petstore.mjs', '--port', '0', '--quiet', ...extra];
   return ['bin/petstore-kit.js', 'mock', '--port', '0', '--quiet', ...extra];
 }
 
@@ -257,7 +241,7 @@ async function runScenario(o, scenario, cpu) {
     // the mock's own data once the scenario has prepared it, so both serve the same records.
     let backend;
     try {
-      if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs({ ...o, engine: 'petstore' }), cwd: o.before, timeoutMs: 60_000, cpu });
+      if (o.before && !scenario.spec) before = await startServer({ name: 'mock before', args: mockArgs(o), cwd: o.before, timeoutMs: 60_000, cpu });
       if (o.fastify && !scenario.spec && !o.selfTest) backend = await startFastify(mock.url, file, scenario.id, cpu);
       const servers = { mock: { kind: 'mock', url: mock.url, pid: mock.pid, ctx }, baseline: { kind: 'baseline', url: base.url, pid: base.pid, ctx } };
       if (before) servers.before = { kind: 'mock', url: before.url, pid: before.pid, ctx: (await scenario.setup(before.url)).ctx };
@@ -677,9 +661,9 @@ async function main() {
     startedAt: new Date().toISOString(),
     selfTest: o.selfTest,
     machine: machine(),
-    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats, bigStarts: o.bigStarts, engine: o.engine },
+    settings: { rounds: o.rounds, secondsPerRound: o.seconds, warmupSeconds: o.warmup, connections: o.connections, pipelining: 1, loadGenerator: 'autocannon 8 (programmatic, in the bench process)', sizes: o.sizes, runnerRepeats: o.runnerRepeats, bigStarts: o.bigStarts },
   };
-  console.log(`petstore-kit bench on ${results.machine.nproc} × ${results.machine.cpu}, Node ${results.machine.node}, load average ${results.machine.loadavgAtStart.join(' ')}${o.engine === 'generic' ? '; the Pet Store served by the generic engine and fixtures/rules/petstore.rules.yaml (--engine generic)' : ''}`);
+  console.log(`petstore-kit bench on ${results.machine.nproc} × ${results.machine.cpu}, Node ${results.machine.node}, load average ${results.machine.loadavgAtStart.join(' ')}`);
   let failed = false;
 
   if (o.build && !o.selfTest) results.build = await buildIfNeeded();
