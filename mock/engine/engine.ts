@@ -209,17 +209,17 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     let last = -1;
     let unnamed = false;
     let inOrder = true;
-    for (const key of Object.keys(record)) {
+    // for-in, not Object.keys: no list made per write (a record is a plain object, nothing enumerable inherited).
+    for (const key in record) {
       const at = place.get(key);
       if (at === undefined) unnamed = true;
       else if (unnamed || at < last) { inOrder = false; break; }
       else last = at;
     }
     if (inOrder) return record;
-    const keys = Object.keys(record);
     const ordered: JsonObject = {};
     for (const key of place.keys()) if (Object.hasOwn(record, key)) setField(ordered, key, record[key]);
-    for (const key of keys) if (!place.has(key)) setField(ordered, key, record[key]);
+    for (const key in record) if (!place.has(key)) setField(ordered, key, record[key]);
     return ordered;
   };
 
