@@ -13,7 +13,7 @@ import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../conveniences/session.js';
 import type { HandlerResult } from './seam.js';
-import { copiedFields, immutableFresh, immutableJson, isImmutableJson } from './json.js';
+import { copiedFields, immutableFresh, immutableJson, isImmutableJson, setField } from './json.js';
 import type { MockResponse } from './message.js';
 import { createGenericAdmin } from '../admin/state.js';
 import { createAnswerGuard, type TemplatedHeader } from './answer-guard.js';
@@ -122,6 +122,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
    */
   interface RecordProperties {
     readonly byName: ReadonlyMap<string, Schema>;
+    /** Each property's place in the schema's `properties`: a record's keys are written in that order (inSchemaOrder). */
+    readonly place: ReadonlyMap<string, number>;
     readonly acting: readonly { readonly name: string; readonly property: Schema; readonly serverTime: boolean; readonly updateTime: boolean }[];
   }
   const recordProperties = new WeakMap<Schema, RecordProperties>();
@@ -132,7 +134,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       const acting = list
         .map(([name, property]) => ({ name, property, serverTime: isServerTime(name, property), updateTime: isUpdateTime(name, property) }))
         .filter(({ property, serverTime }) => serverTime || property.readOnly || (property.default !== undefined && property.default !== null));
-      recordProperties.set(schema, (known = { byName: new Map(list), acting }));
+      recordProperties.set(schema, (known = { byName: new Map(list), place: new Map(list.map(([name], index) => [name, index])), acting }));
     }
     return known;
   };
@@ -141,7 +143,10 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const schema = resource.recordSchema;
     // Copied field by field, as `{ ...existing, ...input }` would: the record is given fields and frozen below, which a
     // spread's copy makes slow (mock/engine/json.ts copiedFields).
-    const record = copiedFields(existing ?? {}) as JsonObject;
+    let record = copiedFields(existing ?? {}) as JsonObject;
+    // A create's id set first, so that the client's fields then follow it in the order they came (inSchemaOrder below
+    // then has nothing to move where the client wrote them in the schema's order).
+    if (!existing && resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     if (isObject(input)) copiedFields(input, record);
     if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
@@ -170,6 +175,7 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
         if (other !== undefined) record[name] = other;
       }
     }
+    if (properties) record = inSchemaOrder(record, properties.place);
     // A record the schema passes is kept as it is where fitting would give it back unchanged (keptWhenValid): one
     // validation, no repaired copy, and noted as valid against the schema (mock/engine/json.ts validAgainst), so an answer of
     // it is not validated against the same schema again. Frozen where it is: the record made here is this function's own.
@@ -192,6 +198,29 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       if (changed.length > 0) refitted.set(stored, new Set(changed));
     }
     return stored;
+  };
+
+  /**
+   * The record with its keys in its schema's `properties` order (the id first in the Pet Store, as the former Pet Store
+   * engine wrote `{"id":21,"name":"Rex",...}`), the fields the schema does not name after them in the order they came.
+   * The record itself where its keys are in that order already, which costs one pass over them and no copy.
+   */
+  const inSchemaOrder = (record: JsonObject, place: ReadonlyMap<string, number>): JsonObject => {
+    let last = -1;
+    let unnamed = false;
+    let inOrder = true;
+    // for-in, not Object.keys: no list made per write (a record is a plain object, nothing enumerable inherited).
+    for (const key in record) {
+      const at = place.get(key);
+      if (at === undefined) unnamed = true;
+      else if (unnamed || at < last) { inOrder = false; break; }
+      else last = at;
+    }
+    if (inOrder) return record;
+    const ordered: JsonObject = {};
+    for (const key of place.keys()) if (Object.hasOwn(record, key)) setField(ordered, key, record[key]);
+    for (const key in record) if (!place.has(key)) setField(ordered, key, record[key]);
+    return ordered;
   };
 
   /** A record of the kit's own generator (fixturesGenerated): kept as it is where it carries its id, else made as any other. */
