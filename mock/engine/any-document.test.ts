@@ -35,6 +35,7 @@ const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[]
   { seed: 1062, showed: "accepts-valid-bodies varied a create's key to its minimum (id 1), which the initial data holds: the mock now rightly refuses a taken key" },
   { seed: 1138, showed: "a create answering 204 (no record, so no link model kind): the runner sent the example's id 1 in every variant, not a key of its own" },
   { seed: 1150, showed: 'accepts-valid-bodies sent createUser a key the mock held (its 422), once the mock stopped swapping a taken key for an id of its own' },
+  { seed: 7027, showed: "a create under a parent (`POST /accounts/{accountId}/items`, answering 204): the runner judged its own key's candidates with the path it did not have yet, found none valid, and sent the example's id 1, which the mock rightly refused as taken (found by a sweep of seeds 7000-7079)" },
   { seed: 1057, showed: 'a PUT that creates, at a slug or composite key: the round trip sent an id its pattern refuses (the test client\'s mistake)' },
 ];
 
