@@ -10,7 +10,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import { askedFor } from '../conveniences/forced-messages.js';
-import { copiedFields, immutableFresh } from '../engine/json.js';
+import { copiedFields, emptyRecord, fieldCount, immutableFresh } from '../engine/json.js';
 import { singularOf, type Resource } from '../engine/infer.js';
 import { isObject } from '../engine/schemas.js';
 import type { GenericStore, RecordIndex, StoredRecord } from '../engine/store.js';
@@ -230,7 +230,7 @@ function effect(rule: EffectRule, record: StoredRecord, id: string, store: Gener
     if (!includes(allowed, target[field])) return refuse(operation, CONFLICT, rule.answer, 'NOT_ALLOWED', `${singularName(rule.target)} ${show(targetId)} has ${field} ${show(target[field])}; it must be ${allowed.map(show).join(' or ')}.`, { record, id, other: target, otherId: String(targetId) });
   }
   // Copied field by field: a spread's copy is slow to freeze (mock/engine/json.ts copiedFields), and this one is stored frozen.
-  const next = copiedFields(target);
+  const next = copiedFields(target, emptyRecord(fieldCount(target)));
   for (const [field, value] of rule.set) next[field] = value;
   for (const [field, amount] of rule.add) {
     const current = typeof target[field] === 'number' ? target[field] : 0;

@@ -5,7 +5,7 @@
 import type { Operation } from '../../src/contract/index.js';
 import { KitError } from '../../src/kit-error.js';
 import type { HandlerResult } from '../engine/seam.js';
-import { copiedFields, immutableFresh, setField } from '../engine/json.js';
+import { copiedFields, emptyRecord, fieldCount, immutableFresh, setField } from '../engine/json.js';
 import type { Resource, ResourceMap } from '../engine/infer.js';
 import type { BoundHandler } from '../engine/seam.js';
 import { createGenericRegistry, type GenericRegistry, type GenericState, type GenericStore, type StoredRecord } from '../engine/store.js';
@@ -98,7 +98,7 @@ export function hookStore(store: GenericStore, map: ResourceMap): HookStore {
       const resource = resourceOf(collection);
       // The record names itself as the store does: its id field holds the id it is kept under. Copied field by field,
       // not spread: a spread's copy given a field and frozen cost over 1 µs a put (mock/engine/json.ts copiedFields).
-      const named = copiedFields(record);
+      const named = copiedFields(record, emptyRecord(fieldCount(record)));
       if (resource.idField !== undefined) setField(named, resource.idField, resource.idIsNumber ? Number(id) : String(id));
       // A copy made here, so frozen where it is (one object per put, not two).
       store.set(resource.key, scope, String(id), immutableFresh(named));

@@ -13,7 +13,7 @@ import { lastOfSeveralWords, wordsOf } from '../../src/parameter-words.js';
 import { isCreationTimeName, isServerTime, isUpdateTime } from '../../src/server-times.js';
 import type { SessionDropReason } from '../conveniences/session.js';
 import type { HandlerResult } from './seam.js';
-import { copiedFields, immutableFresh, immutableJson, isImmutableJson, setField } from './json.js';
+import { copiedFields, emptyRecord, fieldCount, immutableFresh, immutableJson, isImmutableJson, setField } from './json.js';
 import type { MockResponse } from './message.js';
 import { createGenericAdmin } from '../admin/state.js';
 import { createAnswerGuard, type TemplatedHeader } from './answer-guard.js';
@@ -143,12 +143,17 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const schema = resource.recordSchema;
     // Copied field by field, as `{ ...existing, ...input }` would: the record is given fields and frozen below, which a
     // spread's copy makes slow (mock/engine/json.ts copiedFields).
-    let record = copiedFields(existing ?? {}) as JsonObject;
+    // Sized for what it will hold: the fields it had, or the client's and its id (json.ts emptyRecord).
+    const sent = isObject(input) ? fieldCount(input) + (resource.idField === undefined || Object.hasOwn(input, resource.idField) ? 0 : 1) : 0;
+    let record = copiedFields(existing ?? NO_FIELDS, emptyRecord(existing ? Math.max(fieldCount(existing), sent) : sent)) as JsonObject;
+    const idField = resource.idField;
+    const idValue = idField === undefined ? undefined : resource.idIsNumber ? Number(id) : id;
     // A create's id set first, so that the client's fields then follow it in the order they came (inSchemaOrder below
     // then has nothing to move where the client wrote them in the schema's order).
-    if (!existing && resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
+    if (!existing && idField !== undefined) record[idField] = idValue;
     if (isObject(input)) copiedFields(input, record);
-    if (resource.idField) record[resource.idField] = resource.idIsNumber ? Number(id) : id;
+    // Set again only where the client's fields gave it another value (a create's body seldom names its id).
+    if (idField !== undefined && record[idField] !== idValue) record[idField] = idValue;
     const properties = schema ? propertiesOfRecord(schema) : undefined;
     if (properties) {
       for (const { name, property, serverTime, updateTime } of properties.acting) {
@@ -169,7 +174,8 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
       // A client's value the record types otherwise (Discourse's reply_to_post_number: sent as an integer, answered as
       // `[string, null]`) is kept converted, not replaced by an invented one, where a conversion keeps its meaning.
       // Read from the declared types alone: no validation here, fitTo() below checks the record once.
-      for (const name of Object.keys(input)) {
+      // for-in, not Object.keys: no list made per write (parsed JSON is a plain object, nothing enumerable inherited).
+      for (const name in input) {
         const property = properties.byName.get(name);
         const other = property ? convertedEcho(record[name], property) : undefined;
         if (other !== undefined) record[name] = other;
@@ -399,12 +405,20 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
   };
 
   /** The envelope this operation's own success answer wraps a record in (plans.ts), where the resource has none. */
+  const envelopeOfAnswer = new Map<Operation, string | undefined>();
   const answerEnvelope = (operation: Operation): string | undefined => {
+    // Read from the document once per operation (asked on every write).
+    if (envelopeOfAnswer.has(operation)) return envelopeOfAnswer.get(operation);
+    let found: string | undefined;
     for (const status of [201, 200]) {
       const { shape, key } = planOf(operation, status);
-      if (key !== undefined && shape.kind === 'envelope') return shape.key;
+      if (key !== undefined && shape.kind === 'envelope') {
+        found = shape.key;
+        break;
+      }
     }
-    return undefined;
+    envelopeOfAnswer.set(operation, found);
+    return found;
   };
 
   /**
@@ -805,14 +819,16 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
     const { recordSchema: record, recordProperties: declared } = planOf(operation, status);
     if (!record || !declared) return value;
     // A member the record holds as sent (the usual create) is looked at no further: no entries array, no schema read.
-    const echoes: [string, unknown][] = [];
-    for (const name of Object.keys(sent)) {
+    // Made only when a member echoes (a create that keeps every member as sent makes none).
+    let echoes: [string, unknown][] | undefined;
+    // for-in, not Object.keys: no list made per write (parsed JSON is a plain object, nothing enumerable inherited).
+    for (const name in sent) {
       const field = sent[name];
       if (value[name] === field) continue;
       const property = declared.get(name);
-      if (property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name) || refitted.get(value)?.has(name) === true)) echoes.push([name, field]);
+      if (property !== undefined && !mergeAllOf(property).writeOnly && (overwrite || !Object.hasOwn(value, name) || refitted.get(value)?.has(name) === true)) (echoes ??= []).push([name, field]);
     }
-    if (echoes.length === 0) return value;
+    if (echoes === undefined) return value;
     // A field the answer bounds more tightly than the request (a longer text, another pattern) stays as it was; the
     // others echo. What else the answer lacks (a required field the request has no word for) conform() fills later.
     const all: JsonObject = { ...value, ...Object.fromEntries(echoes) };
@@ -1002,12 +1018,14 @@ function sendsEnvelope(operation: Operation, member: string): boolean {
 }
 
 /** The success statuses a create prefers when it made a record, and when it only updated (successStatus). */
+/** What a create copies before the client's fields: nothing. */
+const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({});
 const CREATED_FIRST = [201, 200];
 const OK_FIRST = [200, 201];
 
 /** Whether every member of a body is one of `known` (a loop, not a closure a write: knownMembers). */
 function everyKnown(body: JsonObject, known: ReadonlySet<string>): boolean {
-  for (const name of Object.keys(body)) if (!known.has(name)) return false;
+  for (const name in body) if (!known.has(name)) return false;
   return true;
 }
 

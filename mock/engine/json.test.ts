@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { copiedFields, encodeJson, immutableJson, isImmutableJson } from './json.js';
+import { isDeepStrictEqual } from 'node:util';
+import { copiedFields, emptyRecord, encodeJson, fieldCount, immutableFresh, immutableJson, isImmutableJson } from './json.js';
 
 describe('encodeJson: JSON.stringify, byte for byte, with the text of immutable records kept', () => {
   it.each([
@@ -126,5 +127,33 @@ describe('copiedFields: a plain copy of a record, field by field, as a spread gi
     const into = copiedFields({ c: 3 }, copiedFields({ a: 1, c: 0 }));
     expect(into).toEqual({ a: 1, c: 3 });
     expect(Object.keys(into)).toEqual(['a', 'c']);
+  });
+});
+
+describe('emptyRecord: a plain object sized for the record it will hold (issue 34, point 1)', () => {
+  it('is a plain object to every reader, frozen and marked like any other record, whatever its size', () => {
+    for (const size of [0, 3, 4, 5, 21, 200]) {
+      const record = emptyRecord(size);
+      expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+      expect(record.constructor).toBe(Object);
+      for (let i = 0; i < size; i += 1) record[`f${i}`] = i;
+      const stored = immutableFresh(record);
+      expect(stored).toBe(record);
+      expect(Object.isFrozen(stored)).toBe(true);
+      expect(isImmutableJson(stored)).toBe(true);
+      const literal = Object.fromEntries(Array.from({ length: size }, (_, i) => [`f${i}`, i]));
+      // Equal as a deep, strict comparison sees it (prototype included), and written as the literal is.
+      expect(stored).toStrictEqual(literal);
+      expect(isDeepStrictEqual(stored, literal)).toBe(true);
+      expect(encodeJson(stored)).toBe(JSON.stringify(literal));
+      // Neither a spread nor structuredClone takes the mark along.
+      expect(isImmutableJson({ ...stored })).toBe(false);
+      expect(isImmutableJson(structuredClone(stored))).toBe(false);
+    }
+  });
+
+  it('counts own fields as Object.keys does', () => {
+    expect(fieldCount({})).toBe(0);
+    expect(fieldCount(JSON.parse('{"a":1,"__proto__":{},"b":2}') as Record<string, unknown>)).toBe(3);
   });
 });

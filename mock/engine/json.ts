@@ -100,7 +100,8 @@ export function immutableFresh<T extends object>(value: T, validAgainstSchema?: 
   if (Array.isArray(value) || Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype) return frozenCopy(value, validAgainstSchema) as T;
   const fields = value as Record<string, unknown>;
   let settled = true;
-  for (const key of Object.keys(fields)) {
+  // for-in, not Object.keys: no list made per write (a plain object, checked above: nothing enumerable inherited).
+  for (const key in fields) {
     const field = fields[key];
     if (typeof field === 'object' && field !== null && !immutable.has(field)) {
       const copy = frozenCopy(field);
@@ -125,6 +126,39 @@ export function copiedFields(from: Readonly<Record<string, unknown>>, into: Reco
   if (!Object.hasOwn(from, '__proto__')) return Object.assign(into, from);
   for (const key of Object.keys(from)) setField(into, key, from[key]);
   return into;
+}
+
+/**
+ * An empty plain object for a record that is to get `fields` fields and then be frozen by `immutableFresh`. Made by a
+ * constructor kept for that number of fields, whose prototype is Object.prototype: it is a plain object to every reader
+ * (its prototype, `constructor`, a spread, `JSON.stringify`, a deep equality), but V8 sizes the objects a constructor
+ * makes by the first ones it saw get their fields (in-object slack tracking), so the fields and the immutable mark fit
+ * in the object itself. An object literal has room for four: a record of four fields and its mark took a property
+ * array more (96 bytes against 64), and one of some twenty fields set by name went to dictionary mode (1.7 KB frozen).
+ * Issue 34, point 1: what a write allocates and what the store keeps, under POST /pets. `fields` is a guess; a record
+ * that gets more keeps them all the same, outside the object.
+ */
+export function emptyRecord(fields: number): Record<string, unknown> {
+  const at = fields < MAX_SIZED_FIELDS ? fields : MAX_SIZED_FIELDS;
+  let make = recordMakers[at];
+  if (make === undefined) make = recordMakers[at] = recordMaker();
+  return new make();
+}
+/** Records of more fields than this share one constructor. */
+const MAX_SIZED_FIELDS = 64;
+const recordMakers: (new () => Record<string, unknown>)[] = [];
+function recordMaker(): new () => Record<string, unknown> {
+  // A function made per size: V8 keeps the object size it learns on the function, so each size learns its own.
+  function PlainRecord(): void {}
+  PlainRecord.prototype = Object.prototype;
+  return PlainRecord as unknown as new () => Record<string, unknown>;
+}
+
+/** How many fields a plain object has (its own enumerable keys), counted without making a list of them. */
+export function fieldCount(value: Readonly<Record<string, unknown>>): number {
+  let count = 0;
+  for (const _ in value) count += 1;
+  return count;
 }
 
 /** `target[key] = value` as a spread or `JSON.parse` sets it: an own field even for `__proto__`, never the prototype. */
