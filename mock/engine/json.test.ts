@@ -152,6 +152,15 @@ describe('emptyRecord: a plain object sized for the record it will hold (issue 3
     }
   });
 
+  it('a deep copy (immutableJson) is made of such objects, equal to what it copied', () => {
+    const parsed = JSON.parse('{"id":1,"name":"Rex","tags":[{"name":"a"}],"owner":{"id":2,"name":"Ann","since":"2020"}}') as Record<string, unknown>;
+    const stored = immutableJson(parsed);
+    expect(stored).not.toBe(parsed);
+    expect(isDeepStrictEqual(stored, parsed)).toBe(true);
+    expect(Object.getPrototypeOf(stored.owner)).toBe(Object.prototype);
+    expect(encodeJson(stored)).toBe(JSON.stringify(parsed));
+  });
+
   it('counts own fields as Object.keys does', () => {
     expect(fieldCount({})).toBe(0);
     expect(fieldCount(JSON.parse('{"a":1,"__proto__":{},"b":2}') as Record<string, unknown>)).toBe(3);
