@@ -418,13 +418,6 @@ export class Case {
     if (depth > 5) return { ok: false, reason: 'the document links its resources in a cycle', setup: true, transport: false };
     const bindings: Record<string, unknown> = { ...(options.bindings ?? {}) };
     const bodySchema = schema(jsonBodyOf(kind.create)?.schema);
-    for (const name of Object.keys(propertiesOf(bodySchema))) {
-      const producer = this.ctx.links.producers.get(name);
-      if (!producer || producer.kind === kind || name in bindings) continue;
-      const parent = await this.create(producer.kind, { depth: depth + 1 });
-      if (!parent.ok) return { ...parent, setup: true };
-      bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
-    }
     // A record a PUT makes on its item path (links.ts putCreates): its key is the run's own, its parents made first.
     // A case makes one such record of a kind as a means to its end and keeps to it, so the parent an operation's
     // parameters name one by one is the same parent its nested record was made in (`/sets/{set}/items/{item}`).
@@ -439,6 +432,16 @@ export class Case {
       // A body member the key names (`reportId` for `{reportId}`) holds the key the path holds: never another one.
       const member = memberNamedBy(kind.keyParameter, propertiesOf(bodySchema));
       if (member !== undefined && !(member in bindings)) bindings[member] = path[kind.keyParameter];
+    }
+    // The records the body names (its category), made first; a member bound already (given, or the key a PUT makes its
+    // record at: `slug` for `/users/{userSlug}`) is not taken for a reference to the kind another path names by the same
+    // word (`/projects/{slug}`).
+    for (const name of Object.keys(propertiesOf(bodySchema))) {
+      const producer = this.ctx.links.producers.get(name);
+      if (!producer || producer.kind === kind || name in bindings) continue;
+      const parent = await this.create(producer.kind, { depth: depth + 1 });
+      if (!parent.ok) return { ...parent, setup: true };
+      bindings[name] = evaluateExpression(producer.expression, parent.record.call.source);
     }
     // A POST into a nested collection (`/lists/{tasklist}/tasks`): the parents its path names are made first, and the
     // record's links name them as this request did (links.ts inferLinks).

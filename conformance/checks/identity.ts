@@ -50,8 +50,11 @@ export function identityFields(target: LinkTarget, record: CreatedRecord): Recor
 export function recordWrapper(s: Schema | undefined, fields: readonly string[] = []): string | undefined {
   const members = propertiesOf(s);
   const wrappers = Object.entries(members).filter(([, member]) => Object.keys(propertiesOf(member)).length > 0);
+  // A top level that declares a field a write sends is the record itself, whatever object it holds (`{ slug, name,
+  // address: {...} }` patched with `{ "address": {...} }`: the address is a field, not a wrapper).
+  if (fields.some((field) => Object.hasOwn(members, field))) return undefined;
   if (wrappers.length === 1 && Object.keys(members).length <= 3) return wrappers[0]![0];
-  if (fields.length === 0 || fields.some((field) => Object.hasOwn(members, field))) return undefined;
+  if (fields.length === 0) return undefined;
   const holding = wrappers.filter(([, member]) => fields.some((field) => Object.hasOwn(propertiesOf(member), field)));
   return holding.length === 1 ? holding[0]![0] : undefined;
 }

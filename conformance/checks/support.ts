@@ -135,7 +135,9 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   }
   for (const name of Object.keys(propertiesOf(media.schema))) {
     const producer = ctx.links.producers.get(name);
-    if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind) continue;
+    // A member bound above is the record's own key (`slug` for `/users/{userSlug}`): not a reference to the kind another
+    // path names by the same word (`/projects/{slug}`), whose record's slug the PUT would send against its own path.
+    if (!producer || ctx.links.kinds.get(operation.operationId) === producer.kind || name in bindings) continue;
     if (ctx.settings.readOnly) continue;
     const outcome = await c.create(producer.kind, { setup: true });
     if (!outcome.ok) return { ok: false, fail: (k) => k.setupFailed(outcome) };
