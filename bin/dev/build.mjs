@@ -15,7 +15,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,11 +66,16 @@ function resolvesFrom(dir, specifier) {
 // bundle's hash, worked out here once. The modules themselves stay in dist/ for the package's other entry points
 // (petstore-kit/msw, …), and nothing is bundled from outside the package's own graph.
 const { build } = await import('esbuild');
-rmSync(join(outDir, 'cli'), { recursive: true, force: true });
-const bundleFile = join(outDir, 'cli', 'bundle.cjs');
+// Each file of dist/cli/ is written beside its place and renamed over it, never removed first: a test run may start the
+// command line while a test file rebuilds a stale dist/ (mock/test-support/child-mock.ts buildIfStale), and a start
+// in between found no dist/cli/main.js ("dist/ is missing or out of date", once in a fast tier).
+const cliDir = join(outDir, 'cli');
+mkdirSync(cliDir, { recursive: true });
+const bundleFile = join(cliDir, 'bundle.cjs');
+const nextBundle = join(cliDir, `bundle.${process.pid}.next.cjs`);
 await build({
   entryPoints: [join(outDir, 'src', 'cli', 'main.js')],
-  outfile: bundleFile,
+  outfile: nextBundle,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -86,11 +91,13 @@ await build({
 // Every character past ASCII (in comments, and a regular expression esbuild leaves as written) written as its \u
 // escape, which means the same there and in strings: the bundle is then read as Latin-1 at every start, a quarter of
 // the CPU of decoding 7 MB as UTF-8, and V8 keeps it as one-byte text rather than two-byte (src/cli/code-cache.ts).
-const bundleText = readFileSync(bundleFile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-writeFileSync(bundleFile, bundleText);
+const bundleText = readFileSync(nextBundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(nextBundle, bundleText);
+renameSync(nextBundle, bundleFile);
 const bundleSha = createHash('sha256').update(bundleText).digest('hex');
+const nextMain = join(cliDir, `main.${process.pid}.next.js`);
 writeFileSync(
-  join(outDir, 'cli', 'main.js'),
+  nextMain,
   `// Written by bin/dev/build.mjs: runs the command line's bundle (bundle.cjs) with a V8 code cache (src/cli/code-cache.ts).
 import { fileURLToPath } from 'node:url';
 import { loadCachedScript } from '../src/cli/code-cache.js';
@@ -107,5 +114,6 @@ export async function main(argv) {
 }
 `,
 );
+renameSync(nextMain, join(cliDir, 'main.js'));
 // Written last: the time of a complete build, which tests read to know dist/ is current (mock/test-support/child-mock.ts).
 writeFileSync(join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);
