@@ -752,13 +752,15 @@ export function clientKeyField(kind: ResourceKind, body: Readonly<Record<string,
   return item !== undefined ? memberNamedBy(item, body) : undefined;
 }
 
-/** The body member named as the last parameter of an item path beside a collection (`/orders/{id}` beside `/orders`). */
+/** The body member named as the last parameter of an item path beside a collection (`/orders/{id}` beside `/orders`), or by its last word (`id` for `/tags/{tagId}`). */
 export function itemKeyOf(contract: Contract, collectionPath: string, body: Readonly<Record<string, unknown>>): string | undefined {
   const prefix = `${collectionPath.replace(/\/+$/, '')}/{`;
   for (const operation of contract.operations) {
     if (operation.method !== 'get' || !operation.pathTemplate.startsWith(prefix)) continue;
     const name = /^\{([^{}]+)\}$/.exec(operation.pathTemplate.slice(prefix.length - 1))?.[1];
-    if (name !== undefined && Object.hasOwn(body, name)) return name;
+    // The member of that name, or the one its last word names (`id` for `{tagId}`, as the mock reads a record's key).
+    const member = name === undefined ? undefined : memberNamedBy(name, body);
+    if (member !== undefined) return member;
   }
   return undefined;
 }

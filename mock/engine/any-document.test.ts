@@ -38,6 +38,8 @@ const REGRESSIONS: readonly { readonly seed: number; readonly showed: string }[]
   { seed: 7027, showed: "a create under a parent (`POST /accounts/{accountId}/items`, answering 204): the runner judged its own key's candidates with the path it did not have yet, found none valid, and sent the example's id 1, which the mock rightly refused as taken (found by a sweep of seeds 7000-7079)" },
   { seed: 7221, showed: "patch-keeps-fields took a user's `address` (an object among three fields) for the wrapper of the record, and expected the address a merge patch had just changed to hold the city it had before (found by a sweep of seeds 7200-7499)" },
   { seed: 7481, showed: "the runner bound a user's own key `slug` (PUT /users/{userSlug}) to a project's slug, as /projects/{slug} names a record by the same word: the replacement sent another record's slug against its own path, and the read rightly kept the path's (found by a sweep of seeds 7200-7499)" },
+  { seed: 8108, showed: "a create answering 204 (`POST /tags {id}` beside `GET /tags/{tagId}`): the runner found no key member by the parameter's name alone and sent the initial data's id 1 in every variant, which the mock rightly refused as taken (found by a sweep of seeds 8000-8999)" },
+  { seed: 8204, showed: 'the same under a parent: `POST /orders/{orderId}/comments {id}` beside `/orders/{orderId}/comments/{commentId}`' },
   { seed: 1057, showed: 'a PUT that creates, at a slug or composite key: the round trip sent an id its pattern refuses (the test client\'s mistake)' },
 ];
 
