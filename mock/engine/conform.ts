@@ -7,6 +7,7 @@
  */
 import { literalPrefix, setApart } from '../../src/generate/index.js';
 import { prefixItemsOf, type ValueGenerator, type View } from './generate.js';
+import { setField } from './json.js';
 import { allowsNull, asSchema, isObject, jsonTypeOf, mergeAllOf, typeOf, typesOf, type JsonObject, type Schema } from './schemas.js';
 
 const MAX_DEPTH = 10;
@@ -160,7 +161,39 @@ export function fitTo(value: unknown, schema: Schema, generator: ValueGenerator,
     if (!(error instanceof FitWorkSpent)) throw error;
     fitted = fallback(value, schema, generator, view, problems);
   }
-  return withMembersKept(value, fitted, schema, view, problems);
+  return withUnmakeableLeftOut(withMembersKept(value, fitted, schema, view, problems), schema, problems);
+}
+
+/** Rounds of leaving out members at most: each drops every optional member a problem still points into. */
+const LEAVE_OUT_ROUNDS = 4;
+
+/**
+ * The fitted object without the optional top-level members no fit could make valid, where leaving them out leaves
+ * fewer problems: a record whose optional `value` requires a readOnly member no value meets (an `enum` the member's
+ * own type cannot hold) was stored invalid, and every answer of it was then drawn afresh by the answer guard, with
+ * another id and name than the client's, and a list of one invented record (a hostile document, 2026-11-28). A
+ * member a schema leaves optional may be left out (OpenAPI 3.0.3 §4.7.24: only `required` ones must be there).
+ */
+function withUnmakeableLeftOut(fitted: unknown, schema: Schema, problems: Problems): unknown {
+  if (!isObject(fitted)) return fitted;
+  const required = new Set(mergeAllOf(schema).required ?? []);
+  let current: JsonObject = fitted;
+  let found = problems(schema, current);
+  for (let round = 0; round < LEAVE_OUT_ROUNDS && found.length > 0; round += 1) {
+    const names = new Set<string>();
+    for (const { pointer } of found) {
+      const name = unescape(pointer.split('/')[1] ?? '');
+      if (name !== '' && Object.hasOwn(current, name) && !required.has(name)) names.add(name);
+    }
+    if (names.size === 0) break;
+    const candidate: JsonObject = {};
+    for (const key of Object.keys(current)) if (!names.has(key)) setField(candidate, key, current[key]);
+    const left = problems(schema, candidate);
+    if (left.length >= found.length) break;
+    current = candidate;
+    found = left;
+  }
+  return current;
 }
 
 /** How many changed members a fit puts back at most (one validation each). */
