@@ -103,19 +103,27 @@ async function patchEach(c: Case, kind: ResourceKind, target: LinkTarget): Promi
   const query = c.ctx.requests.recordQuery(target.operation, linked.query, record.sent);
   const findings: Finding[] = [];
   let judged = 0;
+  let refused = 0;
+  // A patch body whose schema requires members (a document reusing its record schema for PATCH): each patch sends
+  // them as the record holds them, beside the one field it changes, so it is one the document allows.
+  const required = (mergeAllOf(patchSchema).required ?? []).filter((name) => Object.hasOwn(expected, name));
   for (const patch of patches) {
     if (c.ctx.aborted) break;
-    const body = { [patch.name]: patch.value };
-    if (!c.checkValid(target.operation, { path: linked.path, query, body }).ok) continue;
+    const alone = { [patch.name]: patch.value };
+    const body = c.checkValid(target.operation, { path: linked.path, query, body: alone }).ok ? alone : { ...Object.fromEntries(required.map((name) => [name, expected[name]])), ...alone };
+    if (body !== alone && !c.checkValid(target.operation, { path: linked.path, query, body }).ok) continue;
     const call = await c.follow(target, record, { body, contentType: jsonBodyOf(target.operation)?.mediaType ?? 'application/json' });
     if (call.problem) return c.fail(call.problem);
     // A state rule may refuse a transition (reopening what is complete): that patch says nothing of the fields kept.
-    if (call.status === 409) continue;
+    if (call.status === 409) {
+      refused += 1;
+      continue;
+    }
     if (call.status === undefined || call.status < 200 || call.status >= 300) {
       return c.fail(`${answered(call)} to a valid partial update of ${patch.name}`, [{ pointer: '/status', keyword: 'status', message: 'a valid partial update of an existing record must succeed', expected: '2xx', actual: call.status }]);
     }
     judged += 1;
-    expected = { ...expected, [patch.name]: patch.value };
+    expected = { ...expected, ...body };
     const label = `after ${target.operation.operationId} ${stringifyJson(body)}`;
     const answer = wrapper && isObject(call.json) && isObject(call.json[wrapper]) ? call.json[wrapper] : call.json;
     const promised = wrapper ? declaredFields(expected, schema(propertiesOf(answerSchema(target.operation))[wrapper])) : promisedBy(target.operation, expected);
@@ -124,6 +132,8 @@ async function patchEach(c: Case, kind: ResourceKind, target: LinkTarget): Promi
     // The first patch that loses data is the defect; later ones would only repeat it.
     if (findings.length > 0) break;
   }
-  if (judged === 0 && findings.length === 0) return c.skip(`every valid partial update of ${target.operation.operationId} was refused with 409 by a state rule`);
+  if (judged === 0 && findings.length === 0) {
+    return c.skip(refused > 0 ? `every valid partial update of ${target.operation.operationId} was refused with 409 by a state rule` : `no partial update of one field is one ${target.operation.operationId}'s body schema allows, even with its required members as the record holds them`);
+  }
   c.conclude(findings);
 }
