@@ -76,6 +76,8 @@ export class RunContext {
    * no difference in them is blamed on a request (checks/support.ts).
    */
   readonly unstableReads = new Map<string, string>();
+  /** Ids of records the target lists, read once per list and parent values, for reads of records no create makes (checks/listed-records.ts). */
+  readonly listedIds = new Map<string, Promise<string | undefined>>();
   /** Records the run does not own, written and observed in turns (shared-records.ts). */
   readonly sharedRecords = new SharedRecords();
   /** Counts the calls that had optional header or cookie parameters to send or leave out (Case.varyOptional). */

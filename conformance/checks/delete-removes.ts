@@ -8,7 +8,7 @@ import { templateParameters } from '../requests/paths.js';
 import type { Finding } from '../model.js';
 import type { CheckDefinition } from './types.js';
 import { goneBySunset } from './sunset-410.js';
-import { pageItems } from './list-contains-created.js';
+import { pageItems } from './page-items.js';
 import { findItem, idOf, inRun, readSucceeded, totalCount } from './support.js';
 
 /**

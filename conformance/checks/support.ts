@@ -17,6 +17,7 @@ import { memberNamedBy } from '../own-keys.js';
 import type { Finding } from '../model.js';
 import { declaredFields, declaredProperties, sameRecord, sameValue } from '../compare.js';
 import { goneBySunset } from './sunset-410.js';
+import { listedPathValue, READ_METHODS } from './listed-records.js';
 
 export interface PreparedInputs {
   readonly path: Record<string, ParamValue>;
@@ -30,6 +31,11 @@ export interface PreparedInputs {
    * under --read-only): the URL may name nothing, and a 404 is a correct refusal of any request to it.
    */
   readonly madeUpPath?: boolean;
+  /**
+   * Whether a path parameter names a record the target listed (listed-records.ts), for a read: the target's record,
+   * not the run's, which its item path may still not show (a 404 refuses a request to it as rightly).
+   */
+  readonly listedPath?: boolean;
 }
 
 export type Prepared = { readonly ok: true; readonly inputs: PreparedInputs } | { readonly ok: false; readonly fail: (c: Case) => void };
@@ -77,6 +83,9 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const query: Record<string, ParamValue> = {};
   const bindings: Record<string, unknown> = {};
   let madeUpPath = false;
+  let listedPath = false;
+  // The parameters given a made-up value, deepest first.
+  const madeUp: ParameterSpec[] = [];
   const putKind = ctx.links.putKinds.get(operation.operationId);
   // The values of parent parameters a record made below them was created in (`tasklist` of the task made for
   // `/lists/{tasklist}/tasks/{task}`): the deepest record is made first, and its parents are the ones its create named,
@@ -120,18 +129,32 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
       } else {
         path[parameter.name] = madeUpPathValue(c, operation, parameter);
         madeUpPath = true;
+        madeUp.push(parameter);
       }
     } else if (parameter.in === 'query' && parameter.required) {
       // Typed, so an array keeps its items and an object its keys; call() writes them by the parameter's style (issue 11, point 3).
       query[parameter.name] = ctx.requests.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
     }
   }
+  // A read of a record no create of the run makes: one the target lists, where it lists any (listed-records.ts),
+  // parents first, so a list below a listed record (`/workspaces/{w}/users`) is read under it.
+  if (madeUp.length > 0 && !options.absent && READ_METHODS.has(operation.method)) {
+    let left = madeUp.length;
+    for (const parameter of [...madeUp].reverse()) {
+      const listed = await listedPathValue(c, operation, parameter, path, (text) => parameterTextValid(ctx, parameter, text));
+      if (listed === undefined) continue;
+      path[parameter.name] = listed;
+      left -= 1;
+    }
+    listedPath = left < madeUp.length;
+    madeUpPath = left > 0;
+  }
   const media = jsonBodyOf(operation);
   if (!media) {
     // Ids the run owns, examples or samples: whatever they are, they are checked as the texts sent before anything is called valid.
     const valid = options.absent ? { ok: true as const } : c.checkValid(operation, { path, query });
     if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
-    return { ok: true, inputs: { path, query, bindings, ...(madeUpPath ? { madeUpPath } : {}) } };
+    return { ok: true, inputs: { path, query, bindings, ...(madeUpPath ? { madeUpPath } : {}), ...(listedPath ? { listedPath } : {}) } };
   }
   for (const name of Object.keys(propertiesOf(media.schema))) {
     const producer = ctx.links.producers.get(name);
@@ -149,7 +172,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const body = c.ownKey(operation, generated.body);
   const valid = c.checkValid(operation, { path, query, body });
   if (!valid.ok) return { ok: false, fail: (k) => k.skip(valid.reason) };
-  return { ok: true, inputs: { path, query, body, bindings, ...(madeUpPath ? { madeUpPath } : {}) } };
+  return { ok: true, inputs: { path, query, body, bindings, ...(madeUpPath ? { madeUpPath } : {}), ...(listedPath ? { listedPath } : {}) } };
 }
 
 /**
@@ -373,7 +396,7 @@ export function judgeRejection(c: Case, call: Call, expected: number | readonly 
   const documented = expected === undefined ? [] : typeof expected === 'number' ? [expected] : expected;
   // A URL whose id the runner made up may name nothing: the server may say so before it reads the body (RFC 9110
   // orders neither), so 404 refuses the request as rightly as the documented status.
-  const accepted = inputs?.madeUpPath && documented.length > 0 && !documented.includes(404) ? [...documented, 404] : documented;
+  const accepted = (inputs?.madeUpPath || inputs?.listedPath) && documented.length > 0 && !documented.includes(404) ? [...documented, 404] : documented;
   const expectedStatus = accepted.length === 0 ? undefined : accepted.length === 1 ? accepted[0] : accepted.join(' or ');
   if (call.problem) return c.fail(call.problem);
   const status = call.status ?? 0;
