@@ -85,6 +85,27 @@ describe('sameValue and sameRecord', () => {
     expect(compareFields({ status: 'open' }, {}, '/body', ANSWER).map((f) => f.message)).toEqual(['status was sent but is missing']);
   });
 
+  it('compareFields judges records inside a list member by member: a member the answer cannot hold is not expected back (OpenAI evals)', () => {
+    // The request takes any role; the answer's input items hold an enum of roles (the mock answers `user`).
+    const answer: Schema = {
+      type: 'object',
+      properties: {
+        testing_criteria: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, input: { type: 'array', items: { type: 'object', properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { type: 'string' } } } } } },
+        },
+      },
+    };
+    const sent = { testing_criteria: [{ name: 'whack', input: [{ role: 'jogging', content: 'starboard' }] }] };
+    expect(compareFields(sent, { testing_criteria: [{ name: 'whack', input: [{ role: 'user', content: 'starboard' }] }] }, '/body', answer)).toEqual([]);
+    // What the answer can hold is still expected as sent, in any order of the records, each matched once.
+    expect(compareFields(sent, { testing_criteria: [{ name: 'whack', input: [{ role: 'user', content: 'port' }] }] }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/testing_criteria']);
+    const two = { testing_criteria: [{ name: 'a' }, { name: 'b' }] };
+    expect(compareFields(two, { testing_criteria: [{ name: 'b' }, { name: 'a' }] }, '/body', answer)).toEqual([]);
+    expect(compareFields(two, { testing_criteria: [{ name: 'a' }, { name: 'a' }] }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/testing_criteria']);
+    expect(compareFields(two, { testing_criteria: [{ name: 'a' }] }, '/body', answer).map((f) => f.pointer)).toEqual(['/body/testing_criteria']);
+  });
+
   it('compareFields names the field that differs and passes server-added fields', () => {
     expect(compareFields({ name: 'Rex' }, { id: 5, name: 'Rex', extra: true }, '/body', PET)).toEqual([]);
     const findings = compareFields({ name: 'Rex' }, { name: 'Max' }, '/body', PET);

@@ -112,6 +112,16 @@ export function compareFields(expected: Readonly<Record<string, unknown>>, actua
       // A record inside another (Lago's `{ tax: { rate: "20.0" } }`, answered `{ tax: { rate: 20 } }`): its members
       // are compared as the top's are, each by what its own schema can hold.
       findings.push(...compareFields(value, actual[key], `${root}/${escapePointer(key)}`, propertySchema, what, depth + 1));
+    } else if (Array.isArray(value) && Array.isArray(actual[key]) && value.some(isObject) && depth < NESTED_DEPTH && declaredProperties(itemSchema(propertySchema))) {
+      // Records inside a list (OpenAI's eval `testing_criteria: [{input: [{role, ...}]}]`): each sent record is in a
+      // distinct answered one, judged as a nested record is, member by member, so a member its answer's schema cannot
+      // hold as sent (a `role` outside the answer's enum) is not expected back.
+      const items = itemSchema(propertySchema)!;
+      const answered = actual[key] as unknown[];
+      const holds = (e: unknown, a: unknown): boolean => (isObject(e) ? compareFields(e, a, '', items, what, depth + 1).length === 0 : sameValue(e, a, items));
+      if (answered.length !== value.length || !matchesEach(value, answered, items, holds)) {
+        findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: answered });
+      }
     } else if (!sameValue(value, actual[key], propertySchema)) {
       findings.push({ pointer: `${root}/${escapePointer(key)}`, keyword: 'equal', message: `${key} differs from what was ${what}`, expected: value, actual: actual[key] });
     }
@@ -248,8 +258,8 @@ const MATCHED_RECORDS = 64;
  * bipartite matching (Kuhn's augmenting paths), since greedy first-fit can pair an item with the one actual
  * record another item needed. The recursion goes only as deep as the expected value, which the runner made.
  */
-function matchesEach(expected: readonly unknown[], actual: readonly unknown[], items: Schema | undefined): boolean {
-  const holds = expected.map((e) => actual.map((a) => sameValue(e, a, items)));
+function matchesEach(expected: readonly unknown[], actual: readonly unknown[], items: Schema | undefined, same: (e: unknown, a: unknown) => boolean = (e, a) => sameValue(e, a, items)): boolean {
+  const holds = expected.map((e) => actual.map((a) => same(e, a)));
   const owner = new Array<number>(actual.length).fill(-1);
   const greedy = expected.length > MATCHED_RECORDS;
   const assign = (i: number, visited: boolean[]): boolean => {
