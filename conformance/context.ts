@@ -15,7 +15,7 @@ import { CoverageRecorder } from './coverage.js';
 import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
 import { BREAKER_OPEN, HttpClient, REQUEST_UNSENDABLE, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
-import { deepestPathFirst, evaluateExpression, identityField, parentsNamedBy, pathProducer, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
+import { deepestPathFirst, evaluateExpression, guessedByName, identityField, parentsNamedBy, pathProducer, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import type { ExchangeTarget, RecordedExchange } from './recorded.js';
 import { encodeBody, otherBodyMedia } from './requests/bodies.js';
@@ -448,6 +448,7 @@ export class Case {
     // A POST into a nested collection (`/lists/{tasklist}/tasks`): the parents its path names are made first, and the
     // record's links name them as this request did (links.ts inferLinks).
     let parentPath: Record<string, ParamValue> | undefined;
+    let guessed: readonly string[] = [];
     const pathParameters = kind.create.parameters.filter((p) => p.in === 'path');
     if (path === undefined && pathParameters.length > 0) {
       const given = options.within;
@@ -456,6 +457,7 @@ export class Case {
         const parents = await this.keyedPath(kind, depth);
         if (!parents.ok) return { ok: false, reason: parents.reason, setup: true, transport: false };
         parentPath = parents.path;
+        guessed = parents.guessed;
       }
     }
     // A nested create is judged valid with the parents its path names (checkValid reads every required parameter).
@@ -485,6 +487,10 @@ export class Case {
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
     // An inferred kind may name its record by Location alone (links.ts LOCATION_ID): an empty 201 with a Location is a record then.
     const created = isObject(call.json) ? call.json : kind.inferred && call.headers['location'] !== undefined ? {} : undefined;
+    if (call.status === 404 && guessed.length > 0) {
+      // The runner's own input explains it: a parent taken by its name from another collection may be no such record.
+      return { ok: false, reason: `${kind.create.operationId} answered 404 under ${guessed.join(', ')}, taken by its name alone: the document does not say that record is one its path names`, setup: true, transport: false, status: 404 };
+    }
     if (call.status === undefined || call.status < 200 || call.status >= 300 || created === undefined) {
       return {
         ok: false,
@@ -498,8 +504,10 @@ export class Case {
   }
 
   /** The path of a PUT that makes a record at its own key: each parent's value from a record made for it, the key the run's own. */
-  private async keyedPath(kind: ResourceKind, depth: number): Promise<{ ok: true; path: Record<string, ParamValue> } | { ok: false; reason: string }> {
+  private async keyedPath(kind: ResourceKind, depth: number): Promise<{ ok: true; path: Record<string, ParamValue>; guessed: string[] } | { ok: false; reason: string }> {
     const path: Record<string, ParamValue> = {};
+    // The parameters whose record is taken by its name alone from another collection (links.ts guessedByName).
+    const guessed: string[] = [];
     // The deepest parent first, and the parents above it the ones it was made in (links.ts parentsNamedBy): an issue
     // made in `/orgs/{org}/projects/{project}/issues` names a project of that very org.
     const madeIn: Record<string, string> = {};
@@ -522,9 +530,10 @@ export class Case {
       const value = evaluateExpression(producer.expression, parent.record.call.source);
       if (typeof value !== 'string' && typeof value !== 'number') return { ok: false, reason: `the ${producer.kind.create.operationId} answer gives no ${parameter.name}` };
       path[parameter.name] = String(value);
+      if (guessedByName(this.ctx.links, kind.create, parameter.name)) guessed.push(`${parameter.name} (a record of ${producer.kind.create.operationId})`);
       Object.assign(madeIn, parentsNamedBy(producer.kind, parent.record.call.source, kind.create));
     }
-    return { ok: true, path };
+    return { ok: true, path, guessed };
   }
 
   /**

@@ -93,6 +93,22 @@ export function pathProducer(model: LinkModel, operation: Operation, name: strin
   return model.pathProducers.get(operation.operationId)?.get(name) ?? model.producers.get(name);
 }
 
+/**
+ * Whether `operation`'s path parameter `name` gets its record only by its name (`producers`), from a kind whose item
+ * path is not the path above the parameter: OpenAI's `POST /organization/users/{user_id}/roles` takes its user from
+ * `add-group-user`, whose records are read at `/organization/groups/{group_id}/users/{user_id}`. A guess the document
+ * does not make: a 404 to a request on that path is explained by the runner's own input (context.ts create).
+ */
+export function guessedByName(model: LinkModel, operation: Operation, name: string): boolean {
+  if (model.pathProducers.get(operation.operationId)?.has(name)) return false;
+  const producer = model.producers.get(name);
+  if (!producer) return false;
+  const at = operation.pathTemplate.indexOf(`{${name}}`);
+  if (at < 0) return false;
+  const above = shapeOf(operation.pathTemplate.slice(0, at + name.length + 2));
+  return !producer.kind.reads.some((read) => shapeOf(read.operation.pathTemplate) === above);
+}
+
 export function buildLinkModel(contract: Contract): LinkModel {
   const kinds = new Map<string, ResourceKind>();
   const anyLinks = contract.operations.some((op) => op.method === 'post' && op.responses.get('201')?.links.length);

@@ -984,16 +984,21 @@ export function createGenericEngine(compiled: CompiledContract, settings: Generi
 }
 
 /**
- * The member of a create's body that names the record where the body has no id field: the item path parameter's last
- * word, where the parameter has several and the record's own schema has no member of that name (SendGrid's
- * `POST /ips/pools {name}`, read at `/ips/pools/{pool_name}` as `{pool_name, ips}`: the pool was kept under an id of the
- * mock's own, `20`, and its name read 404). Never `id` (the record's own id field says that), never a member the record
- * keeps apart.
+ * The member of a create's body that names the record where the body has no id field: the item path parameter itself,
+ * where the record's own schema has no member of that name (OpenAI's `POST /organization/groups/{group_id}/users
+ * {user_id}`, read at `.../users/{user_id}` as `{id, name, ...}`: the membership was kept under an id of the mock's own,
+ * `57`, and the user's read and delete were 404); else its last word, where the parameter has several and the record
+ * has no member of that name either (SendGrid's `POST /ips/pools {name}`, read at `/ips/pools/{pool_name}` as
+ * `{pool_name, ips}`). Never `id` (the record's own id field says that), never a member the record keeps apart.
  */
 function memberNamingRecord(resource: Resource): string | undefined {
-  const last = lastOfSeveralWords(resource.idParam);
-  if (last === undefined || last === 'id' || last === resource.idField?.toLowerCase() || !resource.recordSchema) return undefined;
-  return propertiesOf(resource.recordSchema).has(last) ? undefined : last;
+  if (!resource.recordSchema) return undefined;
+  const properties = propertiesOf(resource.recordSchema);
+  const own = resource.idParam;
+  if (own !== 'id' && own !== resource.idField && !properties.has(own)) return own;
+  const last = lastOfSeveralWords(own);
+  if (last === undefined || last === 'id' || last === resource.idField?.toLowerCase()) return undefined;
+  return properties.has(last) ? undefined : last;
 }
 
 /** The two fields a path parameter named `X_or_Y` or `xOrY` names (`type_id_or_name` → id, name), each by its last word. */
