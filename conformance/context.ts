@@ -12,13 +12,14 @@ import { CleanupRegistry } from './cleanup.js';
 import { UNSAFE_PATH } from './safe-path.js';
 import { Credentials, isCredentialRefusal } from './credentials.js';
 import { CoverageRecorder } from './coverage.js';
-import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type JsonObject, type Schema } from './generate.js';
+import { bodyCandidates, Generator, isObject, jsonBodyOf, mergeAllOf, propertiesOf, schema, type FormBody, type JsonObject, type Schema } from './generate.js';
 import { BREAKER_OPEN, HttpClient, REQUEST_UNSENDABLE, type HttpRequest, type HttpResult, type RawRequest } from './http.js';
 import { reportableJson } from './json.js';
 import { deepestPathFirst, evaluateExpression, guessedByName, identityField, parentsNamedBy, pathProducer, type LinkModel, type LinkTarget, type ResourceKind } from './links.js';
 import { BREAKER_PREFIX, NOT_RUN_PREFIX, type CheckResult, type Exchange, type Finding } from './model.js';
 import type { ExchangeTarget, RecordedExchange } from './recorded.js';
-import { encodeBody, otherBodyMedia } from './requests/bodies.js';
+import { encodeBody, FORM_URLENCODED, otherBodyMedia } from './requests/bodies.js';
+import { formCreateOf } from './requests/form-create.js';
 import { requiredDeleteBody } from './requests/delete-body.js';
 import { buildRequest, isDocumentedRedirect, notSentCall, toCall, type Call, type CallInput, type WireBody } from './requests/call.js';
 import { linkInputs } from './requests/link-inputs.js';
@@ -29,6 +30,13 @@ import { checkValid, type Validity } from './requests/validity.js';
 import type { ParamValue } from './requests/values.js';
 import { enveloped, envelopedIdentity, envelopedItemKey, itemParameters, memberNamedBy, namesARecord, ownIntegerKeys } from './own-keys.js';
 import { SharedRecords, type Observation } from './shared-records.js';
+
+/** A form's validity: the path and query as `checked` found them, the fields by the form's own validator. */
+function formValidity(form: FormBody, checked: Validity, body: unknown): Validity {
+  if (!checked.ok) return checked;
+  const problems = form.problems(body);
+  return problems.length > 0 ? { ok: false, reason: `no valid body for the form: ${problems[0]!.pointer} ${problems[0]!.message}` } : { ok: true, body };
+}
 
 export interface CreatedRecord {
   readonly kind: ResourceKind;
@@ -419,7 +427,11 @@ export class Case {
     const depth = options.depth ?? (options.setup ? 1 : 0);
     if (depth > 5) return { ok: false, reason: 'the document links its resources in a cycle', setup: true, transport: false };
     const bindings: Record<string, unknown> = { ...(options.bindings ?? {}) };
-    const bodySchema = schema(jsonBodyOf(kind.create)?.schema);
+    // A create that takes a form (requests/form-create.ts) is made as one that takes JSON, and its form sent.
+    const formCreate = formCreateOf(this.ctx.compiled, kind.create);
+    if (formCreate && 'reason' in formCreate) return { ok: false, reason: formCreate.reason, setup: true, transport: false, noValidInput: true };
+    const form = formCreate?.form;
+    const bodySchema = schema((form?.media ?? jsonBodyOf(kind.create))?.schema);
     // A record a PUT makes on its item path (links.ts putCreates): its key is the run's own, its parents made first.
     // A case makes one such record of a kind as a means to its end and keeps to it, so the parent an operation's
     // parameters name one by one is the same parent its nested record was made in (`/sets/{set}/items/{item}`).
@@ -462,12 +474,16 @@ export class Case {
     }
     // A nested create is judged valid with the parents its path names (checkValid reads every required parameter).
     const within = parentPath !== undefined ? { path: parentPath } : {};
-    let generated = options.body !== undefined ? this.checkValid(kind.create, { ...within, body: options.body }) : this.generator.validBodyOrReason(kind.create, bindings);
-    if (options.enrich && generated.ok && isObject(generated.body)) {
+    const validBody = (body: unknown): Validity => (form ? formValidity(form, this.checkValid(kind.create, within), body) : this.checkValid(kind.create, { ...within, body }));
+    let generated = options.body !== undefined ? validBody(options.body) : this.generator.validBodyOrReason(kind.create, bindings, form);
+    // An empty form is no body on the wire (zero bytes, which a server may read as none at all): a form create sends
+    // its optional fields rather than nothing.
+    const emptyForm = form !== undefined && generated.ok && isObject(generated.body) && Object.keys(generated.body).length === 0;
+    if ((options.enrich || emptyForm) && generated.ok && isObject(generated.body)) {
       // The record's id is the server's to assign, whatever the schema says of it: never sent, so never compared.
       const id = identityField(kind);
       const enriched = this.generator.enrich(generated.body, bodySchema, new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']));
-      generated = this.checkValid(kind.create, { ...within, body: enriched });
+      generated = validBody(enriched);
     }
     // The run's own identity before any vary: a vary that sets the id on purpose (create-new-identity's collision, an
     // unused id where the server assigns ids) is what is sent.
@@ -475,14 +491,15 @@ export class Case {
     if (options.vary && generated.ok && isObject(generated.body)) {
       const id = identityField(kind);
       const keep = new Set([...Object.keys(bindings), ...(id !== undefined ? [id] : []), 'id']);
-      generated = this.checkValid(kind.create, { ...within, body: options.vary(generated.body, bodySchema, keep, (candidate) => this.checkValid(kind.create, { ...within, body: candidate }).ok) });
+      generated = validBody(options.vary(generated.body, bodySchema, keep, (candidate) => validBody(candidate).ok));
     }
     // No valid input, no verdict: the check is skipped with the reason, never failed (issue 9, point 1).
     if (!generated.ok) return { ok: false, reason: generated.reason, setup: true, transport: false, noValidInput: true };
     const body = generated.body;
     if (path !== undefined) return this.madeByPut(kind, path, body, options.headers, depth);
     if (!isObject(body)) return { ok: false, reason: `the valid body for ${kind.create.operationId} is not an object, so no record can be tracked`, setup: true, transport: false, noValidInput: true };
-    const call = await this.call(kind.create, { body, ...(parentPath ? { path: parentPath } : {}), ...(options.headers ? { headers: options.headers } : {}) });
+    const sent = form ? { bodyText: encodeBody(form.media.mediaType, body, '').text, contentType: FORM_URLENCODED } : { body };
+    const call = await this.call(kind.create, { ...sent, ...(parentPath ? { path: parentPath } : {}), ...(options.headers ? { headers: options.headers } : {}) });
     if (call.problem) return { ok: false, reason: call.problem, setup: depth > 0, transport: true };
     // Any 2xx with a record will do: whether the status is the documented one is status-documented's to say.
     // An inferred kind may name its record by Location alone (links.ts LOCATION_ID): an empty 201 with a Location is a record then.

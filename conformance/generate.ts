@@ -126,8 +126,9 @@ export class Generator {
    * wins; when none does, the reason says what the last one broke, and the
    * check that wanted it skips rather than fails (issue 9, point 1).
    */
-  validBodyOrReason(operation: Operation, bindings: Readonly<Record<string, unknown>>): ValidBody {
-    const media = jsonBodyOf(operation);
+  validBodyOrReason(operation: Operation, bindings: Readonly<Record<string, unknown>>, form?: FormBody): ValidBody {
+    // A form (requests/form-create.ts) is generated as a JSON body is, from its schema, and judged by its own validator.
+    const media = form?.media ?? jsonBodyOf(operation);
     if (!media) return { ok: false, reason: `${operation.operationId} takes no JSON body` };
     const bodySchema = schema(media.schema);
     const at = `#/paths/${escapePointer(operation.pathTemplate)}/${operation.method.toLowerCase()}/requestBody/content/${escapePointer(media.mediaType)}/schema`;
@@ -145,7 +146,7 @@ export class Generator {
       }
       const base = made.value;
       const body = isObject(base) ? this.fill(base, bodySchema, bindings) : base;
-      const problems = this.validate(operation, asSent(body));
+      const problems = form ? form.problems(body) : this.validate(operation, asSent(body));
       if (problems.length === 0) return { ok: true, body };
       reason = `the generator's best body for ${operation.operationId} breaks the document at ${problems[0]!.pointer}: ${problems[0]!.message}`;
     }
@@ -234,6 +235,12 @@ export class Generator {
 }
 
 /** The exact JSON text of a body, read back as the validators read a request (json.ts): what is validated is what is sent. */
+/** A form body to generate in place of a JSON one: its media type, and what its validator says of a value. */
+export interface FormBody {
+  readonly media: MediaTypeSpec;
+  problems(value: unknown): readonly { readonly pointer: string; readonly message: string }[];
+}
+
 export function asSent(body: unknown): unknown {
   return body === undefined ? undefined : plainJson(parseJson(stringifyJson(body)));
 }

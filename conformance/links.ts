@@ -275,7 +275,10 @@ export function deepestPathFirst(operation: Operation): ParameterSpec[] {
  * operation that names the record names its parents too, and they are the ones it was made in.
  */
 export function parentsNamedBy(kind: ResourceKind, source: ExpressionSource, operation: Operation): Record<string, string> {
-  return shapeOf(operation.pathTemplate).startsWith(`${shapeOf(kind.create.pathTemplate)}/`) ? createdUnder(kind, source) : {};
+  // A collection written with an extension (Twilio's `/Accounts/{AccountSid}/Calls.json`) is extended without it
+  // (`/Accounts/{AccountSid}/Calls/{CallSid}/Recordings.json`): a recording's call is made in the account it names.
+  const collection = shapeOf(kind.create.pathTemplate).replace(/\.[A-Za-z0-9]+$/, '');
+  return shapeOf(operation.pathTemplate).startsWith(`${collection}/`) ? createdUnder(kind, source) : {};
 }
 
 /**
