@@ -407,7 +407,7 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
       branchFits -= 1;
     }
   }
-  if (path.length === 0) return prefixed(value, s, problems) ?? generator.value(s, view, 1);
+  if (path.length === 0) return prefixed(value, s, problems) ?? (isObject(value) ? completed(value, s, generator, view, problems) : undefined) ?? generator.value(s, view, 1);
   const [head, ...rest] = path as [string, ...string[]];
   if (Array.isArray(value) && /^\d+$/.test(head)) {
     const items = 'items' in s || 'prefixItems' in s ? itemAt(s, Number(head)) : undefined;
@@ -419,11 +419,39 @@ function regenerateAt(value: unknown, raw: Schema, path: readonly string[], gene
   if (isObject(value)) {
     const properties = s.properties ?? {};
     const property = Object.hasOwn(properties, head) ? asSchema(properties[head]) : isObject(s.additionalProperties) ? asSchema(s.additionalProperties) : undefined;
-    // A keyword on the object itself (`required`, `additionalProperties`) points here: regenerate the whole.
-    if (!property || !Object.hasOwn(value, head)) return generator.value(s, view, 1);
+    // A keyword on the object itself (`required`, `additionalProperties`) points here: the members it lacks added, else
+    // the whole regenerated.
+    if (!property || !Object.hasOwn(value, head)) return completed(value, s, generator, view, problems) ?? generator.value(s, view, 1);
     return { ...value, [head]: regenerateAt(value[head], property, rest, generator, view, problems, work, fittedWhole) };
   }
   return generator.value(s, view, 1);
+}
+
+/** Tries per missing required member: a generator's first variants, each checked against the member's schema. */
+const MEMBER_VARIANTS = 4;
+
+/**
+ * The object with the required members it lacks generated, each checked against its own schema, where that makes the
+ * whole valid; undefined otherwise. An item of a list whose readOnly required member the answer must carry (a line's
+ * server-made `status`, a `oneOf` whose first draw failed) was drawn afresh whole, and the client's own members of it
+ * (`a`, `c`) were answered as other, invented values.
+ */
+function completed(value: JsonObject, s: Schema, generator: ValueGenerator, view: View, problems: Problems): JsonObject | undefined {
+  const properties = s.properties ?? {};
+  const missing = (s.required ?? []).filter((name) => !Object.hasOwn(value, name) && Object.hasOwn(properties, name));
+  if (missing.length === 0) return undefined;
+  const out: JsonObject = { ...value };
+  for (const name of missing) {
+    const declared = asSchema(properties[name]);
+    for (let variant = 0; variant < MEMBER_VARIANTS; variant += 1) {
+      const member = generator.value(declared, view, variant, 1, name);
+      if (member === undefined || problems(declared, member).length > 0) continue;
+      // Defined, not assigned: a required `__proto__` stays an own member.
+      Object.defineProperty(out, name, { value: member, enumerable: true, writable: true, configurable: true });
+      break;
+    }
+  }
+  return problems(s, out).length === 0 ? out : undefined;
 }
 
 /**
