@@ -234,13 +234,13 @@ export class Generator {
   }
 }
 
-/** The exact JSON text of a body, read back as the validators read a request (json.ts): what is validated is what is sent. */
 /** A form body to generate in place of a JSON one: its media type, and what its validator says of a value. */
 export interface FormBody {
   readonly media: MediaTypeSpec;
   problems(value: unknown): readonly { readonly pointer: string; readonly message: string }[];
 }
 
+/** The exact JSON text of a body, read back as the validators read a request (json.ts): what is validated is what is sent. */
 export function asSent(body: unknown): unknown {
   return body === undefined ? undefined : plainJson(parseJson(stringifyJson(body)));
 }

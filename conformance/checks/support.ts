@@ -82,7 +82,6 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
   const path: Record<string, ParamValue> = {};
   const query: Record<string, ParamValue> = {};
   const bindings: Record<string, unknown> = {};
-  let madeUpPath = false;
   let listedPath = false;
   // The parameters given a made-up value, deepest first.
   const madeUp: ParameterSpec[] = [];
@@ -128,7 +127,6 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
         }
       } else {
         path[parameter.name] = madeUpPathValue(c, operation, parameter);
-        madeUpPath = true;
         madeUp.push(parameter);
       }
     } else if (parameter.in === 'query' && parameter.required) {
@@ -136,6 +134,7 @@ export async function prepareInputs(c: Case, operation: Operation, options: { ab
       query[parameter.name] = ctx.requests.validParameterValue(parameter, c.generator) ?? sampleParameterText(parameter, c.generator);
     }
   }
+  let madeUpPath = madeUp.length > 0;
   // A read of a record no create of the run makes: one the target lists, where it lists any (listed-records.ts),
   // parents first, so a list below a listed record (`/workspaces/{w}/users`) is read under it.
   if (madeUp.length > 0 && !options.absent && READ_METHODS.has(operation.method)) {

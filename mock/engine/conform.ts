@@ -446,8 +446,8 @@ function completed(value: JsonObject, s: Schema, generator: ValueGenerator, view
     for (let variant = 0; variant < MEMBER_VARIANTS; variant += 1) {
       const member = generator.value(declared, view, variant, 1, name);
       if (member === undefined || problems(declared, member).length > 0) continue;
-      // Defined, not assigned: a required `__proto__` stays an own member.
-      Object.defineProperty(out, name, { value: member, enumerable: true, writable: true, configurable: true });
+      // A required `__proto__` stays an own member (setField).
+      setField(out, name, member);
       break;
     }
   }
